@@ -1,0 +1,421 @@
+"""The SparkLite abstract syntax tree: the single contract between sparkeq's parts.
+
+The frontend produces it, the printer/parser round-trip it, the type checker annotates nothing (it only
+accepts or rejects), the interpreter gives it Spark's meaning, and the encoder turns it into Z3 terms.
+Every node is a frozen dataclass; the source location ``loc`` is carried on every node but is excluded
+from equality and hashing, so ``parse(print(p)) == p`` compares structure only while errors and warnings
+can still point at the user's line.
+
+Shape of the language (section 3 of the CAV 2017 paper, extended with Spark's real aggregation shapes):
+
+- *basic expressions* over ``Int``, ``Bool`` and tuples: literals, variables, arithmetic with Python's
+  floor ``//`` and ``%``, comparisons, ``and/or/not``, ``if-then-else``, tuples and projections,
+  ``min/max/abs``, calls of first-order functions;
+- *functions* passed to bag operators: inline ``Lambda``, a reference to a named first-order ``FunDef``,
+  or the instantiation of a parametric function ``ParamFunDef`` (``geq(100)``);
+- *bag expressions*: ``Map``, ``Filter``, ``FlatMap``, ``Cartesian``, ``Join``, ``Union``, ``Distinct``
+  and the by-key aggregations, which return bags;
+- *aggregations* returning basic values: ``Fold``, ``Aggregate``, ``Reduce``, ``SimpleAgg``.
+
+Aggregations keep Spark's two-function shape (``seq`` inside partitions, ``comb`` at the driver or across
+partitions) because their meaning under Spark depends on it (``fold`` applies ``zero`` per partition and
+once more at the driver); see ``shared/design/spark-semantics.md``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field, fields
+from typing import Literal
+
+from sparklite.types import Type
+
+
+@dataclass(frozen=True)
+class Loc:
+    """A source position: ``file`` may be None for programs built in memory; line and column are 1-based."""
+
+    file: str | None
+    line: int
+    col: int
+
+    def __str__(self) -> str:
+        return f"{self.file or '<input>'}:{self.line}:{self.col}"
+
+
+@dataclass(frozen=True)
+class Node:
+    loc: Loc | None = field(default=None, compare=False, repr=False, kw_only=True)
+
+
+# ---------------------------------------------------------------------------------------------------
+# Basic expressions
+# ---------------------------------------------------------------------------------------------------
+
+ARITH_OPS = ("+", "-", "*", "//", "%")
+COMPARE_OPS = ("==", "!=", "<", "<=", ">", ">=")
+BOOL_OPS = ("and", "or")
+BINARY_OPS = ARITH_OPS + COMPARE_OPS + BOOL_OPS
+
+BinOpName = Literal["+", "-", "*", "//", "%", "==", "!=", "<", "<=", ">", ">=", "and", "or"]
+BuiltinName = Literal["min", "max", "abs"]
+BUILTINS = ("min", "max", "abs")
+
+
+@dataclass(frozen=True)
+class IntLit(Node):
+    value: int
+
+
+@dataclass(frozen=True)
+class BoolLit(Node):
+    value: bool
+
+
+@dataclass(frozen=True)
+class Var(Node):
+    """A variable: a program parameter (bag or basic), a let-bound name, or a function parameter."""
+
+    name: str
+
+
+@dataclass(frozen=True)
+class BinOp(Node):
+    """``//`` and ``%`` mean Python's floor division and floor modulo (divisor 0 raises).
+
+    ``and``/``or`` take and return booleans (the frontend rejects Python's value-returning uses).
+    Comparisons ``==``/``!=`` work on any basic type, the order comparisons on ``Int`` only.
+    """
+
+    op: BinOpName
+    left: Expr
+    right: Expr
+
+
+@dataclass(frozen=True)
+class Not(Node):
+    operand: Expr
+
+
+@dataclass(frozen=True)
+class Neg(Node):
+    operand: Expr
+
+
+@dataclass(frozen=True)
+class Ite(Node):
+    """``if cond then a else b``: only the taken branch is evaluated (matters for errors)."""
+
+    cond: Expr
+    then: Expr
+    orelse: Expr
+
+
+@dataclass(frozen=True)
+class TupleExpr(Node):
+    elems: tuple[Expr, ...]
+
+
+@dataclass(frozen=True)
+class Proj(Node):
+    """Tuple projection ``e[index]``, 0-based as in Python."""
+
+    tuple: Expr
+    index: int
+
+
+@dataclass(frozen=True)
+class Call(Node):
+    """Call of a builtin (``min``, ``max``, ``abs``) or of a named first-order ``FunDef``."""
+
+    func: str
+    args: tuple[Expr, ...]
+
+
+@dataclass(frozen=True)
+class Apply(Node):
+    """Application of any function value, e.g. an instantiated parametric function ``below(5)(x)``."""
+
+    fn: Fn
+    args: tuple[Expr, ...]
+
+
+# ---------------------------------------------------------------------------------------------------
+# Functions
+# ---------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Param(Node):
+    """A typed name. ``type`` may be None on lambda parameters, where the context settles it."""
+
+    name: str
+    type: Type | None = None
+
+
+@dataclass(frozen=True)
+class Lambda(Node):
+    """A first-order function literal. Its body may mention enclosing basic variables (closures over
+    program scalars, let-bound aggregate results, parametric-function parameters) but never a bag."""
+
+    params: tuple[Param, ...]
+    body: Expr
+
+
+@dataclass(frozen=True)
+class FnRef(Node):
+    """A reference to a named first-order ``FunDef``."""
+
+    name: str
+
+
+@dataclass(frozen=True)
+class PApp(Node):
+    """Instantiation of a parametric function with basic arguments: ``geq(100)``."""
+
+    name: str
+    args: tuple[Expr, ...]
+
+
+Fn = Lambda | FnRef | PApp
+
+
+# ---------------------------------------------------------------------------------------------------
+# Bag expressions
+# ---------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Map(Node):
+    fn: Fn
+    source: Expr
+
+
+@dataclass(frozen=True)
+class Filter(Node):
+    fn: Fn
+    source: Expr
+
+
+@dataclass(frozen=True)
+class FlatMap(Node):
+    """``flatMap`` whose function returns a fixed-size tuple ``(e1, ..., ek)`` of one element type;
+    each component becomes an element, in the same partition as its source element (so it is *not*
+    a union of k maps, whose partitions Spark would concatenate)."""
+
+    fn: Fn
+    source: Expr
+
+
+@dataclass(frozen=True)
+class Cartesian(Node):
+    left: Expr
+    right: Expr
+
+
+@dataclass(frozen=True)
+class Join(Node):
+    """Inner join on the first component: ``(k, v)`` and ``(k, w)`` give ``(k, (v, w))``."""
+
+    left: Expr
+    right: Expr
+
+
+@dataclass(frozen=True)
+class Union(Node):
+    """Bag union (multiplicities add); Spark concatenates the partition lists."""
+
+    left: Expr
+    right: Expr
+
+
+@dataclass(frozen=True)
+class Distinct(Node):
+    source: Expr
+
+
+# ---------------------------------------------------------------------------------------------------
+# Aggregations to a basic value
+# ---------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Fold(Node):
+    """Spark's ``fold(zero, op)``: every partition folds from ``zero``; the driver folds the partition
+    results with ``op``, again from ``zero``."""
+
+    zero: Expr
+    op: Fn
+    source: Expr
+
+
+@dataclass(frozen=True)
+class Aggregate(Node):
+    """Spark's ``aggregate(zero, seq, comb)``: ``seq`` within partitions, ``comb`` at the driver."""
+
+    zero: Expr
+    seq: Fn
+    comb: Fn
+    source: Expr
+
+
+@dataclass(frozen=True)
+class Reduce(Node):
+    """Spark's ``reduce(op)``: empty bag raises ``ValueError``."""
+
+    op: Fn
+    source: Expr
+
+
+SimpleAggKind = Literal["count", "sum", "min", "max"]
+
+
+@dataclass(frozen=True)
+class SimpleAgg(Node):
+    """``count()``, ``sum()`` (0 on empty), ``min()``, ``max()`` (raise ``ValueError`` on empty)."""
+
+    kind: SimpleAggKind
+    source: Expr
+
+
+# ---------------------------------------------------------------------------------------------------
+# By-key aggregations (return bags of (key, value) pairs)
+# ---------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class FoldByKey(Node):
+    """``combineByKey(lambda v: op(zero, v), op, op)``: zero applied per (partition, key)."""
+
+    zero: Expr
+    op: Fn
+    source: Expr
+
+
+@dataclass(frozen=True)
+class AggregateByKey(Node):
+    """``combineByKey(lambda v: seq(zero, v), seq, comb)``."""
+
+    zero: Expr
+    seq: Fn
+    comb: Fn
+    source: Expr
+
+
+@dataclass(frozen=True)
+class ReduceByKey(Node):
+    """``combineByKey(lambda v: v, op, op)``."""
+
+    op: Fn
+    source: Expr
+
+
+@dataclass(frozen=True)
+class CombineByKey(Node):
+    create: Fn
+    merge_value: Fn
+    merge_combiners: Fn
+    source: Expr
+
+
+GroupAggKind = Literal["sum", "len", "min", "max"]
+
+
+@dataclass(frozen=True)
+class GroupByKeyAgg(Node):
+    """``groupByKey().mapValues(lambda vs: (k1(vs), ..., kn(vs)))`` for whole-group functions ``kinds``.
+
+    With one kind the value is that result (``(k, sum(vs))``); with several it is the tuple of results
+    (``(k, (sum(vs), len(vs)))``). Only order-insensitive whole-group functions are allowed, because the
+    order of a group's values depends on Spark's partitioning.
+    """
+
+    kinds: tuple[GroupAggKind, ...]
+    source: Expr
+
+
+Expr = (
+    IntLit | BoolLit | Var | BinOp | Not | Neg | Ite | TupleExpr | Proj | Call | Apply
+    | Map | Filter | FlatMap | Cartesian | Join | Union | Distinct
+    | Fold | Aggregate | Reduce | SimpleAgg
+    | FoldByKey | AggregateByKey | ReduceByKey | CombineByKey | GroupByKeyAgg
+)
+
+BAG_OPS = (Map, Filter, FlatMap, Cartesian, Join, Union, Distinct,
+           FoldByKey, AggregateByKey, ReduceByKey, CombineByKey, GroupByKeyAgg)
+BY_KEY_OPS = (FoldByKey, AggregateByKey, ReduceByKey, CombineByKey, GroupByKeyAgg)
+AGGREGATIONS = (Fold, Aggregate, Reduce, SimpleAgg)
+
+
+# ---------------------------------------------------------------------------------------------------
+# Programs
+# ---------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class FunDef(Node):
+    """``def name(x: Int, y: Int): Int = body`` -- a named first-order function of basic values."""
+
+    name: str
+    params: tuple[Param, ...]
+    ret: Type | None
+    body: Expr
+
+
+@dataclass(frozen=True)
+class ParamFunDef(Node):
+    """``def geq(y: Int) = lambda x: Int. x >= y`` -- takes basic values, returns a first-order function."""
+
+    name: str
+    params: tuple[Param, ...]
+    fn: Lambda
+
+
+Def = FunDef | ParamFunDef
+
+
+@dataclass(frozen=True)
+class LetBinding(Node):
+    name: str
+    value: Expr
+
+
+@dataclass(frozen=True)
+class Program(Node):
+    """``program P(R: Bag[Int], t: Int) = defs; lets; body``.
+
+    ``params`` are the inputs (bags and basic values, all typed). ``defs`` and ``lets`` are in scope in
+    order (no recursion, no shadowing). ``body`` is a bag, a basic value, or a tuple of these.
+    """
+
+    name: str
+    params: tuple[Param, ...]
+    defs: tuple[Def, ...]
+    lets: tuple[LetBinding, ...]
+    body: Expr
+
+
+# ---------------------------------------------------------------------------------------------------
+# Generic traversal (used by passes that must visit every node without knowing every node type)
+# ---------------------------------------------------------------------------------------------------
+
+
+def children(node: Node) -> Iterator[Node]:
+    """The direct sub-nodes of ``node`` in field order (tuples of nodes are flattened)."""
+    for f in fields(node):
+        if f.name == "loc":
+            continue
+        value = getattr(node, f.name)
+        if isinstance(value, Node):
+            yield value
+        elif isinstance(value, tuple):
+            for item in value:
+                if isinstance(item, Node):
+                    yield item
+
+
+def walk(node: Node) -> Iterator[Node]:
+    """Pre-order traversal of ``node`` and all its descendants."""
+    yield node
+    for child in children(node):
+        yield from walk(child)

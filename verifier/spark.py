@@ -1,0 +1,92 @@
+"""The one place sparkeq talks to a real Spark: a process-wide SparkContext and exact partitionings.
+
+Spark is imported lazily (cold start of the CLI must not pay for it) and started once per process,
+because starting a JVM costs seconds. ``exact_rdd`` reproduces an explicit partitioning exactly:
+``sc.parallelize(data, n)`` slices a list by position *and* by pickling batch, so it cannot express
+``[[1, 2], [3]]``; parallelizing the list of partitions with one slice each and flattening can.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import re
+import shutil
+import subprocess
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+DEFAULT_MASTER = "local[2]"
+MIN_JAVA = 17
+
+
+class SparkUnavailable(RuntimeError):
+    """Spark cannot be started here (no Java, too old a Java, or the JVM failed)."""
+
+
+def java_major_version() -> int | None:
+    """The major version of the ``java`` on PATH (or in JAVA_HOME), or None when there is none."""
+    java = None
+    if os.environ.get("JAVA_HOME"):
+        candidate = os.path.join(os.environ["JAVA_HOME"], "bin", "java")
+        if os.path.exists(candidate):
+            java = candidate
+    java = java or shutil.which("java")
+    if java is None:
+        return None
+    try:
+        out = subprocess.run([java, "-version"], capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    match = re.search(r'version "(\d+)(?:\.(\d+))?', out.stderr + out.stdout)
+    if not match:
+        return None
+    major = int(match.group(1))
+    if major == 1 and match.group(2):  # "1.8.0" style
+        major = int(match.group(2))
+    return major
+
+
+def require_java() -> None:
+    major = java_major_version()
+    if major is None:
+        raise SparkUnavailable(
+            "Java was not found: Spark needs Java 17 or newer. Install it (e.g. "
+            "`apt-get install openjdk-17-jre-headless`) or set JAVA_HOME."
+        )
+    if major < MIN_JAVA:
+        raise SparkUnavailable(f"Java {major} found, but Spark needs Java {MIN_JAVA} or newer.")
+
+
+@functools.cache
+def get_context(master: str = DEFAULT_MASTER) -> Any:
+    """The process's SparkContext (created on first use, then reused)."""
+    require_java()
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+    os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
+    try:
+        from pyspark import SparkConf, SparkContext
+    except ImportError as exc:  # pragma: no cover - depends on the installation
+        raise SparkUnavailable(f"pyspark is not installed: {exc}") from exc
+    conf = (
+        SparkConf()
+        .setMaster(master)
+        .setAppName("sparkeq")
+        .set("spark.ui.enabled", "false")
+        .set("spark.ui.showConsoleProgress", "false")
+        .set("spark.driver.host", "127.0.0.1")
+        .set("spark.driver.bindAddress", "127.0.0.1")
+    )
+    try:
+        sc = SparkContext.getOrCreate(conf)
+    except Exception as exc:  # the JVM failed to start: say so instead of a py4j traceback
+        raise SparkUnavailable(f"Spark could not start: {exc}") from exc
+    sc.setLogLevel("ERROR")
+    return sc
+
+
+def exact_rdd(sc: Any, partitions: Sequence[Sequence[Any]]) -> Any:
+    """An RDD whose partitions are exactly ``partitions`` (empty partitions included, order kept)."""
+    parts = [list(p) for p in partitions] or [[]]
+    return sc.parallelize(parts, len(parts)).flatMap(lambda part: part)
