@@ -1,7 +1,7 @@
 """The SparkLite abstract syntax tree: the single contract between sparkeq's parts.
 
-The frontend produces it, the printer/parser round-trip it, the type checker annotates nothing (it only
-accepts or rejects), the interpreter gives it Spark's meaning, and the encoder turns it into Z3 terms.
+The frontend produces it, the printer/parser round-trip it, the type checker accepts or rejects it
+(and returns an elaborated copy with every lambda parameter typed), the interpreter gives it Spark's meaning, and the encoder turns it into Z3 terms.
 Every node is a frozen dataclass; the source location ``loc`` is carried on every node but is excluded
 from equality and hashing, so ``parse(print(p)) == p`` compares structure only while errors and warnings
 can still point at the user's line.

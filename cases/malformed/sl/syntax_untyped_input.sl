@@ -1,0 +1,3 @@
+# expect: SyntaxError_ 2:12 unexpected ')'
+program P(R) =
+  R

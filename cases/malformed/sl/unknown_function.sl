@@ -1,0 +1,3 @@
+# expect: NameResolutionError 3:7 unknown name 'triple'
+program P(R: Bag[Int]) =
+  map(triple)(R)
