@@ -1,0 +1,10 @@
+"""Verification methods. ``PROOF_METHODS`` is the ordered list of the paper's proof methods that
+``verifier.api`` tries (each module has ``NAME`` and ``run(pair, options)``): the decision procedures
+first (NoAgg, AggOne_sync: their failures are real counterexamples), then the sound-but-incomplete ones.
+"""
+
+from verifier.methods import agg_mult, agg_one, agg_one_sync, by_key, noagg
+
+PROOF_METHODS = (noagg, agg_one_sync, agg_one, agg_mult, by_key)
+
+__all__ = ["PROOF_METHODS", "agg_mult", "agg_one", "agg_one_sync", "by_key", "noagg"]

@@ -1,0 +1,381 @@
+"""Program terms (spec section 1): what a SparkLite program does to one arbitrary element.
+
+Every *occurrence* of an input bag gets its own representative variable (tuple-shaped like the bag's
+element type), so ``cartesian(R, R)`` reads two independent elements of ``R``. A bag expression becomes a
+``BagTerm``: the element's symbolic value, a presence flag (the paper's bottom: the element was filtered
+out), and the occurrences it depends on (``RepVarSet``, as a multiset of bag names).
+
+Representative variables are named per program side (``L:R#0``); ``BagTerm.canonical`` renames them to
+names shared by both programs (``x:R#0``, ``x:R#1`` in order of occurrence), which is how the methods
+say "the same input elements" across programs, and how they take independent copies (prefix ``y``, ``a``).
+
+Aggregations inside basic expressions become placeholder accumulators (``encoder.aggregates``): the
+program's *top expression* is encoded over them. By-key aggregations inside bag expressions become
+``KeyedAgg`` records whose output element is a placeholder ``(key, acc)``.
+
+What is not encoded (``UnsupportedShape``, so methods answer NotApplicable and the bounded method
+decides): ``union``, ``distinct``, ``flatMap`` (an element becomes one of several alternatives), nested
+aggregations, and aggregations evaluated per element.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+import z3
+
+from encoder.aggregates import (
+    AggTerm,
+    KeyedAgg,
+    acc_outcome,
+    acc_step,
+    acc_template,
+    bucket_shape,
+    fold_shape,
+)
+from encoder.basic import BasicEncoder, EncodingError, Sym, fresh, fresh_like, leaves, sym_eq
+from sparklite import ast as A
+from sparklite.interpreter import used_lets
+from sparklite.types import BagType, Type
+
+
+class UnsupportedShape(EncodingError):
+    """The program is outside what program terms express (union, distinct, flatMap, nesting)."""
+
+
+@dataclass(frozen=True)
+class Occurrence:
+    """One read of input bag ``bag``; ``var`` is its representative element."""
+
+    bag: str
+    var: Sym
+
+
+def canonical_var(prefix: str, bag: str, index: int, elem_type: Type) -> Sym:
+    """The shared name of the ``index``-th occurrence of ``bag`` in a canonical term copy ``prefix``."""
+    return fresh(f"{prefix}:{bag}#{index}", elem_type)
+
+
+@dataclass(frozen=True)
+class BagTerm:
+    """phi(mu) boxed: ``value`` of one element, ``present`` unless filtered out.
+
+    ``keyed`` lists the indices (in ``ProgramEncoding.keyed``) of by-key aggregations whose outputs the
+    term is built from; such a term is about one *bucket*, not one input element.
+    """
+
+    value: Sym
+    present: z3.BoolRef
+    occurrences: tuple[Occurrence, ...]
+    elem_types: Mapping[str, Type] = field(compare=False, hash=False, default_factory=dict)
+    keyed: tuple[int, ...] = ()
+
+    def rep_var_set(self) -> Counter[str]:
+        """RepVarSet as a multiset of bag names (one per occurrence)."""
+        return Counter(o.bag for o in self.occurrences)
+
+    def has_self_product(self) -> bool:
+        return any(n > 1 for n in self.rep_var_set().values())
+
+    def canonical(self, prefix: str, perms: Mapping[str, Sequence[int]] | None = None) -> BagTerm:
+        """This term over shared variables ``prefix:R#i``: the j-th occurrence of ``R`` becomes index
+        ``perms[R][j]`` (identity by default). Terms of both programs canonicalised with the same prefix
+        read the same input elements."""
+        seen: Counter[str] = Counter()
+        pairs: list[tuple[z3.ExprRef, z3.ExprRef]] = []
+        occs: list[Occurrence] = []
+        for o in self.occurrences:
+            j = seen[o.bag]
+            seen[o.bag] += 1
+            idx = perms[o.bag][j] if perms and o.bag in perms else j
+            new = canonical_var(prefix, o.bag, idx, self.elem_types[o.bag])
+            pairs.extend(zip(leaves(o.var), leaves(new), strict=True))
+            occs.append(Occurrence(o.bag, new))
+        return BagTerm(substitute(self.value, pairs), _subst1(self.present, pairs), tuple(occs),
+                       self.elem_types, self.keyed)
+
+
+def substitute(v: Sym, pairs: Sequence[tuple[z3.ExprRef, z3.ExprRef]]) -> Sym:
+    """``v`` with the leaf variables in ``pairs`` replaced (Python tuples are mapped through)."""
+    if isinstance(v, tuple):
+        return tuple(substitute(x, pairs) for x in v)
+    return _subst1(v, pairs)
+
+
+def _subst1(e: z3.ExprRef, pairs: Sequence[tuple[z3.ExprRef, z3.ExprRef]]) -> z3.ExprRef:
+    return z3.substitute(e, *pairs) if pairs else e
+
+
+def sym_pairs(old: Sym, new: Sym) -> list[tuple[z3.ExprRef, z3.ExprRef]]:
+    """Substitution pairs mapping the leaves of ``old`` (variables) to those of ``new``."""
+    return list(zip(leaves(old), leaves(new), strict=True))
+
+
+# ---------------------------------------------------------------------------------------------------
+# Program results
+# ---------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class BagResult:
+    term: BagTerm
+
+
+@dataclass(frozen=True)
+class ValueResult:
+    value: Sym
+
+
+@dataclass(frozen=True)
+class TupleResult:
+    """A result tuple holding at least one bag; compared component by component."""
+
+    items: tuple[BagResult | ValueResult, ...]
+
+
+Result = BagResult | ValueResult | TupleResult
+
+
+@dataclass
+class ProgramEncoding:
+    """One program as terms.
+
+    ``scalars`` are the basic parameters (variables ``v:name``, shared by both programs). ``result`` is
+    over the placeholders of ``aggregates``/``keyed``. ``error`` says when the program raises
+    ``ValueError`` (an empty ``reduce``/``min``/``max``), also over placeholders. ``hazards`` are the
+    conditions under which some division could see a zero divisor (over-approximated: placeholders are
+    free there).
+    """
+
+    program: A.Program
+    side: str
+    scalars: dict[str, Sym]
+    bag_types: dict[str, Type]
+    result: Result
+    aggregates: list[AggTerm]
+    keyed: list[KeyedAgg]
+    error: z3.BoolRef
+    hazards: list[z3.BoolRef]
+
+    @property
+    def has_aggregation(self) -> bool:
+        return bool(self.aggregates or self.keyed)
+
+
+def has_aggregation_node(program: A.Program) -> bool:
+    """Syntactic: does the program contain any aggregation (whole-bag or by-key)?"""
+    nodes = [program.body, *(b.value for b in program.lets)]
+    return any(isinstance(n, A.AGGREGATIONS + A.BY_KEY_OPS) for root in nodes for n in A.walk(root))
+
+
+# ---------------------------------------------------------------------------------------------------
+# The encoder
+# ---------------------------------------------------------------------------------------------------
+
+
+@dataclass
+class _TermEncoder(BasicEncoder):
+    """BasicEncoder that also understands bags and aggregations of one program."""
+
+    side: str = "L"
+    bag_params: dict[str, Type] = field(default_factory=dict)
+    bag_lets: dict[str, A.Expr] = field(default_factory=dict)
+    top_env: dict[str, Sym] = field(default_factory=dict)
+    occ_count: Counter = field(default_factory=Counter)
+    aggregates: list[AggTerm] = field(default_factory=list)
+    agg_cache: dict[A.Expr, Sym] = field(default_factory=dict)
+    keyed: list[KeyedAgg] = field(default_factory=list)
+    errors: list[z3.BoolRef] = field(default_factory=list)
+    element_level: int = 0
+
+    # -- basic expressions (with aggregations) -------------------------------------------------
+
+    def expr(self, e: A.Expr, env: Mapping[str, Sym], path: z3.BoolRef | None = None) -> Sym:
+        if isinstance(e, A.AGGREGATIONS):
+            return self._aggregate(e, z3.BoolVal(True) if path is None else path)
+        if self.is_bag(e):
+            raise EncodingError("a bag is used where a basic value is needed", e.loc)
+        return super().expr(e, env, path)
+
+    def _aggregate(self, node: A.Expr, path: z3.BoolRef) -> Sym:
+        if self.element_level:
+            raise UnsupportedShape("an aggregation evaluated per element", node.loc)
+        if node in self.agg_cache:
+            acc = self.agg_cache[node]
+            agg = next(a for a in self.aggregates if a.acc is acc)
+        else:
+            src = self.bag(node.source)  # type: ignore[union-attr]
+            if src.keyed:
+                raise UnsupportedShape("an aggregation over the output of a by-key aggregation", node.loc)
+            if any(_mentions(src.value, a.acc) or _mentions(src.present, a.acc) for a in self.aggregates):
+                raise UnsupportedShape("an aggregation over a bag that depends on another aggregation",
+                                       node.loc)
+            shape = fold_shape(node, self, self.top_env, src.value)
+            acc = acc_template(f"{self.side}.acc{len(self.aggregates)}", shape)
+            acc_step(shape, acc, src.value, src.present, src.present)  # records the step's hazards
+            agg = AggTerm(node, shape, src, acc)
+            self.aggregates.append(agg)
+            self.agg_cache[node] = acc
+        raises, value = acc_outcome(agg.shape, agg.acc)
+        if not z3.is_false(raises):
+            self.errors.append(z3.And(path, raises))
+        return value
+
+    # -- bag expressions ------------------------------------------------------------------------
+
+    def is_bag(self, e: A.Expr) -> bool:
+        if isinstance(e, A.Var):
+            return e.name in self.bag_params or e.name in self.bag_lets
+        return isinstance(e, A.BAG_OPS)
+
+    def bag(self, e: A.Expr) -> BagTerm:
+        match e:
+            case A.Var(name=n) if n in self.bag_params:
+                k = self.occ_count[n]
+                self.occ_count[n] += 1
+                var = fresh(f"{self.side}:{n}#{k}", self.bag_params[n])
+                return BagTerm(var, z3.BoolVal(True), (Occurrence(n, var),), self.bag_params)
+            case A.Var(name=n) if n in self.bag_lets:
+                return self.bag(self.bag_lets[n])
+            case A.Map(fn=fn, source=src):
+                t = self.bag(src)
+                return BagTerm(self._per_element(fn, [t.value], t.present), t.present, t.occurrences,
+                               self.bag_params, t.keyed)
+            case A.Filter(fn=fn, source=src):
+                t = self.bag(src)
+                keep = self._per_element(fn, [t.value], t.present)
+                if isinstance(keep, tuple) or not z3.is_bool(keep):
+                    raise EncodingError("a filter predicate that is not a boolean", e.loc)
+                return BagTerm(t.value, z3.And(t.present, keep), t.occurrences, self.bag_params, t.keyed)
+            case A.Cartesian(left=lft, right=rgt):
+                a, b = self.bag(lft), self.bag(rgt)
+                return BagTerm((a.value, b.value), z3.And(a.present, b.present),
+                               a.occurrences + b.occurrences, self.bag_params, a.keyed + b.keyed)
+            case A.Join(left=lft, right=rgt):
+                a, b = self.bag(lft), self.bag(rgt)
+                if not (_is_pair(a.value) and _is_pair(b.value)):
+                    raise EncodingError("join of bags whose elements are not pairs", e.loc)
+                same_key = sym_eq(a.value[0], b.value[0])
+                return BagTerm((a.value[0], (a.value[1], b.value[1])),
+                               z3.And(a.present, b.present, same_key),
+                               a.occurrences + b.occurrences, self.bag_params, a.keyed + b.keyed)
+            case A.FoldByKey() | A.AggregateByKey() | A.ReduceByKey() | A.CombineByKey() | A.GroupByKeyAgg():
+                return self._by_key(e)
+            case A.Union():
+                raise UnsupportedShape("union (an element comes from one of two bags)", e.loc)
+            case A.Distinct():
+                raise UnsupportedShape("distinct (multiplicities collapse)", e.loc)
+            case A.FlatMap():
+                raise UnsupportedShape("flatMap (an element becomes several)", e.loc)
+        raise EncodingError(f"{type(e).__name__} is not a bag expression", e.loc)
+
+    def _per_element(self, fn: A.Fn, args: list[Sym], present: z3.BoolRef) -> Sym:
+        self.element_level += 1
+        try:
+            return self.apply(fn, args, self.top_env, present)
+        finally:
+            self.element_level -= 1
+
+    def _by_key(self, node: A.Expr) -> BagTerm:
+        src = self.bag(node.source)  # type: ignore[union-attr]
+        if src.keyed:
+            raise UnsupportedShape("a by-key aggregation over the output of another", node.loc)
+        if not _is_pair(src.value):
+            raise EncodingError("by-key aggregation of elements that are not pairs", node.loc)
+        if self.aggregates and any(_mentions(src.value, a.acc) or _mentions(src.present, a.acc)
+                                   for a in self.aggregates):
+            raise UnsupportedShape("a by-key aggregation over a bag that depends on an aggregation",
+                                   node.loc)
+        self.element_level += 1
+        try:
+            shape = bucket_shape(node, self, self.top_env, src.value[1])
+            j = len(self.keyed)
+            key = fresh_like(f"{self.side}.key{j}", src.value[0])
+            acc = fresh_like(f"{self.side}.bucket{j}", shape.value_shape)
+            # record hazards of the bucket's start and step on the element's value
+            shape.first(src.value[1], src.present)
+            shape.step(fresh_like(f"{self.side}.probe{j}", shape.value_shape), src.value[1], src.present)
+        finally:
+            self.element_level -= 1
+        self.keyed.append(KeyedAgg(node, shape, src, key, acc))
+        return BagTerm((key, acc), z3.BoolVal(True), (), self.bag_params, (j,))
+
+
+def _is_pair(v: Sym) -> bool:
+    return isinstance(v, tuple) and len(v) == 2
+
+
+def _mentions(term: Sym, acc: Sym) -> bool:
+    """Does ``term`` mention any leaf of the placeholder ``acc``?"""
+    names = {str(x) for x in leaves(acc)}
+    todo = list(leaves(term))
+    while todo:
+        t = todo.pop()
+        if z3.is_const(t) and t.decl().kind() == z3.Z3_OP_UNINTERPRETED:
+            if str(t) in names:
+                return True
+        else:
+            todo.extend(t.children())
+    return False
+
+
+def encode_program(program: A.Program, side: str) -> ProgramEncoding:
+    """Encode one program. ``side`` ("L"/"R") keeps the two programs' private variables apart; scalars
+    (``v:name``) are shared by name. Raises ``EncodingError``/``UnsupportedShape``."""
+    enc = _TermEncoder(defs={d.name: d for d in program.defs}, side=side)
+    scalars: dict[str, Sym] = {}
+    for p in program.params:
+        if p.type is None:
+            raise EncodingError(f"parameter '{p.name}' has no type", p.loc)
+        if isinstance(p.type, BagType):
+            enc.bag_params[p.name] = p.type.elem
+        else:
+            scalars[p.name] = fresh(f"v:{p.name}", p.type)
+    enc.top_env.update(scalars)
+    # Only the lets the result depends on are evaluated (by the interpreter and by the generated PySpark),
+    # so an unused ``let m = R.min()`` must not make the program raise.
+    for let in used_lets(program):
+        if enc.is_bag(let.value):
+            enc.bag_lets[let.name] = let.value
+        else:
+            enc.top_env[let.name] = enc.expr(let.value, enc.top_env)
+    result = _result(enc, program.body)
+    return ProgramEncoding(
+        program=program,
+        side=side,
+        scalars=scalars,
+        bag_types=dict(enc.bag_params),
+        result=result,
+        aggregates=list(enc.aggregates),
+        keyed=list(enc.keyed),
+        error=z3.Or(*enc.errors) if enc.errors else z3.BoolVal(False),
+        hazards=list(enc.div_hazards),
+    )
+
+
+def _result(enc: _TermEncoder, body: A.Expr) -> Result:
+    if enc.is_bag(body):
+        return BagResult(enc.bag(body))
+    if isinstance(body, A.TupleExpr) and any(_holds_bag(enc, x) for x in body.elems):
+        items: list[BagResult | ValueResult] = []
+        for x in body.elems:
+            if _holds_bag(enc, x) and not enc.is_bag(x):
+                raise UnsupportedShape("a nested tuple holding a bag", x.loc)
+            items.append(BagResult(enc.bag(x)) if enc.is_bag(x) else ValueResult(enc.expr(x, enc.top_env)))
+        return TupleResult(tuple(items))
+    return ValueResult(enc.expr(body, enc.top_env))
+
+
+def _holds_bag(enc: _TermEncoder, e: A.Expr) -> bool:
+    if enc.is_bag(e):
+        return True
+    return isinstance(e, A.TupleExpr) and any(_holds_bag(enc, x) for x in e.elems)
+
+
+__all__ = [
+    "BagResult", "BagTerm", "EncodingError", "Occurrence", "ProgramEncoding", "Result", "TupleResult",
+    "UnsupportedShape", "ValueResult", "canonical_var", "encode_program",
+    "has_aggregation_node", "substitute", "sym_pairs",
+]

@@ -1,0 +1,99 @@
+"""AggOneK^b on the paper's P7/P8 (grade histogram) and the by-key shapes of Spark."""
+
+from __future__ import annotations
+
+from test_method_support import OPTS, PAIR, add, assert_real, at, bag, call, lam, op, pair, prog, tup, v
+
+from sparklite import ast as A
+from verifier.methods import by_key
+from verifier.methods.base import Inconclusive, NotApplicable, Proved, Refuted
+
+RP = {"R": bag(PAIR)}
+DECILE_ONE = lam("p", tup(op("//", at("p", 1), 10), 1))
+
+
+def histogram(pre_filter: int | None, post_filter: int | None):
+    src = v("R")
+    if pre_filter is not None:
+        src = A.Filter(lam("p", op(">=", at("p", 1), pre_filter)), src)
+    out = A.FoldByKey(A.IntLit(0), add(), A.Map(DECILE_ONE, src))
+    if post_filter is not None:
+        out = A.Filter(lam("kv", op(">=", at("kv", 0), post_filter)), out)
+    return prog(RP, out)
+
+
+P7 = histogram(None, 6)
+P8 = histogram(60, None)
+
+
+def test_p7_p8_equivalent():
+    out = by_key.run(pair(P7, P8), OPTS)
+    assert isinstance(out, Proved), out
+
+
+def test_p7_p8_threshold_off_is_refuted_for_real():
+    p = pair(P7, histogram(61, None))
+    out = by_key.run(p, OPTS)
+    assert isinstance(out, Refuted), out
+    assert_real(p, out.candidates)
+
+
+def test_deciles_vs_percentiles_not_proved():
+    # the paper's footnote 4: bucketing differs (K1 fails), so only candidates, never a proof
+    left = prog(RP, A.Map(lam("kv", 0), A.FoldByKey(A.IntLit(0), add(),
+                                                    A.Map(DECILE_ONE, v("R")))))
+    percent = A.Map(lam("p", tup(op("//", at("p", 1), 1), 1)), v("R"))
+    right = prog(RP, A.Map(lam("kv", 0), A.FoldByKey(A.IntLit(0), add(), percent)))
+    p = pair(left, right)
+    out = by_key.run(p, OPTS)
+    assert isinstance(out, Inconclusive), out
+    assert_real(p, out.candidates)
+
+
+def test_reduce_by_key_vs_group_sum():
+    left = prog(RP, A.ReduceByKey(add(), v("R")))
+    right = prog(RP, A.GroupByKeyAgg(("sum",), v("R")))
+    assert isinstance(by_key.run(pair(left, right), OPTS), Proved)
+
+
+def test_group_max_vs_reduce_max():
+    left = prog(RP, A.GroupByKeyAgg(("max",), v("R")))
+    right = prog(RP, A.ReduceByKey(lam("a, b", call("max", "a", "b")), v("R")))
+    assert isinstance(by_key.run(pair(left, right), OPTS), Proved)
+
+
+def test_combine_by_key_count_vs_group_len():
+    left = prog(RP, A.CombineByKey(lam("x", 1), lam("a, x", op("+", "a", 1)), add(), v("R")))
+    right = prog(RP, A.GroupByKeyAgg(("len",), v("R")))
+    assert isinstance(by_key.run(pair(left, right), OPTS), Proved)
+
+
+def test_aggregate_by_key_sum_count_vs_group():
+    seq = lam("a, x", tup(op("+", at("a", 0), "x"), op("+", at("a", 1), 1)))
+    comb = lam("a, b", tup(op("+", at("a", 0), at("b", 0)), op("+", at("a", 1), at("b", 1))))
+    left = prog(RP, A.AggregateByKey(tup(0, 0), seq, comb, v("R")))
+    right = prog(RP, A.GroupByKeyAgg(("sum", "len"), v("R")))
+    assert isinstance(by_key.run(pair(left, right), OPTS), Proved)
+
+
+def test_value_filter_below_reduce_by_key_is_not_proved():
+    left = prog(RP, A.Filter(lam("kv", op(">", at("kv", 1), 0)), A.ReduceByKey(add(), v("R"))))
+    right = prog(RP, A.ReduceByKey(add(), A.Filter(lam("p", op(">", at("p", 1), 0)), v("R"))))
+    p = pair(left, right)
+    out = by_key.run(p, OPTS)
+    assert not isinstance(out, Proved)
+    if isinstance(out, Refuted):
+        assert_real(p, out.candidates)
+
+
+def test_key_filter_below_reduce_by_key():
+    left = prog(RP, A.Filter(lam("kv", op(">", at("kv", 0), 0)), A.ReduceByKey(add(), v("R"))))
+    right = prog(RP, A.ReduceByKey(add(), A.Filter(lam("p", op(">", at("p", 0), 0)), v("R"))))
+    assert isinstance(by_key.run(pair(left, right), OPTS), Proved)
+
+
+def test_sequential_gate_and_shape():
+    out = by_key.run(pair(P7, P8, sequential_ok=False), OPTS)
+    assert isinstance(out, NotApplicable)
+    out = by_key.run(pair(prog(RP, v("R")), prog(RP, v("R"))), OPTS)
+    assert isinstance(out, NotApplicable)

@@ -1,0 +1,436 @@
+"""Machinery shared by the proof methods (NoAgg, AggOne, AggOne_sync, AggMult, AggOneK).
+
+Why it is shared: every method encodes both programs the same way, refuses the same things (Spark
+semantics not proved sequential, possible division by zero, unsupported shapes), asks Z3 the same kind of
+validity questions with a timeout, and builds candidate inputs from models the same way. The fold
+methods also share the *joint fold*: all aggregations of one program folded together over one canonical
+input tuple (a tuple accumulator), and the search for an inductive relation between the two programs'
+accumulators (a small invariant family, Houdini-style).
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+
+import z3
+
+from encoder.aggregates import AggTerm, acc_init, acc_step
+from encoder.basic import EncodingError, Sym, leaves, sym_eq, sym_to_value
+from encoder.terms import (
+    BagResult,
+    ProgramEncoding,
+    Result,
+    TupleResult,
+    UnsupportedShape,
+    ValueResult,
+    canonical_var,
+    encode_program,
+    has_aggregation_node,
+    substitute,
+    sym_pairs,
+)
+from sparklite.types import BagType, Type
+from verifier.methods.base import (
+    Candidate,
+    Inconclusive,
+    MethodOutcome,
+    NotApplicable,
+    Options,
+    Pair,
+    Refuted,
+)
+
+MAX_PERMUTATIONS = 120
+
+
+class Unknown(Exception):
+    """Z3 answered unknown (timeout, incompleteness): the method must say Inconclusive."""
+
+
+# ---------------------------------------------------------------------------------------------------
+# Preparation and gates
+# ---------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Prepared:
+    left: ProgramEncoding
+    right: ProgramEncoding
+    timeout_s: float
+
+
+def prepare(pair: Pair, options: Options, method: str) -> Prepared | NotApplicable:
+    """Encode both programs and apply the gates every method shares."""
+    aggregating = has_aggregation_node(pair.left) or has_aggregation_node(pair.right)
+    if aggregating and not pair.sequential_ok:
+        return NotApplicable(method, "an aggregation was not proved partition-independent, so Spark's "
+                                     "result may differ from the sequential fold the proof reasons about")
+    try:
+        left = encode_program(pair.left, "L")
+        right = encode_program(pair.right, "R")
+    except UnsupportedShape as exc:
+        return NotApplicable(method, f"unsupported shape: {exc}")
+    except (EncodingError, RecursionError) as exc:
+        return NotApplicable(method, f"cannot encode the programs: {exc}")
+    hazards = left.hazards + right.hazards
+    if hazards:
+        try:
+            m = find_model(z3.Or(*hazards), options.timeout_s)
+        except Unknown:
+            return NotApplicable(method, "could not rule out a division by zero")
+        if m is not None:
+            return NotApplicable(method, "division by zero possible (left to the bounded method and "
+                                         "the interpreter)")
+    return Prepared(left, right, options.timeout_s)
+
+
+# ---------------------------------------------------------------------------------------------------
+# Z3 queries
+# ---------------------------------------------------------------------------------------------------
+
+
+def _solver(timeout_s: float) -> z3.Solver:
+    s = z3.Solver()
+    s.set("timeout", max(1, int(timeout_s * 1000)))
+    return s
+
+
+def find_model(formula: z3.BoolRef, timeout_s: float) -> z3.ModelRef | None:
+    """A model of ``formula``, or None when it is unsatisfiable. Raises ``Unknown``."""
+    s = _solver(timeout_s)
+    s.add(formula)
+    r = s.check()
+    if r == z3.sat:
+        return s.model()
+    if r == z3.unsat:
+        return None
+    raise Unknown(s.reason_unknown() or "unknown")
+
+
+def counter_model(claim: z3.BoolRef, timeout_s: float,
+                  assume: z3.BoolRef | None = None) -> z3.ModelRef | None:
+    """None when ``assume -> claim`` is valid, else a model of ``assume and not claim``."""
+    f = z3.Not(claim) if assume is None else z3.And(assume, z3.Not(claim))
+    return find_model(f, timeout_s)
+
+
+def holds_in(model: z3.ModelRef, formula: z3.BoolRef) -> bool:
+    return z3.is_true(model.eval(formula, model_completion=True))
+
+
+# ---------------------------------------------------------------------------------------------------
+# Canonical input tuples, the diagonal, candidates
+# ---------------------------------------------------------------------------------------------------
+
+
+def occ_vars(prefix: str, occ: Counter[str], types: Mapping[str, Type]) -> list[Sym]:
+    """The canonical variables ``prefix:R#i`` of a RepVarSet, in a fixed order."""
+    return [canonical_var(prefix, b, i, types[b]) for b in sorted(occ) for i in range(occ[b])]
+
+
+def diagonal(prefix: str, occ: Counter[str], types: Mapping[str, Type]) -> z3.BoolRef:
+    """All occurrences of the same bag read the same element: what singleton input bags can show."""
+    eqs = [sym_eq(canonical_var(prefix, b, 0, types[b]), canonical_var(prefix, b, i, types[b]))
+           for b in sorted(occ) for i in range(1, occ[b])]
+    return z3.And(*eqs) if eqs else z3.BoolVal(True)
+
+
+def self_product(occ: Counter[str]) -> bool:
+    return any(n > 1 for n in occ.values())
+
+
+def permutations(occ: Counter[str]) -> Iterator[dict[str, tuple[int, ...]]]:
+    """Ways to match the occurrences of each bag between two programs (identity first)."""
+    multi = [b for b in sorted(occ) if occ[b] > 1]
+    per_bag = [list(itertools.permutations(range(occ[b]))) for b in multi]
+    for n, combo in enumerate(itertools.product(*per_bag)):
+        if n >= MAX_PERMUTATIONS:
+            return
+        yield dict(zip(multi, combo, strict=True))
+
+
+def bag_types(prep: Prepared) -> dict[str, Type]:
+    return {**prep.left.bag_types, **prep.right.bag_types}
+
+
+def make_candidate(model: z3.ModelRef, prep: Prepared, bags: Mapping[str, Sequence[Sym]],
+                   origin: str) -> Candidate:
+    """Concrete inputs: each bag parameter's listed elements read from ``model``, scalars from it too."""
+    inputs: dict[str, object] = {}
+    for p in prep.left.program.params:
+        if isinstance(p.type, BagType):
+            inputs[p.name] = [sym_to_value(s, model) for s in bags.get(p.name, ())]
+        else:
+            inputs[p.name] = sym_to_value(prep.left.scalars[p.name], model)
+    return Candidate(inputs=inputs, origin=origin)
+
+
+def singleton_bags(prefix: str, occ: Counter[str], types: Mapping[str, Type],
+                   double: str | None = None) -> dict[str, list[Sym]]:
+    """Every bag read is the singleton of its first occurrence's element (twice for ``double``)."""
+    out = {b: [canonical_var(prefix, b, 0, types[b])] for b in occ}
+    if double is not None:
+        out[double] = out[double] * 2
+    return out
+
+
+def all_occurrence_bags(prefix: str, occ: Counter[str], types: Mapping[str, Type]) -> dict[str, list[Sym]]:
+    """Every bag holds the elements of all its occurrences (off-diagonal models of self-products)."""
+    return {b: [canonical_var(prefix, b, i, types[b]) for i in range(occ[b])] for b in occ}
+
+
+# ---------------------------------------------------------------------------------------------------
+# Joint folds
+# ---------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SideFold:
+    """All aggregations of one program folded together over one canonical input tuple.
+
+    Sound because every aggregation of the program folds a bag whose elements are produced by tuples of
+    the same input occurrences (equal RepVarSets): walking those tuples in one order feeds each fold
+    its own elements (or nothing, when filtered out), and fold results do not depend on the order once
+    the aggregation is partition-independent.
+    """
+
+    aggs: tuple[AggTerm, ...]
+    occ: Counter[str]
+
+    @property
+    def acc(self) -> Sym:
+        return tuple(a.acc for a in self.aggs)
+
+    @property
+    def init(self) -> Sym:
+        return tuple(acc_init(a.shape) for a in self.aggs)
+
+    def step(self, acc: Sym, prefix: str) -> Sym:
+        out = []
+        for agg, a in zip(self.aggs, acc, strict=True):
+            e = agg.elem.canonical(prefix)
+            out.append(acc_step(agg.shape, a, e.value, e.present))
+        return tuple(out)
+
+    def presences(self, prefix: str) -> list[z3.BoolRef]:
+        return [agg.elem.canonical(prefix).present for agg in self.aggs]
+
+
+def side_fold(enc: ProgramEncoding) -> SideFold | str:
+    occs = [a.elem.rep_var_set() for a in enc.aggregates]
+    if any(o != occs[0] for o in occs[1:]):
+        return "the aggregations of one program fold bags built from different inputs"
+    return SideFold(tuple(enc.aggregates), occs[0] if occs else Counter())
+
+
+def joint_folds(prep: Prepared) -> tuple[SideFold, SideFold, Counter[str]] | str:
+    """Both programs' joint folds and their common RepVarSet (condition (4)/(7)), or why not."""
+    if prep.left.keyed or prep.right.keyed:
+        return "a by-key aggregation (see AggOneK)"
+    if not (prep.left.aggregates or prep.right.aggregates):
+        return "no aggregation (see NoAgg)"
+    f1, f2 = side_fold(prep.left), side_fold(prep.right)
+    for f in (f1, f2):
+        if isinstance(f, str):
+            return f
+    assert isinstance(f1, SideFold) and isinstance(f2, SideFold)
+    if f1.aggs and f2.aggs and f1.occ != f2.occ:
+        return (f"the folded bags use different representative variables ({_fmt(f1.occ)} vs "
+                f"{_fmt(f2.occ)}), condition (4) fails")
+    return f1, f2, (f1.occ if f1.aggs else f2.occ)
+
+
+def _fmt(occ: Counter[str]) -> str:
+    return "{" + ", ".join(f"{b}x{n}" if n > 1 else b for b, n in sorted(occ.items())) + "}"
+
+
+# ---------------------------------------------------------------------------------------------------
+# Outcome equality given accumulators
+# ---------------------------------------------------------------------------------------------------
+
+
+def value_only(prep: Prepared) -> bool:
+    return isinstance(prep.left.result, ValueResult) and isinstance(prep.right.result, ValueResult)
+
+
+def term_eq(p1: z3.BoolRef, v1: Sym, p2: z3.BoolRef, v2: Sym) -> z3.BoolRef:
+    """Boxed equality: the same presence, and the same value when present."""
+    return z3.And(p1 == p2, z3.Implies(p1, sym_eq(v1, v2)))
+
+
+def _result_eq(r1: Result, r2: Result, prefix: str) -> z3.BoolRef:
+    if isinstance(r1, ValueResult) and isinstance(r2, ValueResult):
+        return sym_eq(r1.value, r2.value)
+    if isinstance(r1, BagResult) and isinstance(r2, BagResult):
+        t1, t2 = r1.term.canonical(prefix), r2.term.canonical(prefix)
+        if t1.rep_var_set() == t2.rep_var_set():
+            return term_eq(t1.present, t1.value, t2.present, t2.value)
+        return z3.And(z3.Not(t1.present), z3.Not(t2.present))
+    if isinstance(r1, TupleResult) and isinstance(r2, TupleResult) and len(r1.items) == len(r2.items):
+        return z3.And(*[_result_eq(a, b, prefix) for a, b in zip(r1.items, r2.items, strict=True)])
+    raise UnsupportedShape("the programs' results have different shapes")
+
+
+def outcome_eq(prep: Prepared, f1: SideFold, acc1: Sym, f2: SideFold, acc2: Sym,
+               prefix: str = "x") -> z3.BoolRef:
+    """Both programs raise, or neither does and their results agree, when their accumulators are
+    ``acc1``/``acc2``. For bag results the per-element condition is *sufficient* (valid for all ``x``
+    means the bags agree, as in NoAgg); for value results it is exact."""
+    body = _result_eq(prep.left.result, prep.right.result, prefix)
+    pairs = sym_pairs(f1.acc, acc1) + sym_pairs(f2.acc, acc2)
+    e1 = substitute(prep.left.error, pairs)
+    e2 = substitute(prep.right.error, pairs)
+    body = substitute(body, pairs)
+    return z3.Or(z3.And(e1, e2), z3.And(z3.Not(e1), z3.Not(e2), body))
+
+
+# ---------------------------------------------------------------------------------------------------
+# Invariant search
+# ---------------------------------------------------------------------------------------------------
+
+COEFFICIENTS = (1, -1, 2, -2, 3, -3)
+
+
+def candidate_atoms(acc1: Sym, base1: Sym, acc2: Sym, base2: Sym,
+                    ratios: Sequence[int] = ()) -> list[z3.BoolRef]:
+    """The invariant family relating two accumulators, component-wise: ``A1 = c*A2 + d`` (and the other
+    way round) with ``d`` fixed by the base values, boolean (anti-)equalities, and one-sided facts
+    ``A = a0``, ``A >= a0``, ``A <= a0``."""
+    atoms: list[z3.BoolRef] = []
+    l1, b1, l2, b2 = leaves(acc1), leaves(base1), leaves(acc2), leaves(base2)
+    coeffs = list(dict.fromkeys([*COEFFICIENTS, *ratios]))
+    for a, a0 in zip(l1, b1, strict=True):
+        for b, b0 in zip(l2, b2, strict=True):
+            if z3.is_bool(a) and z3.is_bool(b):
+                atoms += [a == b, a == z3.Not(b)]
+            elif z3.is_int(a) and z3.is_int(b):
+                for c in coeffs:
+                    atoms.append(a == c * b + (a0 - c * b0))
+                    if abs(c) > 1:
+                        atoms.append(b == c * a + (b0 - c * a0))
+    for a, a0 in zip(l1 + l2, b1 + b2, strict=True):
+        if z3.is_bool(a):
+            atoms.append(a == a0)
+        else:
+            atoms += [a == a0, a >= a0, a <= a0]
+    out: dict[str, z3.BoolRef] = {}
+    for atom in atoms:
+        out.setdefault(str(z3.simplify(atom)), atom)
+    return list(out.values())
+
+
+def step_ratios(acc1: Sym, base1: Sym, next1: Sym, acc2: Sym, base2: Sym, next2: Sym,
+                hyp: z3.BoolRef, timeout_s: float) -> list[int]:
+    """Solve for ``c`` in ``A1 = c*A2 + d`` from one sample step where both folds take an element."""
+    l1, l2 = leaves(acc1), leaves(acc2)
+    s1 = [substitute(n, sym_pairs(acc1, base1)) for n in leaves(next1)]
+    s2 = [substitute(n, sym_pairs(acc2, base2)) for n in leaves(next2)]
+    try:
+        m = find_model(hyp, timeout_s)
+    except Unknown:
+        return []
+    if m is None:
+        return []
+    out = []
+    for a, a0, n1 in zip(l1, leaves(base1), s1, strict=True):
+        for b, b0, n2 in zip(l2, leaves(base2), s2, strict=True):
+            if not (z3.is_int(a) and z3.is_int(b)):
+                continue
+            d1 = m.eval(n1 - a0, model_completion=True)
+            d2 = m.eval(n2 - b0, model_completion=True)
+            if z3.is_int_value(d1) and z3.is_int_value(d2):
+                x, y = d1.as_long(), d2.as_long()
+                if y != 0 and x % y == 0:
+                    out.append(x // y)
+                if x != 0 and y % x == 0:
+                    out.append(y // x)
+    return out
+
+
+def houdini(atoms: list[z3.BoolRef], state: Sym, base: Sym, base_hyp: z3.BoolRef, nxt: Sym,
+            step_hyp: z3.BoolRef, timeout_s: float) -> list[z3.BoolRef]:
+    """The largest subset of ``atoms`` (formulas over ``state``) that holds at ``base`` and is preserved
+    by ``state := nxt``: the strongest inductive invariant in the family (the union of inductive
+    conjunctions is inductive, so dropping atoms refuted by a model never loses one). Raises ``Unknown``."""
+    current = _weed(list(atoms), sym_pairs(state, base), lambda cur: base_hyp, timeout_s)
+    return _weed(current, sym_pairs(state, nxt), lambda cur: z3.And(step_hyp, *cur), timeout_s)
+
+
+def _weed(current: list[z3.BoolRef], pairs: list, hyp_of: Callable[[list[z3.BoolRef]], z3.BoolRef],
+          timeout_s: float) -> list[z3.BoolRef]:
+    """Drop atoms that fail (after substituting ``pairs``) under ``hyp_of(current)`` until none does."""
+    while current:
+        inst = [substitute(a, pairs) for a in current]
+        m = counter_model(z3.And(*inst), timeout_s, hyp_of(current))
+        if m is None:
+            return current
+        kept = [a for a, i in zip(current, inst, strict=True) if holds_in(m, i)]
+        if len(kept) == len(current):  # model evaluation disagrees with the solver: give up safely
+            return []
+        current = kept
+    return current
+
+
+# ---------------------------------------------------------------------------------------------------
+# Checks on concrete small inputs shared by the fold methods
+# ---------------------------------------------------------------------------------------------------
+
+
+def base_failure(prep: Prepared, f1: SideFold, f2: SideFold, method: str) -> MethodOutcome | None:
+    """Condition (5): the outcomes on empty input bags. With empty bags every fold yields its start value,
+    so for value results a failure is a real counterexample (Refuted); otherwise a candidate."""
+    m = counter_model(outcome_eq(prep, f1, f1.init, f2, f2.init), prep.timeout_s)
+    if m is None:
+        return None
+    cand = make_candidate(m, prep, {}, f"{method}: base case fails on empty bags")
+    if value_only(prep):
+        return Refuted(method, "the programs differ on empty input bags (base case (5))", (cand,))
+    return Inconclusive(method, "the base case fails on empty bags (candidate)", (cand,))
+
+
+def single_failure(prep: Prepared, f1: SideFold, f2: SideFold, occ: Counter[str],
+                   method: str) -> tuple[MethodOutcome | None, bool]:
+    """One element per input bag: ``g1(f1*(i1, phi1(a))) = g2(f2*(i2, phi2(a)))``.
+
+    Returns ``(outcome, holds_for_all_a)``. A failure at a diagonal ``a`` (occurrences of one bag
+    agree) is what singleton bags compute: real for value results. ``holds_for_all_a`` is the second
+    half of Theorem 3's condition (9), over all ``a`` including off-diagonal ones.
+    """
+    types = bag_types(prep)
+    eq = outcome_eq(prep, f1, f1.step(f1.init, "a"), f2, f2.step(f2.init, "a"))
+    m = counter_model(eq, prep.timeout_s, diagonal("a", occ, types))
+    if m is not None:
+        cand = make_candidate(m, prep, singleton_bags("a", occ, types),
+                              f"{method}: differs on singleton bags")
+        if value_only(prep):
+            return Refuted(method, "the programs differ on singleton input bags", (cand,)), False
+        return Inconclusive(method, "a one-element condition fails (candidate)", (cand,)), False
+    if not self_product(occ):
+        return None, True
+    m = counter_model(eq, prep.timeout_s)
+    if m is None:
+        return None, True
+    cand = make_candidate(m, prep, all_occurrence_bags("a", occ, types),
+                          f"{method}: one element per occurrence differs")
+    return Inconclusive(method, "a one-element condition fails off the diagonal of a self-product",
+                        (cand,)), False
+
+
+def aggregation_gate(prep: Prepared, method: str) -> tuple[SideFold, SideFold, Counter[str]] | NotApplicable:
+    jf = joint_folds(prep)
+    if isinstance(jf, str):
+        return NotApplicable(method, jf)
+    return jf
+
+
+def short(formulas: Sequence[z3.BoolRef], limit: int = 4, width: int = 80) -> str:
+    """A readable rendering of an invariant for explanations (simplified, each atom truncated)."""
+    parts = []
+    for f in formulas[:limit]:
+        text = " ".join(str(z3.simplify(f)).split())
+        parts.append(text if len(text) <= width else text[: width - 3] + "...")
+    more = f" and {len(formulas) - limit} more" if len(formulas) > limit else ""
+    return " and ".join(parts) + more

@@ -1,0 +1,159 @@
+"""AggOneK^b: one by-key aggregation per program, followed by per-element maps/filters (spec section 4).
+
+``Pj = post_j(byKey_j(mu_j))`` where ``phi(mu_j) = (k_j, w_j)``. The by-key aggregation folds each
+*bucket* (elements with one key) from Spark's per-key start: ``f(zero, v)`` (foldByKey), ``seq(zero, v)``
+(aggregateByKey), ``v`` (reduceByKey), ``create(v)`` (combineByKey), the whole-group functions of
+groupByKey likewise. Sound conditions, for input tuples ``x, y`` over the common RepVarSet:
+
+- (K1) on elements both programs keep, the bucketing agrees: ``k1(x) = k1(y) <=> k2(x) = k2(y)``;
+- (K2) a bucket never mixes kept and dropped elements: ``x`` kept by both, ``y`` kept by P1 in ``x``'s
+  P1-bucket implies ``y`` kept by P2 (and symmetrically);
+- (K3) a bucket only one program has yields nothing: ``x`` kept by P1 only means ``post1(k1(x), A)`` is
+  absent for every ``A`` (and symmetrically);
+- (K4) per shared bucket with first element ``x0``: an inductive relation ``I(A1, A2)`` (the invariant
+  family of AggOne, plus the goal) holds after ``x0`` (``A = first(w(x0))``), is preserved by any ``y``
+  of the same bucket, and implies ``post1(k1(x0), A1) = post2(k2(x0), A2)`` (presence and value).
+
+Then the two programs' shared buckets are the same sets of input tuples, one-program buckets produce
+nothing, and matching buckets produce equal elements: the output bags agree.
+
+Only singleton inputs are checked for real counterexamples (each program then has at most one bucket
+with one element); failures of K1-K4 give candidates for the interpreter, never a Refuted.
+"""
+
+from __future__ import annotations
+
+import z3
+
+from encoder.aggregates import KeyedAgg
+from encoder.basic import Sym, sym_eq
+from encoder.terms import BagResult, BagTerm, ProgramEncoding, substitute, sym_pairs
+from verifier.methods._shared import (
+    Prepared,
+    Unknown,
+    bag_types,
+    candidate_atoms,
+    counter_model,
+    diagonal,
+    houdini,
+    make_candidate,
+    occ_vars,
+    prepare,
+    short,
+    singleton_bags,
+    step_ratios,
+    term_eq,
+)
+from verifier.methods.base import (
+    Candidate,
+    Inconclusive,
+    MethodOutcome,
+    NotApplicable,
+    Options,
+    Pair,
+    Proved,
+    Refuted,
+)
+
+NAME = "AggOneK"
+
+
+def run(pair: Pair, options: Options) -> MethodOutcome:
+    prep = prepare(pair, options, NAME)
+    if isinstance(prep, NotApplicable):
+        return prep
+    shapes = [_shape(e) for e in (prep.left, prep.right)]
+    for s in shapes:
+        if isinstance(s, str):
+            return NotApplicable(NAME, s)
+    (g1, post1), (g2, post2) = shapes  # type: ignore[misc]
+    occ = g1.elem.rep_var_set()
+    if occ != g2.elem.rep_var_set():
+        return NotApplicable(NAME, "the aggregated bags use different representative variables")
+    try:
+        return _check(prep, g1, post1, g2, post2, occ)
+    except Unknown as exc:
+        return Inconclusive(NAME, f"Z3 could not decide a condition: {exc}")
+
+
+def _shape(enc: ProgramEncoding) -> tuple[KeyedAgg, BagTerm] | str:
+    if len(enc.keyed) != 1:
+        return "no by-key aggregation" if not enc.keyed else "several by-key aggregations"
+    if enc.aggregates:
+        return "a whole-bag aggregation next to the by-key one"
+    r = enc.result
+    if not isinstance(r, BagResult) or r.term.keyed != (0,) or r.term.occurrences:
+        return "the by-key output is not followed only by maps and filters"
+    return enc.keyed[0], r.term
+
+
+class _Side:
+    """One program's pieces on canonical tuple copies ``x`` and ``y``."""
+
+    def __init__(self, g: KeyedAgg, post: BagTerm) -> None:
+        self.g, self.post = g, post
+        sx, sy = g.elem.canonical("x"), g.elem.canonical("y")
+        self.kx, self.wx, self.px = sx.value[0], sx.value[1], sx.present
+        self.ky, self.wy, self.py = sy.value[0], sy.value[1], sy.present
+
+    def out(self, key: Sym, acc: Sym) -> tuple[z3.BoolRef, Sym]:
+        """``post(key, acc)`` boxed."""
+        pairs = sym_pairs(self.g.key, key) + sym_pairs(self.g.acc, acc)
+        return substitute(self.post.present, pairs), substitute(self.post.value, pairs)
+
+
+def _check(prep: Prepared, g1: KeyedAgg, post1: BagTerm, g2: KeyedAgg, post2: BagTerm, occ) -> MethodOutcome:
+    t = prep.timeout_s
+    types = bag_types(prep)
+    a, b = _Side(g1, post1), _Side(g2, post2)
+
+    # singleton inputs: real counterexamples
+    o1p, o1v = a.out(a.kx, g1.shape.first(a.wx))
+    o2p, o2v = b.out(b.kx, g2.shape.first(b.wx))
+    single = term_eq(z3.And(a.px, o1p), o1v, z3.And(b.px, o2p), o2v)
+    m = counter_model(single, t, diagonal("x", occ, types))
+    if m is not None:
+        cand = make_candidate(m, prep, singleton_bags("x", occ, types), f"{NAME}: singleton input")
+        return Refuted(NAME, "the programs differ on a one-element input", (cand,))
+
+    both_x = z3.And(a.px, b.px)
+    both_xy = z3.And(both_x, a.py, b.py)
+    checks = [
+        ("K1: the programs bucket shared elements differently",
+         sym_eq(a.kx, a.ky) == sym_eq(b.kx, b.ky), both_xy, True),
+        ("K2: a P1 bucket mixes elements P2 keeps and drops",
+         b.py, z3.And(both_x, a.py, sym_eq(a.ky, a.kx)), True),
+        ("K2: a P2 bucket mixes elements P1 keeps and drops",
+         a.py, z3.And(both_x, b.py, sym_eq(b.ky, b.kx)), True),
+        ("K3: a bucket only P1 has may produce output",
+         z3.Not(a.out(a.kx, g1.acc)[0]), z3.And(a.px, z3.Not(b.px)), False),
+        ("K3: a bucket only P2 has may produce output",
+         z3.Not(b.out(b.kx, g2.acc)[0]), z3.And(b.px, z3.Not(a.px)), False),
+    ]
+    for what, claim, hyp, two in checks:
+        m = counter_model(claim, t, hyp)
+        if m is not None:
+            return Inconclusive(NAME, what, (_pair_candidate(m, prep, occ, types, two, what),))
+
+    # K4: per-bucket induction
+    base = (g1.shape.first(a.wx), g2.shape.first(b.wx))
+    same_bucket = z3.And(both_xy, sym_eq(a.ky, a.kx), sym_eq(b.ky, b.kx))
+    nxt = (g1.shape.step(g1.acc, a.wy), g2.shape.step(g2.acc, b.wy))
+    p1, v1 = a.out(a.kx, g1.acc)
+    p2, v2 = b.out(b.kx, g2.acc)
+    goal = term_eq(p1, v1, p2, v2)
+    ratios = step_ratios(g1.acc, base[0], nxt[0], g2.acc, base[1], nxt[1], same_bucket, t)
+    atoms = [goal, *candidate_atoms(g1.acc, base[0], g2.acc, base[1], ratios)]
+    inv = houdini(atoms, (g1.acc, g2.acc), base, both_x, nxt, same_bucket, t)
+    if counter_model(goal, t, z3.And(both_x, *inv)) is not None:
+        return Inconclusive(NAME, "K4: no invariant in the family relates the per-bucket folds")
+    return Proved(NAME, f"buckets correspond (K1-K3) and per bucket: {short(inv)}")
+
+
+def _pair_candidate(m: z3.ModelRef, prep: Prepared, occ, types, two: bool, what: str) -> Candidate:
+    """Inputs holding the model's ``x`` tuple (and ``y`` for two-element conditions)."""
+    xs = {bag: [] for bag in occ}
+    for prefix in ("x", "y") if two else ("x",):
+        for bag in occ:
+            xs[bag] += [v for v in occ_vars(prefix, occ.__class__({bag: occ[bag]}), types)]
+    return make_candidate(m, prep, xs, f"{NAME}: {what}")
