@@ -1,7 +1,8 @@
 """The SparkLite abstract syntax tree: the single contract between sparkeq's parts.
 
 The frontend produces it, the printer/parser round-trip it, the type checker accepts or rejects it
-(and returns an elaborated copy with every lambda parameter typed), the interpreter gives it Spark's meaning, and the encoder turns it into Z3 terms.
+(and returns an elaborated copy with every lambda parameter typed), the interpreter gives it
+Spark's meaning, and the encoder turns it into Z3 terms.
 Every node is a frozen dataclass; the source location ``loc`` is carried on every node but is excluded
 from equality and hashing, so ``parse(print(p)) == p`` compares structure only while errors and warnings
 can still point at the user's line.
@@ -187,8 +188,14 @@ Fn = Lambda | FnRef | PApp
 
 @dataclass(frozen=True)
 class Map(Node):
+    """``map(fn)``. ``preserves_partitioning`` is Spark's flag of the same name (``mapValues`` sets it):
+    a bag that is hash-partitioned by key after a shuffle stays so, which changes how a later ``union``
+    or ``join`` lays out partitions (and so what partition-dependent aggregations compute). Only set it
+    when ``fn`` keeps the key, as ``mapValues`` does."""
+
     fn: Fn
     source: Expr
+    preserves_partitioning: bool = False
 
 
 @dataclass(frozen=True)
@@ -205,6 +212,7 @@ class FlatMap(Node):
 
     fn: Fn
     source: Expr
+    preserves_partitioning: bool = False
 
 
 @dataclass(frozen=True)

@@ -238,6 +238,12 @@ class _Builder(Transformer):
     def map(self, meta: Any, fn: A.Fn, source: A.Expr) -> A.Map:
         return A.Map(fn, source, loc=self._loc(meta))
 
+    def map_preserving(self, meta: Any, fn: A.Fn, source: A.Expr) -> A.Map:
+        return A.Map(fn, source, preserves_partitioning=True, loc=self._loc(meta))
+
+    def flatmap_preserving(self, meta: Any, fn: A.Fn, source: A.Expr) -> A.FlatMap:
+        return A.FlatMap(fn, source, preserves_partitioning=True, loc=self._loc(meta))
+
     def filter(self, meta: Any, fn: A.Fn, source: A.Expr) -> A.Filter:
         return A.Filter(fn, source, loc=self._loc(meta))
 

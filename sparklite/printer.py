@@ -137,11 +137,13 @@ def pretty_expr(e: A.Expr) -> str:
 def _pretty_bag_expr(e: A.Expr) -> str:
     f, x = pretty_fn, pretty_expr
     if isinstance(e, A.Map):
-        return f"map({f(e.fn)})({x(e.source)})"
+        keep = ", preservesPartitioning" if e.preserves_partitioning else ""
+        return f"map({f(e.fn)}{keep})({x(e.source)})"
     if isinstance(e, A.Filter):
         return f"filter({f(e.fn)})({x(e.source)})"
     if isinstance(e, A.FlatMap):
-        return f"flatMap({f(e.fn)})({x(e.source)})"
+        keep = ", preservesPartitioning" if e.preserves_partitioning else ""
+        return f"flatMap({f(e.fn)}{keep})({x(e.source)})"
     if isinstance(e, A.Cartesian):
         return f"cartesian({x(e.left)}, {x(e.right)})"
     if isinstance(e, A.Join):
