@@ -1,0 +1,94 @@
+"""Partition independence: proofs for well-behaved aggregations, witnesses (checked by the interpreter)
+for the ones whose Spark result depends on the partitioning."""
+
+from __future__ import annotations
+
+import pytest
+
+from sparklite.parser import parse
+from sparklite.values import outcomes_equal
+from verifier.methods.base import Options
+from verifier.methods.partition_independence import check_program, find_witness
+from verifier.validate import run_program
+
+OPTS = Options(timeout_s=20.0)
+
+
+def prog(body: str, params: str = "R: Bag[Int]") -> object:
+    return parse(f"program P({params}) =\n{body}\n")
+
+
+INDEPENDENT = [
+    "fold(0, lambda (a, b) -> a + b)(R)",
+    "aggregate(0, lambda (a, x) -> a + 1, lambda (a, b) -> a + b)(R)",
+    "reduce(lambda (a, b) -> max(a, b))(R)",
+    "fold(0, lambda (a, b) -> max(a, b))(R)",  # zero is an identity on reachable accumulators only
+    "count(R)",
+    "sum(map(lambda x -> x * 2)(R))",
+    "aggregate((0, 0), lambda (a, x) -> (a[0] + x, a[1] + 1),"
+    " lambda (a, b) -> (a[0] + b[0], a[1] + b[1]))(R)",
+]
+
+DEPENDENT = [
+    "fold(1, lambda (a, b) -> a + b)(R)",
+    "fold(0, lambda (a, x) -> a + 1)(R)",
+    "reduce(lambda (a, b) -> a - b)(R)",
+    "aggregate(0, lambda (a, x) -> a + x, lambda (a, b) -> a * 2 + b)(R)",
+]
+
+
+@pytest.mark.parametrize("body", INDEPENDENT)
+def test_independent_aggregations_are_proved(body: str) -> None:
+    checks = check_program(prog(body), OPTS)
+    assert checks and all(c.independent for c in checks), checks
+
+
+@pytest.mark.parametrize("body", DEPENDENT)
+def test_dependent_aggregations_have_a_concrete_witness(body: str) -> None:
+    program = prog(body)
+    checks = check_program(program, OPTS)
+    assert [c.independent for c in checks] == [False]
+    assert checks[0].warning().startswith("partition-dependent aggregation at ")
+    witness = find_witness(program, OPTS)
+    assert witness is not None
+    assert witness.first != witness.second
+    # the interpreter, not the encoding, shows the two partitionings give different results
+    out_a = run_program(program, witness.inputs, witness.first)
+    out_b = run_program(program, witness.inputs, witness.second)
+    assert not outcomes_equal(out_a, out_b)
+
+
+def test_by_key_forms() -> None:
+    pairs = "R: Bag[(Int, Int)]"
+    good = check_program(prog("reduceByKey(lambda (a, b) -> a + b)(R)", pairs), OPTS)
+    assert all(c.independent for c in good)
+    good = check_program(prog("foldByKey(0, lambda (a, b) -> a + b)(R)", pairs), OPTS)
+    assert all(c.independent for c in good)
+    bad_prog = prog("foldByKey(1, lambda (a, b) -> a + b)(R)", pairs)
+    bad = check_program(bad_prog, OPTS)
+    assert not bad[0].independent
+    witness = find_witness(bad_prog, OPTS)
+    assert witness is not None
+    assert not outcomes_equal(run_program(bad_prog, witness.inputs, witness.first),
+                              run_program(bad_prog, witness.inputs, witness.second))
+
+
+def test_warning_names_the_location_and_the_failed_condition() -> None:
+    checks = check_program(parse("program P(R: Bag[Int]) =\nfold(1, lambda (a, b) -> a + b)(R)\n",
+                                 file="f.sl"), OPTS)
+    text = checks[0].warning()
+    assert "f.sl:2:" in text
+    assert "zero" in text
+
+
+def test_closures_over_scalars_are_over_approximated() -> None:
+    # op adds a program scalar: associative and commutative only if... it is not (a + b + t)
+    checks = check_program(prog("fold(0, lambda (a, b) -> a + b + t)(R)", "R: Bag[Int], t: Int"), OPTS)
+    assert not checks[0].independent
+
+
+def test_failed_condition_without_witness_is_only_a_warning() -> None:
+    # comb is not commutative, yet 0 - s1 - s2 - ... is -sum whatever the partitioning: no witness
+    program = prog("aggregate(0, lambda (a, x) -> a + x, lambda (a, b) -> a - b)(R)")
+    assert not check_program(program, OPTS)[0].independent
+    assert find_witness(program, Options(timeout_s=5.0)) is None

@@ -1,0 +1,447 @@
+"""``check(left, right, **options) -> Result``: the one pipeline behind the library and the CLI.
+
+Order of business, soundness first:
+
+1. load and type-check both sides; they must be comparable (same parameters, same result type). Any
+   ``InputError`` becomes verdict ``error`` with its location.
+2. partition independence of every aggregation (``methods.partition_independence``). A failure is a
+   warning, plus a search for one input and two partitionings on which the program's own outputs
+   differ; if the *pair* disagrees on either partitioning, that is a counterexample (programs are
+   equivalent only if they agree for every input and every partitioning).
+3. the paper's proof methods, in order (``verifier.methods.PROOF_METHODS``). ``equivalent`` comes only
+   from a ``Proved``; candidates from ``Refuted``/``Inconclusive`` go through ``validate``.
+4. bounded disproof, then random differential testing (when ``verifier.difftest`` exists).
+5. ``not_equivalent`` is replayed on Spark (default on). If Spark disagrees with the interpreter the
+   verdict falls back to ``unknown``: the difference was an artefact of sparkeq's model, a bug.
+
+Z3 timeouts and resource limits end in ``unknown``, never in an exception.
+"""
+
+from __future__ import annotations
+
+import importlib
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from sparklite.ast import Loc, Program
+from sparklite.errors import InputError
+from sparklite.values import to_json
+from verifier.loading import load
+from verifier.methods.base import (
+    Candidate,
+    Inconclusive,
+    LoadedProgram,
+    NotApplicable,
+    Options,
+    Pair,
+    Proved,
+    Refuted,
+)
+from verifier.result import Counterexample, Result
+from verifier.validate import Confirmed, ValidationStats, validate
+
+DEFAULT_TIMEOUT_S = 60.0
+PER_QUERY_TIMEOUT_S = 10.0
+DEPENDENCE_METHOD = "partition_dependence"
+
+
+@dataclass(frozen=True)
+class CheckOptions:
+    """Options of ``check``. ``timeout`` bounds the whole check (seconds); ``replay`` runs a
+    counterexample on Spark at ``master``; ``function``/``left_function``/``right_function`` name the
+    functions of source strings and ``.py`` files; ``strict`` re-raises a method's internal error
+    instead of reporting it (for tests and the fuzzer)."""
+
+    timeout: float = DEFAULT_TIMEOUT_S
+    replay: bool = True
+    master: str = "local[2]"
+    bound: int = 3
+    max_partitions: int = 2
+    seed: int = 0
+    function: str | None = None
+    left_function: str | None = None
+    right_function: str | None = None
+    difftest: bool = True
+    strict: bool = False
+
+    @staticmethod
+    def of(kwargs: Mapping[str, Any]) -> CheckOptions:
+        known = set(CheckOptions.__dataclass_fields__)
+        unknown = set(kwargs) - known
+        if unknown:
+            raise TypeError(f"check() got unknown option(s): {', '.join(sorted(unknown))}")
+        values = dict(kwargs)
+        if values.get("timeout") is None:
+            values.pop("timeout", None)
+        return CheckOptions(**values)
+
+
+@dataclass
+class _Run:
+    """Mutable state of one check: what each step said, for the final reason and the debug stats."""
+
+    options: CheckOptions
+    started: float
+    deadline: float
+    warnings: list[str] = field(default_factory=list)
+    said: list[str] = field(default_factory=list)
+    validation: ValidationStats = field(default_factory=ValidationStats)
+    internal_errors: list[str] = field(default_factory=list)
+    sources: dict[str, str] = field(default_factory=dict)
+
+    def remaining(self) -> float:
+        return self.deadline - time.monotonic()
+
+    def method_options(self) -> Options:
+        per_query = max(0.05, min(PER_QUERY_TIMEOUT_S, self.remaining()))
+        return Options(timeout_s=per_query, bound=self.options.bound,
+                       max_partitions=self.options.max_partitions, seed=self.options.seed)
+
+    def stats(self, **extra: Any) -> dict[str, Any]:
+        return {
+            "candidates_tried": self.validation.tried,
+            "candidates_discarded": self.validation.discarded,
+            "interpreter_failures": list(self.validation.interpreter_failures),
+            "methods": list(self.said),
+            "internal_errors": list(self.internal_errors),
+            **extra,
+        }
+
+    def result(self, verdict: str, **fields: Any) -> Result:
+        stats = self.stats(**fields.pop("stats", {}))
+        return Result(verdict, warnings=tuple(self.warnings), seconds=time.monotonic() - self.started,
+                      stats=stats, sources=dict(self.sources), **fields)
+
+
+def check(left: Any, right: Any, **options: Any) -> Result:
+    """Decide whether two programs are equivalent under Spark's semantics (see the module doc)."""
+    opts = CheckOptions.of(options)
+    started = time.monotonic()
+    run = _Run(opts, started, started + max(opts.timeout, 0.1))
+    try:
+        pair, loaded = _prepare(left, right, run)
+    except InputError as exc:
+        return run.result("error", reason=str(exc))
+    result = _decide(pair, run)
+    if result.verdict == "not_equivalent" and opts.replay:
+        result = _replay(result, loaded, run)
+    return result
+
+
+# ---------------------------------------------------------------------------------------------------
+# Loading and comparability
+# ---------------------------------------------------------------------------------------------------
+
+
+def _prepare(left: Any, right: Any, run: _Run) -> tuple[Pair, tuple[LoadedProgram, LoadedProgram]]:
+    from sparklite.typecheck import typecheck
+
+    opts = run.options
+    lp = load(left, function=opts.left_function or opts.function)
+    rp = load(right, function=opts.right_function or opts.function)
+    for loaded in (lp, rp):
+        run.warnings.extend(loaded.warnings)
+        if loaded.path and loaded.source is not None:
+            run.sources[loaded.path] = loaded.source
+    lt, rt = typecheck(lp.program), typecheck(rp.program)
+    left_prog = getattr(lt, "program", None) or lp.program
+    right_prog = getattr(rt, "program", None) or rp.program
+    _comparable(left_prog, right_prog, getattr(lt, "result", None), getattr(rt, "result", None))
+    lp = LoadedProgram(left_prog, lp.language, lp.path, lp.function, lp.source, lp.warnings)
+    rp = LoadedProgram(right_prog, rp.language, rp.path, rp.function, rp.source, rp.warnings)
+    return Pair(left_prog, right_prog), (lp, rp)
+
+
+def _signature(program: Program) -> str:
+    return "(" + ", ".join(f"{p.name}: {p.type}" for p in program.params) + ")"
+
+
+def _comparable(left: Program, right: Program, left_result: Any, right_result: Any) -> None:
+    """Same parameter names and types in order, same result type; else a located input error."""
+    lsig = [(p.name, p.type) for p in left.params]
+    rsig = [(p.name, p.type) for p in right.params]
+    if lsig != rsig:
+        where = _first_mismatch(left, right)
+        raise InputError(f"the programs' parameters differ: LEFT takes {_signature(left)} but RIGHT takes "
+                         f"{_signature(right)}; both must take the same inputs", where)
+    if left_result is not None and right_result is not None and left_result != right_result:
+        raise InputError(f"the programs' results differ in type: LEFT returns {left_result} but RIGHT "
+                         f"returns {right_result}", right.body.loc or right.loc)
+
+
+def _first_mismatch(left: Program, right: Program) -> Loc | None:
+    for lpar, rpar in zip(left.params, right.params, strict=False):
+        if (lpar.name, lpar.type) != (rpar.name, rpar.type):
+            return rpar.loc or right.loc
+    return right.loc or left.loc
+
+
+# ---------------------------------------------------------------------------------------------------
+# Deciding
+# ---------------------------------------------------------------------------------------------------
+
+
+def _decide(pair: Pair, run: _Run) -> Result:
+    from verifier.methods import partition_independence as pi
+
+    checks = []
+    for program in (pair.left, pair.right):
+        try:
+            checks.append(pi.check_program(program, run.method_options()))
+        except Exception as exc:  # noqa: BLE001 - no proof of independence, which is safe
+            _internal(run, "partition independence", exc)
+            checks.append([pi.AggCheck(n, "aggregation", False, ("internal error",), True)
+                           for n in pi.aggregations(program)])
+    sequential_ok = all(c.independent for cs in checks for c in cs)
+    pair = Pair(pair.left, pair.right, sequential_ok=sequential_ok)
+    if not sequential_ok:
+        found = _partition_dependence(pair, checks, run)
+        if found is not None:
+            return found
+    else:
+        run.said.append("partition independence: every aggregation is partition-independent")
+
+    for name, method in _proof_methods(run):
+        if run.remaining() <= 0:
+            run.said.append(f"{name}: not run (out of time)")
+            continue
+        outcome = _run_method(name, lambda m=method: m.run(pair, run.method_options()), run)
+        if isinstance(outcome, Proved):
+            if not sequential_ok:  # belt and braces: methods must not prove folds Spark may not run
+                run.said.append(f"{name}: claimed a proof although an aggregation is not known to be "
+                                "partition-independent; ignored")
+                continue
+            return run.result("equivalent", method=outcome.method or name, explanation=outcome.explanation)
+        if isinstance(outcome, NotApplicable):
+            run.said.append(f"{name}: not applicable ({outcome.reason})")
+            continue
+        text = outcome.explanation if isinstance(outcome, Refuted) else outcome.reason
+        confirmed = _validate(pair, outcome.candidates, run)
+        if confirmed is not None:
+            return _not_equivalent(pair, confirmed, outcome.method or name, text, run)
+        if isinstance(outcome, Refuted):
+            run.said.append(f"{name}: refuted a condition, but no candidate showed a real difference "
+                            f"({text})")
+        else:
+            run.said.append(f"{name}: inconclusive ({text})")
+
+    from verifier.methods import bounded
+
+    if run.remaining() > 0:
+        outcome = _run_method(bounded.NAME, lambda: bounded.run(pair, run.method_options(),
+                                                                deadline=run.deadline,
+                                                                stats=run.validation), run)
+        if isinstance(outcome, Refuted):
+            confirmed = _validate(pair, outcome.candidates, run)
+            if confirmed is not None:
+                return _not_equivalent(pair, confirmed, bounded.NAME, outcome.explanation, run)
+            run.said.append("bounded: a candidate did not survive re-validation")
+        elif isinstance(outcome, Inconclusive | NotApplicable):
+            run.said.append(f"bounded: {outcome.reason}")
+    else:
+        run.said.append("bounded: not run (out of time)")
+
+    found = _difftest(pair, run)
+    if found is not None:
+        return found
+    reason = "no proof and no counterexample: " + "; ".join(run.said)
+    if run.remaining() <= 0:
+        reason = f"ran out of time (timeout {run.options.timeout:g} s); " + reason
+    return run.result("unknown", reason=reason)
+
+
+def _partition_dependence(pair: Pair, checks: list[list[Any]], run: _Run) -> Result | None:
+    """Warn about each aggregation not proved independent; look for a partitioning that separates the
+    pair (a program whose output changes with partitioning, where the other does not follow)."""
+    from verifier.methods import partition_independence as pi
+
+    for side, program, cs in (("LEFT", pair.left, checks[0]), ("RIGHT", pair.right, checks[1])):
+        bad = [c for c in cs if not c.independent]
+        if not bad:
+            continue
+        run.warnings.extend(c.warning() for c in bad)
+        if run.remaining() <= 0:
+            continue
+        try:
+            witness = pi.find_witness(program, run.method_options(), deadline=run.deadline)
+        except Exception as exc:  # noqa: BLE001
+            _internal(run, "partition-dependence search", exc)
+            continue
+        if witness is None:
+            run.said.append(f"partition independence: {side} not proved partition-independent and no "
+                            "input found on which its output depends on partitioning")
+            continue
+        run.warnings.append(
+            f"{side}'s output depends on partitioning: on {_inputs_text(witness.inputs)} it gives "
+            f"{_json_text(witness.first_outcome)} with partitions {_parts_text(witness.first)} but "
+            f"{_json_text(witness.second_outcome)} with partitions {_parts_text(witness.second)}")
+        cands = [Candidate(witness.inputs, witness.first, "partition witness"),
+                 Candidate(witness.inputs, witness.second, "partition witness")]
+        confirmed = validate(pair.left, pair.right, cands, stats=run.validation)
+        if confirmed is not None:
+            why = (f"{side}'s result depends on how Spark partitions its input, and the two programs "
+                   "give different results on this input and partitioning")
+            return _not_equivalent(pair, confirmed, DEPENDENCE_METHOD, why, run)
+    return None
+
+
+def _proof_methods(run: _Run) -> list[tuple[str, Any]]:
+    try:
+        methods = importlib.import_module("verifier.methods")
+    except ImportError as exc:  # pragma: no cover
+        run.said.append(f"proof methods unavailable ({exc})")
+        return []
+    listed = getattr(methods, "PROOF_METHODS", None)
+    if not listed:
+        run.said.append("no proof methods are installed")
+        return []
+    return [(getattr(m, "NAME", getattr(m, "__name__", "method")), m) for m in listed]
+
+
+def _run_method(name: str, call: Callable[[], Any], run: _Run) -> Any:
+    """Run one method; a Z3 failure or an internal error becomes ``Inconclusive`` (never a crash)."""
+    try:
+        return call()
+    except Exception as exc:  # noqa: BLE001 - a broken method may not take the verdict down with it
+        if run.options.strict and not _is_resource_error(exc):
+            raise
+        _internal(run, name, exc)
+        return Inconclusive(name, f"failed: {type(exc).__name__}: {exc}")
+
+
+def _is_resource_error(exc: BaseException) -> bool:
+    import z3
+
+    return isinstance(exc, (z3.Z3Exception, MemoryError, RecursionError))
+
+
+def _internal(run: _Run, where: str, exc: BaseException) -> None:
+    run.internal_errors.append(f"{where}: {type(exc).__name__}: {exc}")
+
+
+def _validate(pair: Pair, candidates: Any, run: _Run) -> Confirmed | None:
+    if not candidates:
+        return None
+    return validate(pair.left, pair.right, candidates, all_partitions=not pair.sequential_ok,
+                    max_parts=run.options.max_partitions, stats=run.validation, deadline=run.deadline + 5)
+
+
+def _difftest(pair: Pair, run: _Run) -> Result | None:
+    """F's random differential testing, when installed: another source of *validated* candidates."""
+    if not run.options.difftest or run.remaining() <= 0:
+        return None
+    try:
+        difftest = importlib.import_module("verifier.difftest")
+    except ImportError:
+        return None
+    budget = max(0.05, min(run.remaining(), 10.0))
+
+    def search() -> Any:
+        return difftest.search(pair.left, pair.right, seed=run.options.seed, time_budget_s=budget,
+                               max_parts=max(run.options.max_partitions, 2))
+
+    found = _run_method("difftest", search, run)
+    candidate = getattr(found, "found", None)
+    if candidate is None:
+        tried = getattr(found, "tried", 0)
+        run.said.append(f"difftest: no difference on {tried} random input(s)")
+        return None
+    confirmed = _validate(pair, [candidate], run)
+    if confirmed is None:
+        run.said.append("difftest: its difference did not survive re-validation")
+        return None
+    why = (f"random differential testing found inputs on which the programs differ "
+           f"(after {found.tried} input(s))")
+    return _not_equivalent(pair, confirmed, "difftest", why, run)
+
+
+# ---------------------------------------------------------------------------------------------------
+# Counterexamples and replay
+# ---------------------------------------------------------------------------------------------------
+
+
+def _not_equivalent(pair: Pair, confirmed: Confirmed, method: str, explanation: str, run: _Run) -> Result:
+    partitions = None
+    if not pair.sequential_ok or method == DEPENDENCE_METHOD:
+        partitions = {k: to_json(v) for k, v in (confirmed.partitions or {}).items()}
+    cex = Counterexample(
+        inputs={k: to_json(tuple(v) if isinstance(v, list) else v) for k, v in confirmed.inputs.items()},
+        partitions=partitions,
+        left=to_json(confirmed.left),
+        right=to_json(confirmed.right),
+        replayed_on_spark=False,
+        left_outcome=confirmed.left,
+        right_outcome=confirmed.right,
+        origin=confirmed.origin,
+    )
+    return run.result("not_equivalent", method=method, counterexample=cex, explanation=explanation,
+                      stats={"raw_inputs": dict(confirmed.inputs),
+                             "raw_partitions": dict(confirmed.partitions or {})})
+
+
+def _replay(result: Result, loaded: tuple[LoadedProgram, LoadedProgram], run: _Run) -> Result:
+    """Run the counterexample on real Spark with the users' own code; keep the verdict only if Spark
+    also shows a difference."""
+    cex = result.counterexample
+    assert cex is not None
+    try:
+        from verifier.replay import ReplayError, replay
+        from verifier.spark import SparkUnavailable
+    except ImportError as exc:
+        return _with_warning(result, f"counterexample not replayed on Spark: replay is unavailable ({exc})")
+    inputs = result.stats.get("raw_inputs", {})
+    partitions = result.stats.get("raw_partitions") or None
+    try:
+        replayed = replay(loaded[0], loaded[1], inputs, partitions, master=run.options.master)
+    except SparkUnavailable as exc:
+        return _with_warning(result, f"counterexample not replayed on Spark: {exc}")
+    except ReplayError as exc:
+        return _with_warning(result, f"counterexample not replayed on Spark: {exc}")
+    stats = dict(result.stats)
+    stats["spark_left"] = to_json(replayed.left)
+    stats["spark_right"] = to_json(replayed.right)
+    stats["replay_seconds"] = replayed.seconds
+    if not replayed.differs:
+        reason = (f"the reference interpreter found a difference (LEFT {_json_text(cex.left_outcome)}, "
+                  f"RIGHT {_json_text(cex.right_outcome)}), but Spark gives "
+                  f"{_json_text(replayed.left)} for both on the same inputs and partitions: "
+                  "this is a bug in sparkeq's model of Spark, please report it")
+        return Result("unknown", method=result.method, reason=reason, counterexample=None,
+                      warnings=result.warnings, seconds=time.monotonic() - run.started,
+                      explanation=result.explanation, stats=stats, sources=result.sources)
+    warnings = list(result.warnings)
+    from sparklite.values import outcomes_equal
+
+    same_as_model = outcomes_equal(replayed.left, cex.left_outcome) and \
+        outcomes_equal(replayed.right, cex.right_outcome)
+    if not same_as_model:
+        warnings.append(f"Spark's outputs (LEFT {_json_text(replayed.left)}, RIGHT "
+                        f"{_json_text(replayed.right)}) differ from the interpreter's; they still differ "
+                        "from each other")
+    new_cex = Counterexample(cex.inputs, cex.partitions, cex.left, cex.right, True, cex.left_outcome,
+                             cex.right_outcome, cex.origin)
+    return Result(result.verdict, method=result.method, reason=result.reason, counterexample=new_cex,
+                  warnings=tuple(warnings), seconds=time.monotonic() - run.started,
+                  explanation=result.explanation, stats=stats, sources=result.sources)
+
+
+def _with_warning(result: Result, warning: str) -> Result:
+    return Result(result.verdict, result.method, result.reason, result.counterexample,
+                  (*result.warnings, warning), result.seconds, result.explanation, result.stats,
+                  result.sources)
+
+
+def _json_text(value: Any) -> str:
+    import json
+
+    return json.dumps(to_json(value))
+
+
+def _inputs_text(inputs: Mapping[str, Any]) -> str:
+    return ", ".join(f"{k}={_json_text(tuple(v) if isinstance(v, list) else v)}" for k, v in inputs.items())
+
+
+def _parts_text(parts: Mapping[str, Any]) -> str:
+    return ", ".join(f"{k}={_json_text(v)}" for k, v in parts.items())

@@ -1,0 +1,157 @@
+"""Turn whatever the user handed us into a ``LoadedProgram`` without ever running the user's code.
+
+Accepted specs (interfaces.md): ``path/to/file.py::function``, ``path/to/file.py`` (the file's single
+pipeline), a ``.sl`` file, a PySpark source string (with a function name given separately, or as a
+``(source, function)`` pair), a Python function object (its source is read with ``inspect``; the
+function is never called), a SparkLite ``Program``, or an already loaded ``LoadedProgram``.
+
+Every failure is an ``InputError`` with a location, so the CLI can print one line and exit 3.
+"""
+
+from __future__ import annotations
+
+import inspect
+import os
+import re
+import textwrap
+from typing import Any
+
+from sparklite.ast import Loc, Program
+from sparklite.errors import InputError
+from verifier.methods.base import LoadedProgram
+
+
+def _read(path: str) -> str:
+    try:
+        with open(path, encoding="utf-8") as fh:
+            return fh.read()
+    except FileNotFoundError:
+        raise InputError("no such file", Loc(path, 1, 1)) from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(f"cannot read file: {exc}", Loc(path, 1, 1)) from None
+
+
+def _load_sparklite_file(path: str) -> LoadedProgram:
+    from sparklite.parser import parse_file
+
+    source = _read(path)
+    return LoadedProgram(parse_file(path), "sparklite", path=path, source=source)
+
+
+def _load_python_file(path: str, function: str | None) -> LoadedProgram:
+    from frontend import translate_file
+
+    source = _read(path)
+    program = translate_file(path, function=function)
+    return LoadedProgram(program, "python", path=path, function=function or _program_function(program),
+                         source=source)
+
+
+def _program_function(program: Program) -> str | None:
+    """The frontend names a translated program after its Python function (when it had one)."""
+    return program.name or None
+
+
+def _load_python_source(source: str, function: str | None, filename: str = "<input>") -> LoadedProgram:
+    from frontend import translate_source
+
+    program = translate_source(source, function=function, filename=filename)
+    return LoadedProgram(program, "python", path=None if filename.startswith("<") else filename,
+                         function=function or _program_function(program), source=source)
+
+
+def _load_function_object(fn: Any) -> LoadedProgram:
+    """Read a function's source with ``inspect`` (never calling it) and translate it.
+
+    A top-level function is translated in the context of its whole file (module-level helpers and
+    constants resolve); if that fails, or the function is nested, its own text alone is translated,
+    padded with blank lines so that locations keep the line numbers of the original file.
+    """
+    try:
+        lines, first_line = inspect.getsourcelines(fn)
+        filename = inspect.getsourcefile(fn) or "<input>"
+    except (OSError, TypeError) as exc:
+        raise InputError(f"cannot read the source of {fn!r}: {exc}") from None
+    file_text = _file_text_or(filename, "")
+    first_error: InputError | None = None
+    if file_text and fn.__qualname__ == fn.__name__:
+        try:
+            loaded = _load_python_source(file_text, fn.__name__, filename)
+            return LoadedProgram(loaded.program, "python", path=filename, function=fn.__name__,
+                                 source=file_text)
+        except InputError as exc:
+            first_error = exc
+    source = textwrap.dedent("".join(lines))
+    padded = "\n" * max(first_line - 1, 0) + source
+    try:
+        loaded = _load_python_source(padded, fn.__name__, filename)
+    except InputError:
+        if first_error is not None:
+            raise first_error from None
+        raise
+    return LoadedProgram(loaded.program, "python", path=loaded.path, function=fn.__name__,
+                         source=padded)
+
+
+def _file_text_or(filename: str, fallback: str) -> str:
+    try:
+        with open(filename, encoding="utf-8") as fh:
+            return fh.read()
+    except (OSError, UnicodeDecodeError):
+        return fallback
+
+
+_SPARKLITE_PROGRAM = re.compile(r"^\s*program\s+\w+\s*\(", re.M)
+_PYTHON_IMPORT = re.compile(r"^\s*(import|from)\s", re.M)
+
+
+def _looks_like_source(text: str) -> bool:
+    return "\n" in text or text.lstrip().startswith(("def ", "import ", "from ", "program "))
+
+
+def _load_string(spec: str, function: str | None) -> LoadedProgram:
+    if _looks_like_source(spec):
+        if _SPARKLITE_PROGRAM.search(spec) and not _PYTHON_IMPORT.search(spec):
+            return _load_sparklite_source(spec)
+        return _load_python_source(spec, function)
+    path, sep, func = spec.partition("::")
+    if sep and not func:
+        raise InputError("missing function name after '::'", Loc(path, 1, 1))
+    function = func if sep else function
+    if path.endswith(".sl"):
+        if sep:
+            raise InputError("a .sl file holds one program; '::function' is not allowed", Loc(path, 1, 1))
+        return _load_sparklite_file(path)
+    if path.endswith(".py"):
+        return _load_python_file(path, function)
+    if not os.path.exists(path):
+        raise InputError("no such file", Loc(path, 1, 1))
+    raise InputError("expected a .py file (optionally with ::function) or a .sl file", Loc(path, 1, 1))
+
+
+def _load_sparklite_source(text: str) -> LoadedProgram:
+    from sparklite import parser
+
+    parse_text = getattr(parser, "parse_text", None) or getattr(parser, "parse", None)
+    if parse_text is None:  # pragma: no cover - depends on the parser's API
+        raise InputError("SparkLite source strings are not supported by this parser")
+    return LoadedProgram(parse_text(text), "sparklite", source=text)
+
+
+def load(spec: Any, function: str | None = None) -> LoadedProgram:
+    """Load one side of a check. ``function`` names the function for source strings and ``.py`` files
+    (``path.py::name`` wins over it)."""
+    if isinstance(spec, LoadedProgram):
+        return spec
+    if isinstance(spec, Program):
+        return LoadedProgram(spec, "ast")
+    if isinstance(spec, os.PathLike):
+        spec = os.fspath(spec)
+    if isinstance(spec, tuple) and len(spec) == 2 and all(isinstance(s, str) for s in spec):
+        return _load_python_source(spec[0], spec[1])
+    if isinstance(spec, str):
+        return _load_string(spec, function)
+    if inspect.isfunction(spec) or inspect.ismethod(spec):
+        return _load_function_object(spec)
+    raise InputError(f"cannot load a program from {type(spec).__name__}: expected a file path, "
+                     "'file.py::function', source text, a Python function or a SparkLite Program")
