@@ -40,6 +40,10 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("--master", default="local[2]", help="Spark master for replay (default local[2])")
     check.add_argument("--timeout", type=float, default=None, metavar="SECONDS",
                        help="overall time limit of the check (default 60)")
+    from verifier import hook  # light: stdlib only until there is something to check
+
+    hook.add_arguments(sub.add_parser("hook", help="check that changed pipeline functions are refactors "
+                                      "(for pre-commit)"))
     return parser
 
 
@@ -50,6 +54,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"sparkeq: {exc}", file=sys.stderr)
         return EXIT_INPUT_ERROR
     try:
+        if args.command == "hook":
+            from verifier.hook import run as run_hook
+
+            return run_hook(args)
         return _check(args)
     except KeyboardInterrupt:
         print("sparkeq: interrupted", file=sys.stderr)
