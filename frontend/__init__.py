@@ -1,0 +1,11 @@
+"""Restricted PySpark (RDD API) source -> SparkLite AST, without ever running the user's code.
+
+``translate_source(source, function=None, filename="<input>")`` and ``translate_file(path, function=None)``
+return a typed ``sparklite.ast.Program``; everything outside the supported fragment is an
+``InputError`` (``UnsupportedError``, ``NameResolutionError``, ``AnnotationNeededError``,
+``TypeCheckError``) located at the offending line and column. See docs/frontend.md.
+"""
+
+from frontend.loader import translate_file, translate_source
+
+__all__ = ["translate_source", "translate_file"]

@@ -1,0 +1,317 @@
+"""Name resolution: what a Python name means inside the analysed file.
+
+The frontend never imports the user's module, so meaning comes from the source alone: module-level
+``def``s, module-level lambdas, module constants (single assignments of constant expressions),
+``operator`` imports, a few builtins, and -- inside the pipeline function -- local bindings to RDDs,
+scalars and functions. ``Value`` is what a Python expression stands for during translation.
+"""
+
+from __future__ import annotations
+
+import ast as pyast
+from dataclasses import dataclass, field
+
+from sparklite import ast as sl
+from sparklite.errors import NameResolutionError, UnsupportedError
+
+# --- Values -----------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Scalar:
+    """A basic value (int, bool, tuple of them) given by a SparkLite expression."""
+
+    expr: sl.Expr
+
+
+@dataclass(frozen=True)
+class BagV:
+    """An RDD (transformations are lazy, so the expression is inlined wherever it is used)."""
+
+    expr: sl.Expr
+
+
+@dataclass(frozen=True)
+class InputV:
+    """An unannotated program parameter: an RDD or a scalar, decided by how it is used."""
+
+    var: sl.Var
+
+
+@dataclass(frozen=True)
+class TupleV:
+    """A Python tuple holding at least one RDD (only a program result may contain bags)."""
+
+    items: tuple[Value, ...]
+
+
+@dataclass(frozen=True)
+class FnV:
+    """A function value ready to hand to Spark: a lambda, a named ``FunDef`` or an instantiated helper."""
+
+    fn: sl.Fn
+    arity: int
+
+
+@dataclass(frozen=True)
+class OpV:
+    """An ``operator`` function or builtin used as a value (``reduce(add)``, ``mapValues(sum)``)."""
+
+    name: str
+
+
+@dataclass(frozen=True)
+class DefV:
+    """A module-level ``def`` (or lambda bound at module level), translated on first use."""
+
+    name: str
+
+
+@dataclass(frozen=True)
+class LocalHelperV:
+    """A function-returning ``def`` nested in the pipeline function (instantiated where it is called)."""
+
+    node: pyast.FunctionDef
+    scope: Scope
+
+
+@dataclass(frozen=True)
+class PendingV:
+    """``helper(e)`` inside a UDF where ``e`` is not a plain name: applied later as one call
+    ``fn(e, y...)`` so that ``e`` is still evaluated first, as in Python."""
+
+    fn: sl.Lambda
+    args: tuple[sl.Expr, ...]
+    arity: int
+
+
+@dataclass(frozen=True)
+class GroupedV:
+    """The result of ``groupByKey()``: only ``mapValues`` with whole-group functions may follow."""
+
+    source: sl.Expr
+    loc: sl.Loc
+
+
+@dataclass(frozen=True)
+class GroupValsV:
+    """The iterable of a key's values inside ``groupByKey().mapValues(lambda vs: ...)``."""
+
+    name: str
+
+
+@dataclass(frozen=True)
+class GroupPairV(TupleV):
+    """The ``(key, values)`` pair inside ``groupByKey().map(lambda kv: ...)``."""
+
+
+@dataclass(frozen=True)
+class GroupAggRef(sl.Node):
+    """``sum(vs)``/``len(vs)``/``min(vs)``/``max(vs)`` inside a grouped ``mapValues`` (frontend-private)."""
+
+    kind: str
+
+
+Value = Scalar | BagV | InputV | TupleV | FnV | OpV | DefV | GroupedV | GroupValsV | LocalHelperV | PendingV
+
+
+# Binary operator functions: name -> SparkLite operator (and whether operands are numbers).
+OPERATOR_BINARY = {
+    "add": "+", "sub": "-", "mul": "*", "floordiv": "//", "mod": "%",
+    "eq": "==", "ne": "!=", "lt": "<", "le": "<=", "gt": ">", "ge": ">=",
+}
+OPERATOR_UNARY = {"neg", "abs", "not_", "truth", "pos"}
+OPERATOR_UNSUPPORTED = {
+    "truediv": "true division produces a float", "pow": "operator.pow (use ** with a small constant)",
+    "and_": "bitwise &", "or_": "bitwise |", "xor": "bitwise ^", "concat": "sequence concatenation",
+    "itemgetter": "operator.itemgetter", "attrgetter": "operator.attrgetter",
+    "methodcaller": "operator.methodcaller", "lshift": "bitwise <<", "rshift": "bitwise >>",
+    "inv": "bitwise ~", "invert": "bitwise ~", "contains": "membership test",
+}
+BUILTIN_FUNCS = {"min", "max", "abs", "sum", "len", "int", "bool"}
+UNSUPPORTED_BUILTINS = {
+    "print": "print", "range": "range", "list": "list", "sorted": "sorted", "float": "float",
+    "str": "str", "round": "round", "divmod": "divmod", "pow": "pow", "map": "builtin map",
+    "filter": "builtin filter", "zip": "zip", "enumerate": "enumerate", "reversed": "reversed",
+    "any": "any", "all": "all", "set": "set", "dict": "dict", "tuple": "tuple", "iter": "iter",
+    "next": "next", "hash": "hash", "isinstance": "isinstance", "open": "open", "input": "input",
+    "eval": "eval", "exec": "exec", "getattr": "getattr", "id": "id", "type": "type",
+}
+
+
+@dataclass
+class ModuleDef:
+    """A module-level function: ``def`` or ``name = lambda ...``."""
+
+    name: str
+    node: pyast.FunctionDef | pyast.Lambda
+    parametric: bool  # returns a function (``def below(n): return lambda v: v < n``)
+    uses_rdd: bool  # its body calls RDD methods (an RDD helper, inlined at the call site)
+
+
+@dataclass
+class ModuleInfo:
+    """Everything bound at the top level of the analysed file, found without executing it."""
+
+    filename: str
+    tree: pyast.Module
+    defs: dict[str, ModuleDef] = field(default_factory=dict)
+    constants: dict[str, pyast.expr] = field(default_factory=dict)
+    # names bound at module level to something that is not a constant (imports, sc, mutable state)
+    opaque: dict[str, pyast.AST] = field(default_factory=dict)
+    operator_aliases: dict[str, str] = field(default_factory=dict)  # local name -> operator fn name
+    operator_modules: set[str] = field(default_factory=set)  # names bound to the operator module
+    mutated: set[str] = field(default_factory=set)  # names declared ``global`` somewhere
+    all_identifiers: set[str] = field(default_factory=set)
+    param_names: set[str] = field(default_factory=set)  # every function/lambda parameter in the file
+
+
+def _is_constant_expr(node: pyast.expr, known: dict[str, pyast.expr]) -> bool:
+    if isinstance(node, pyast.Constant):
+        return isinstance(node.value, (bool, int)) and not isinstance(node.value, float)
+    if isinstance(node, pyast.Name):
+        return node.id in known
+    if isinstance(node, pyast.Tuple):
+        return all(_is_constant_expr(e, known) for e in node.elts)
+    if isinstance(node, pyast.UnaryOp):
+        return _is_constant_expr(node.operand, known)
+    if isinstance(node, pyast.BinOp):
+        return _is_constant_expr(node.left, known) and _is_constant_expr(node.right, known)
+    return False
+
+
+def returns_function(fn: pyast.FunctionDef) -> bool:
+    """A parametric helper: its final statement returns a lambda or a locally defined function."""
+    if not fn.body or not isinstance(fn.body[-1], pyast.Return) or fn.body[-1].value is None:
+        return False
+    value = fn.body[-1].value
+    if isinstance(value, pyast.Lambda):
+        return True
+    local_defs = {s.name for s in fn.body if isinstance(s, pyast.FunctionDef)}
+    return isinstance(value, pyast.Name) and value.id in local_defs
+
+
+def scan_module(tree: pyast.Module, filename: str, rdd_methods: frozenset[str]) -> ModuleInfo:
+    """Collect module-level bindings; a name assigned more than once is not a constant."""
+    info = ModuleInfo(filename, tree)
+    assign_counts: dict[str, int] = {}
+    for node in pyast.walk(tree):
+        if isinstance(node, pyast.Name):
+            info.all_identifiers.add(node.id)
+        elif isinstance(node, pyast.arg):
+            info.all_identifiers.add(node.arg)
+            info.param_names.add(node.arg)
+        elif isinstance(node, (pyast.FunctionDef, pyast.AsyncFunctionDef)):
+            info.all_identifiers.add(node.name)
+        elif isinstance(node, pyast.Global):
+            info.mutated.update(node.names)
+    for stmt in tree.body:
+        for target in _assigned_names(stmt):
+            assign_counts[target] = assign_counts.get(target, 0) + 1
+    for stmt in tree.body:
+        if isinstance(stmt, pyast.FunctionDef):
+            if assign_counts.get(stmt.name, 0) > 1 or stmt.name in info.mutated:
+                info.opaque[stmt.name] = stmt  # redefined: which definition runs is not static
+                continue
+            uses = any(isinstance(n, pyast.Attribute) and n.attr in rdd_methods
+                       and isinstance(getattr(n, "ctx", None), pyast.Load) for n in pyast.walk(stmt))
+            info.defs[stmt.name] = ModuleDef(stmt.name, stmt, returns_function(stmt), uses)
+        elif isinstance(stmt, pyast.Import):
+            for alias in stmt.names:
+                if alias.name == "operator":
+                    info.operator_modules.add(alias.asname or "operator")
+                else:
+                    info.opaque[(alias.asname or alias.name).split(".")[0]] = stmt
+        elif isinstance(stmt, pyast.ImportFrom):
+            for alias in stmt.names:
+                local = alias.asname or alias.name
+                if stmt.module == "operator":
+                    info.operator_aliases[local] = alias.name
+                else:
+                    info.opaque[local] = stmt
+        elif isinstance(stmt, (pyast.Assign, pyast.AnnAssign)):
+            targets = stmt.targets if isinstance(stmt, pyast.Assign) else [stmt.target]
+            value = stmt.value
+            if (len(targets) == 1 and isinstance(targets[0], pyast.Name) and value is not None
+                    and assign_counts.get(targets[0].id) == 1 and targets[0].id not in info.mutated):
+                name = targets[0].id
+                if isinstance(value, pyast.Lambda):
+                    info.defs[name] = ModuleDef(name, value, isinstance(value.body, pyast.Lambda), False)
+                    continue
+                if _is_constant_expr(value, info.constants):
+                    info.constants[name] = value
+                    continue
+            for name in _assigned_names(stmt):
+                info.opaque[name] = stmt
+        else:
+            for name in _assigned_names(stmt):
+                info.opaque[name] = stmt
+    return info
+
+
+def _assigned_names(stmt: pyast.stmt) -> list[str]:
+    out: list[str] = []
+    if isinstance(stmt, (pyast.FunctionDef, pyast.AsyncFunctionDef, pyast.ClassDef)):
+        return [stmt.name]
+    targets: list[pyast.expr] = []
+    if isinstance(stmt, pyast.Assign):
+        targets = list(stmt.targets)
+    elif isinstance(stmt, (pyast.AnnAssign, pyast.AugAssign)):
+        targets = [stmt.target]
+    elif not isinstance(stmt, (pyast.Import, pyast.ImportFrom, pyast.Expr)):
+        # compound statements (if __name__ == ..., for, with, try): every name they may bind
+        return [n.id for n in pyast.walk(stmt)
+                if isinstance(n, pyast.Name) and isinstance(n.ctx, pyast.Store)]
+    for t in targets:
+        out.extend(n.id for n in pyast.walk(t) if isinstance(n, pyast.Name))
+    return out
+
+
+# --- Scopes -----------------------------------------------------------------------------------------
+
+
+@dataclass
+class Scope:
+    """A chain of local scopes (UDF locals -> enclosing lambdas -> pipeline function)."""
+
+    vars: dict[str, Value]
+    parent: Scope | None = None
+    in_udf: bool = False
+    boundary: bool = False  # a function's own scope: names found beyond it are captured by a closure
+
+    def lookup(self, name: str) -> Value | None:
+        return self.resolve(name)[0]
+
+    def resolve(self, name: str) -> tuple[Value | None, Scope | None, bool]:
+        """The binding of ``name``, the scope holding it, and whether a closure captures it."""
+        scope: Scope | None = self
+        crossed = False
+        while scope is not None:
+            if name in scope.vars:
+                return scope.vars[name], scope, crossed
+            crossed = crossed or scope.boundary
+            scope = scope.parent
+        return None, None, False
+
+    def child(self, vars_: dict[str, Value] | None = None, in_udf: bool | None = None,
+              boundary: bool = False) -> Scope:
+        return Scope(dict(vars_ or {}), self, self.in_udf if in_udf is None else in_udf, boundary)
+
+    def names(self) -> set[str]:
+        out: set[str] = set()
+        scope: Scope | None = self
+        while scope is not None:
+            out |= set(scope.vars)
+            for v in scope.vars.values():
+                if isinstance(v, Scalar) and isinstance(v.expr, sl.Var):
+                    out.add(v.expr.name)
+            scope = scope.parent
+        return out
+
+
+def undefined(name: str, loc: sl.Loc) -> NameResolutionError:
+    return NameResolutionError(f"name '{name}' is not defined", loc)
+
+
+def unsupported(construct: str, message: str, loc: sl.Loc) -> UnsupportedError:
+    return UnsupportedError(message, loc, construct=construct)

@@ -1,0 +1,203 @@
+"""The pipeline function's body: straight-line driver code around RDD method chains.
+
+RDD-valued names are inlined where used (transformations are lazy, so Spark recomputes the lineage
+too). Every scalar computed on the driver -- an action's result, or arithmetic on it -- becomes a
+``LetBinding``: lets are evaluated in order, so an action whose result is unused still raises
+(``rdd.reduce`` on an empty RDD) exactly as in Python. Module-level helpers that take RDDs are
+inlined at their call sites.
+"""
+
+from __future__ import annotations
+
+import ast as pyast
+
+from frontend.names import (
+    BagV,
+    FnV,
+    GroupedV,
+    InputV,
+    LocalHelperV,
+    ModuleDef,
+    Scalar,
+    Scope,
+    TupleV,
+    Value,
+    returns_function,
+)
+from frontend.nodes import Shaped, may_raise
+from frontend.udf import Translator
+from sparklite import ast as sl
+from sparklite.errors import TypeCheckError
+from sparklite.types import BagType
+
+
+def program_params(tr: Translator, fn: pyast.FunctionDef) -> tuple[list[sl.Param], dict[str, Value]]:
+    """The pipeline's parameters: annotated RDDs, annotated scalars, or unannotated (decided by use)."""
+    params = tr.params(fn.args, fn)
+    out: list[sl.Param] = []
+    bindings: dict[str, Value] = {}
+    for name, ann, loc in params:
+        var = sl.Var(name, loc=loc)
+        out.append(sl.Param(name, ann, loc=loc))  # type: ignore[arg-type]
+        if ann is None:
+            bindings[name] = InputV(var)
+        elif isinstance(ann, BagType):
+            bindings[name] = BagV(var)
+        else:
+            bindings[name] = Scalar(var)
+    tr.program_names |= set(bindings)
+    tr.taken |= set(bindings)
+    return out, bindings
+
+
+def translate_pipeline(tr: Translator, fn: pyast.FunctionDef) -> sl.Program:
+    if fn.decorator_list:
+        raise tr.unsupported("decorator", "decorators are not supported", fn.decorator_list[0])
+    params, bindings = program_params(tr, fn)
+    scope = Scope(bindings)
+    result = pipeline_block(tr, fn.body, scope, fn)
+    body = to_expr(tr, result, fn)
+    lets = _live_lets(tr, body)
+    return sl.Program(fn.name, tuple(params), tuple(tr.defs.values()), tuple(lets), body, loc=tr.loc(fn))
+
+
+def _mentioned(node: sl.Node) -> set[str]:
+    return {n.name for n in sl.walk(node) if isinstance(n, sl.Var)}
+
+
+def _live_lets(tr: Translator, body: sl.Expr) -> list[sl.LetBinding]:
+    """SparkLite evaluates only the lets the result mentions, but Python runs every action. An unused
+    result that cannot raise is dropped (same outcome); one that may raise is rejected, because dropping
+    it would hide the error (e.g. ``reduce`` of an empty RDD)."""
+    by_name = {lt.name: lt for lt in tr.lets}
+    live: set[str] = set()
+    todo = list(_mentioned(body))
+    while todo:
+        name = todo.pop()
+        if name in live or name not in by_name:
+            continue
+        live.add(name)
+        todo.extend(_mentioned(by_name[name].value))
+    for lt in tr.lets:
+        if lt.name not in live and _may_fail(lt.value):
+            raise tr.unsupported("unused action result", "this driver-side computation may raise but its "
+                                 "result is never used; use it or remove it", lt.loc or tr.loc(body))
+    return [lt for lt in tr.lets if lt.name in live]
+
+
+def _may_fail(e: sl.Expr) -> bool:
+    """Whether evaluating ``e`` on the driver can raise: empty reduce/min/max, or a UDF that may raise."""
+    for n in sl.walk(e):
+        if isinstance(n, sl.Reduce) or (isinstance(n, sl.SimpleAgg) and n.kind in ("min", "max")):
+            return True
+    return may_raise(e)
+
+
+def inline_helper(tr: Translator, mdef: ModuleDef, args: list[Value], call: pyast.Call) -> Value:
+    """Call of a module-level function that works on RDDs: translate its body in place."""
+    node = mdef.node
+    if not isinstance(node, pyast.FunctionDef):
+        raise tr.unsupported("RDD in a lambda helper", "RDD helpers must be defined with def", call)
+    if mdef.name in tr.in_progress:
+        raise tr.unsupported("recursion", f"'{mdef.name}' is recursive: recursion is not supported", call)
+    params = tr.params(node.args, node)
+    if len(params) != len(args):
+        raise TypeCheckError(f"'{mdef.name}' takes {len(params)} argument(s), {len(args)} given",
+                             tr.loc(call))
+    bindings: dict[str, Value] = {}
+    for (name, ann, _), value in zip(params, args, strict=True):
+        if isinstance(value, InputV) and ann is not None:
+            value = BagV(value.var) if isinstance(ann, BagType) else Scalar(value.var)
+        bindings[name] = value
+    tr.in_progress.append(mdef.name)
+    try:
+        return pipeline_block(tr, node.body, Scope(bindings), node)
+    finally:
+        tr.in_progress.pop()
+
+
+def pipeline_block(tr: Translator, stmts: list[pyast.stmt], scope: Scope, owner: pyast.AST) -> Value:
+    for stmt in stmts:
+        if isinstance(stmt, pyast.Return):
+            if stmt.value is None:
+                raise tr.unsupported("return None", "the pipeline must return its result", stmt)
+            return tr.expr(stmt.value, scope)
+        if isinstance(stmt, pyast.Pass):
+            continue
+        if isinstance(stmt, pyast.Expr):
+            value_node = stmt.value
+            if isinstance(value_node, pyast.Constant) and isinstance(value_node.value, str):
+                continue
+            if isinstance(value_node, pyast.Call) and isinstance(value_node.func, pyast.Name) \
+                    and value_node.func.id == "print":
+                raise tr.unsupported("print", "print is a side effect and is not supported", stmt)
+            value = tr.expr(value_node, scope)
+            if isinstance(value, Scalar):  # an action run for its effect: it may still raise
+                tr.lets.append(sl.LetBinding(tr.fresh_let("unused"), value.expr, loc=tr.loc(stmt)))
+            continue
+        if isinstance(stmt, (pyast.Assign, pyast.AnnAssign, pyast.AugAssign)):
+            target, value_node = tr.assignment_parts(stmt)
+            value = tr.expr(value_node, scope)
+            tr.check_rebind(target, scope)
+            bind_pipeline(tr, target, value, scope, stmt)
+            continue
+        if isinstance(stmt, pyast.FunctionDef):
+            if stmt.decorator_list:
+                raise tr.unsupported("decorator", "decorators are not supported", stmt.decorator_list[0])
+            if returns_function(stmt):
+                scope.vars[stmt.name] = LocalHelperV(stmt, scope)
+                continue
+            fn = tr.lambda_fn(stmt, scope)
+            scope.vars[stmt.name] = FnV(fn, len(fn.params))
+            continue
+        if isinstance(stmt, pyast.If):
+            raise tr.unsupported("if statement in the pipeline", "control flow in the driver code is not "
+                                 "supported (use a conditional expression on scalars)", stmt)
+        tr.unsupported_statement(stmt)
+    raise tr.unsupported("implicit None return", "the pipeline function must return its result", owner)
+
+
+def bind_pipeline(tr: Translator, target: pyast.expr, value: Value, scope: Scope, stmt: pyast.stmt) -> None:
+    loc = tr.loc(stmt)
+    if isinstance(target, pyast.Name):
+        if isinstance(value, Scalar) and not isinstance(value.expr, (sl.Var, sl.IntLit, sl.BoolLit)):
+            name = tr.fresh_let(target.id)
+            tr.lets.append(sl.LetBinding(name, value.expr, loc=loc))
+            scope.vars[target.id] = Scalar(sl.Var(name, loc=loc))
+        else:
+            scope.vars[target.id] = value
+        return
+    if isinstance(target, (pyast.Tuple, pyast.List)) and isinstance(value, Scalar) \
+            and not isinstance(value.expr, sl.TupleExpr) \
+            and all(isinstance(e, pyast.Name) for e in target.elts):
+        names = [e.id for e in target.elts]  # type: ignore[attr-defined]
+        let = tr.fresh_let("_".join(names))
+        tr.lets.append(sl.LetBinding(let, value.expr, loc=loc))
+        shaped = Shaped(sl.Var(let, loc=loc), len(names), loc=loc)
+        for i, n in enumerate(names):
+            scope.vars[n] = Scalar(sl.Proj(shaped, i, loc=loc))
+        return
+    if isinstance(target, (pyast.Tuple, pyast.List)) and isinstance(value, Scalar):
+        let = tr.fresh_let("tuple")
+        tr.lets.append(sl.LetBinding(let, value.expr, loc=loc))
+        value = Scalar(sl.Var(let, loc=loc))
+    tmp: dict[str, Value] = {}
+    tr.bind(target, value, tmp, stmt)
+    scope.vars.update(tmp)
+
+
+def to_expr(tr: Translator, value: Value, node: pyast.AST) -> sl.Expr:
+    """The program's result: a bag, a basic value, or a tuple of these."""
+    if isinstance(value, Scalar):
+        return value.expr
+    if isinstance(value, BagV):
+        return value.expr
+    if isinstance(value, InputV):
+        return value.var
+    if isinstance(value, TupleV):
+        return sl.TupleExpr(tuple(to_expr(tr, v, node) for v in value.items), loc=tr.loc(node))
+    if isinstance(value, GroupedV):
+        raise tr.unsupported("groupByKey result", "returning groupByKey()'s iterables is not supported: "
+                             "their order depends on partitioning", value.loc)
+    raise tr.unsupported("returning a function", "the pipeline must return RDDs or values", node)
+

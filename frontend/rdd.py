@@ -1,0 +1,294 @@
+"""Translation of RDD method calls (``rdd.map(f)``, ``rdd.reduceByKey(add)``, ...) to SparkLite.
+
+Each supported method maps to the SparkLite node with the same Spark meaning (see
+``shared/design/spark-semantics.md``): ``mapValues``/``keys``/``values`` become a ``Map`` over the
+pair (``mapValues`` with ``preserves_partitioning``: Spark keeps a shuffle's hash partitioning through
+it, which changes how a later ``union`` or ``join`` lays out partitions), and
+``groupByKey().mapValues(g)`` becomes ``GroupByKeyAgg`` when ``g`` uses the group only through
+``sum``/``len``/``min``/``max`` -- the order of a group's values depends on partitioning, so any other
+use is rejected rather than approximated.
+"""
+
+from __future__ import annotations
+
+import ast as pyast
+
+from frontend.names import (
+    BagV,
+    DefV,
+    FnV,
+    GroupAggRef,
+    GroupedV,
+    GroupPairV,
+    GroupValsV,
+    InputV,
+    OpV,
+    Scalar,
+    Scope,
+    Value,
+)
+from frontend.nodes import AsBool, Shaped, TruthFn, all_names, free_vars, transform
+from frontend.udf import Translator, is_bool_shaped
+from sparklite import ast as sl
+from sparklite.errors import TypeCheckError
+
+SUPPORTED = {
+    "map", "filter", "flatMap", "mapValues", "keys", "values", "cartesian", "join", "union", "distinct",
+    "fold", "reduce", "aggregate", "sum", "count", "min", "max", "foldByKey", "reduceByKey",
+    "aggregateByKey", "combineByKey", "groupByKey", "cache", "persist", "unpersist", "keyBy",
+}
+
+# Real RDD methods outside the fragment, with the reason shown to the user.
+UNSUPPORTED = {
+    "collect": "it returns a list whose order depends on partitioning; return the RDD itself",
+    "take": "its result depends on partitioning order", "first": "its result depends on partitioning order",
+    "top": "sorted results are not supported", "takeOrdered": "sorted results are not supported",
+    "sortBy": "sorting is not supported", "sortByKey": "sorting is not supported",
+    "zipWithIndex": "indices depend on partitioning", "zipWithUniqueId": "ids depend on partitioning",
+    "zip": "zip depends on partitioning",
+    "groupBy": "groups are iterables whose order depends on partitioning",
+    "countByKey": "it returns a dict", "countByValue": "it returns a dict",
+    "collectAsMap": "it returns a dict", "lookup": "it returns a list",
+    "subtract": "set difference is not supported", "subtractByKey": "set difference is not supported",
+    "intersection": "intersection is not supported", "leftOuterJoin": "outer joins produce None",
+    "rightOuterJoin": "outer joins produce None", "fullOuterJoin": "outer joins produce None",
+    "cogroup": "it produces iterables", "groupWith": "it produces iterables",
+    "repartition": "repartitioning is not modelled", "coalesce": "repartitioning is not modelled",
+    "partitionBy": "custom partitioning is not modelled",
+    "repartitionAndSortWithinPartitions": "repartitioning is not modelled",
+    "mapPartitions": "per-partition functions are not supported",
+    "mapPartitionsWithIndex": "per-partition functions are not supported",
+    "glom": "partitions as lists are not supported", "sample": "sampling is random",
+    "randomSplit": "sampling is random", "takeSample": "sampling is random",
+    "flatMapValues": "not supported yet", "foreach": "side effects",
+    "foreachPartition": "side effects", "saveAsTextFile": "side effects", "saveAsPickleFile": "side effects",
+    "mean": "it produces a float", "stdev": "it produces a float", "variance": "it produces a float",
+    "sampleStdev": "it produces a float", "sampleVariance": "it produces a float",
+    "stats": "it produces floats", "histogram": "histograms are not supported",
+    "treeAggregate": "tree aggregation is not modelled", "treeReduce": "tree aggregation is not modelled",
+    "isEmpty": "not supported yet", "countApprox": "approximate", "sumApprox": "approximate",
+    "meanApprox": "approximate", "countApproxDistinct": "approximate", "checkpoint": "not supported",
+    "localCheckpoint": "not supported", "toDF": "DataFrames are not supported", "pipe": "external programs",
+    "getNumPartitions": "partition counts are not modelled", "toLocalIterator": "not supported",
+    "setName": "not supported", "barrier": "not supported", "withResources": "not supported",
+}
+RDD_METHODS = frozenset(SUPPORTED | set(UNSUPPORTED))
+ORDER_NOTE = "the order of a group's values depends on partitioning; use sum, len, min or max of the values"
+
+# aggregation name -> number of function arguments (after the zero value, if any)
+_AGG_SHAPES = {
+    "fold": 1, "aggregate": 2, "reduce": 1, "foldByKey": 1, "aggregateByKey": 2, "reduceByKey": 1,
+    "combineByKey": 3,
+}
+
+
+def method(tr: Translator, receiver: Value, func: pyast.Attribute, node: pyast.Call, scope: Scope) -> Value:
+    name = func.attr
+    mloc = tr.attr_loc(func)
+    loc = tr.loc(node)
+    if isinstance(receiver, GroupedV):
+        if name in ("mapValues", "map"):
+            _expect_args(tr, node, name, 1, mloc)
+            return _group_map_values(tr, receiver, node.args[0], scope, loc, whole_pair=name == "map")
+        raise tr.unsupported(f"groupByKey().{name}", "the result of groupByKey() is supported only "
+                             "through .mapValues(f) or .map(f) where f uses the values only via "
+                             "sum/len/min/max", mloc)
+    src = receiver.expr if isinstance(receiver, BagV) else receiver.var  # type: ignore[union-attr]
+    if name not in SUPPORTED:
+        if name in UNSUPPORTED:
+            raise tr.unsupported(name, f"RDD method '{name}' is not supported: {UNSUPPORTED[name]}", mloc)
+        raise tr.unsupported(name, f"unknown RDD method '{name}'", mloc)
+    if name in ("cache", "persist", "unpersist"):
+        return BagV(src)  # storage hints do not change results
+    args = node.args
+    if name in ("map", "filter", "flatMap", "mapValues"):
+        _expect_args(tr, node, name, 1, mloc)
+        if name == "filter":
+            return BagV(sl.Filter(_predicate(tr, args[0], scope), src, loc=loc))
+        fn = tr.fn_arg(args[0], scope, 1, name)
+        if name == "map":
+            return BagV(sl.Map(fn, src, loc=loc))
+        if name == "flatMap":
+            _check_flatmap(tr, fn, args[0])
+            return BagV(sl.FlatMap(fn, src, loc=loc))
+        kv = _pair_param(tr, fn, loc)
+        pair = Shaped(sl.Var(kv, loc=loc), 2, loc=loc)
+        body = sl.TupleExpr((sl.Proj(pair, 0, loc=loc),
+                             tr.apply_fn(fn, (sl.Proj(pair, 1, loc=loc),), loc)), loc=loc)
+        # Spark's mapValues is map(..., preservesPartitioning=True): a hash-partitioned bag stays so.
+        return BagV(sl.Map(sl.Lambda((sl.Param(kv, loc=loc),), body, loc=loc), src,
+                           preserves_partitioning=True, loc=loc))
+    if name == "keyBy":  # Spark: map(lambda x: (f(x), x))
+        _expect_args(tr, node, name, 1, mloc)
+        fn = tr.fn_arg(args[0], scope, 1, name)
+        x = tr.synth_param("x", all_names(fn) | free_vars(fn))
+        xv = sl.Var(x, loc=loc)
+        body = sl.TupleExpr((tr.apply_fn(fn, (xv,), loc), xv), loc=loc)
+        return BagV(sl.Map(sl.Lambda((sl.Param(x, loc=loc),), body, loc=loc), src, loc=loc))
+    if name in ("keys", "values"):
+        _expect_args(tr, node, name, 0, mloc)
+        kv = _pair_param(tr, None, loc)
+        pair = Shaped(sl.Var(kv, loc=loc), 2, loc=loc)
+        body = sl.Proj(pair, 0 if name == "keys" else 1, loc=loc)
+        return BagV(sl.Map(sl.Lambda((sl.Param(kv, loc=loc),), body, loc=loc), src, loc=loc))
+    if name in ("cartesian", "join", "union"):
+        _expect_args(tr, node, name, 1, mloc)
+        other = tr.expr(args[0], scope)
+        if not isinstance(other, (BagV, InputV)):
+            raise TypeCheckError(f"{name} needs an RDD argument", tr.loc(args[0]))
+        other_expr = other.expr if isinstance(other, BagV) else other.var
+        cls = {"cartesian": sl.Cartesian, "join": sl.Join, "union": sl.Union}[name]
+        return BagV(cls(src, other_expr, loc=loc))
+    if name == "distinct":
+        _expect_args(tr, node, name, 0, mloc)
+        return BagV(sl.Distinct(src, loc=loc))
+    if name in ("sum", "count", "min", "max"):
+        _expect_args(tr, node, name, 0, mloc)
+        return Scalar(sl.SimpleAgg(name, src, loc=loc))  # type: ignore[arg-type]
+    if name == "groupByKey":
+        _expect_args(tr, node, name, 0, mloc)
+        return GroupedV(src, loc)
+    n_fns = _AGG_SHAPES[name]
+    has_zero = name in ("fold", "aggregate", "foldByKey", "aggregateByKey")
+    _expect_args(tr, node, name, n_fns + (1 if has_zero else 0), mloc)
+    zero = tr.scalar(args[0], scope) if has_zero else None
+    fn_nodes = args[1:] if has_zero else args
+    if name == "combineByKey":
+        create = tr.fn_arg(fn_nodes[0], scope, 1, name)
+        merge_value = tr.fn_arg(fn_nodes[1], scope, 2, name)
+        merge_comb = tr.fn_arg(fn_nodes[2], scope, 2, name)
+        return BagV(sl.CombineByKey(create, merge_value, merge_comb, src, loc=loc))
+    fns = [tr.fn_arg(f, scope, 2, name) for f in fn_nodes]
+    if name == "fold":
+        return Scalar(sl.Fold(zero, fns[0], src, loc=loc))  # type: ignore[arg-type]
+    if name == "aggregate":
+        return Scalar(sl.Aggregate(zero, fns[0], fns[1], src, loc=loc))  # type: ignore[arg-type]
+    if name == "reduce":
+        return Scalar(sl.Reduce(fns[0], src, loc=loc))
+    if name == "foldByKey":
+        return BagV(sl.FoldByKey(zero, fns[0], src, loc=loc))  # type: ignore[arg-type]
+    if name == "aggregateByKey":
+        return BagV(sl.AggregateByKey(zero, fns[0], fns[1], src, loc=loc))  # type: ignore[arg-type]
+    return BagV(sl.ReduceByKey(fns[0], src, loc=loc))
+
+
+def _expect_args(tr: Translator, node: pyast.Call, name: str, n: int, loc: sl.Loc) -> None:
+    got = len(node.args)
+    if got > n:
+        extra = node.args[n]
+        raise tr.unsupported(f"{name} with extra arguments", f"'{name}' is supported with {n} argument(s); "
+                             "extra arguments (numPartitions, partitionFunc, ...) are not", extra)
+    if got < n:
+        raise TypeCheckError(f"'{name}' takes {n} argument(s), {got} given", loc)
+
+
+def _predicate(tr: Translator, node: pyast.expr, scope: Scope) -> sl.Fn:
+    """``filter`` keeps elements whose result is *truthy* (an int predicate keeps non-zero results)."""
+    fn = tr.fn_arg(node, scope, 1, "filter")
+    if isinstance(fn, sl.Lambda):
+        if is_bool_shaped(fn.body):
+            return fn
+        return sl.Lambda(fn.params, AsBool(fn.body, loc=fn.body.loc), loc=fn.loc)
+    return TruthFn(fn, loc=fn.loc)  # type: ignore[return-value]
+
+
+def _pair_param(tr: Translator, fn: sl.Fn | None, loc: sl.Loc) -> str:
+    avoid: set[str] = set()
+    if fn is not None:
+        avoid = all_names(fn) | free_vars(fn)
+    return tr.synth_param("kv", avoid)
+
+
+def _check_flatmap(tr: Translator, fn: sl.Fn, node: pyast.AST) -> None:
+    """flatMap is in the fragment only when the function returns a fixed-size tuple/list literal."""
+    body: sl.Expr | None = None
+    if isinstance(fn, sl.Lambda):
+        body = fn.body
+    elif isinstance(fn, sl.FnRef):
+        d = tr.defs[fn.name]
+        body = d.body if isinstance(d, sl.FunDef) else None
+    elif isinstance(fn, sl.PApp):
+        d = tr.defs[fn.name]
+        body = d.fn.body if isinstance(d, sl.ParamFunDef) else None
+    sizes = _literal_sizes(body) if body is not None else None
+    if not sizes or len(sizes) != 1:
+        raise tr.unsupported("flatMap with a non-literal result", "flatMap is supported only when the "
+                             "function returns a tuple or list literal of one fixed size", node)
+
+
+def _literal_sizes(body: sl.Expr) -> set[int] | None:
+    from frontend.nodes import ListLit
+
+    if isinstance(body, (sl.TupleExpr, ListLit)):
+        return {len(body.elems)}
+    if isinstance(body, sl.Ite):
+        a, b = _literal_sizes(body.then), _literal_sizes(body.orelse)
+        if a is None or b is None:
+            return None
+        return a | b
+    return None
+
+
+def _group_map_values(tr: Translator, grouped: GroupedV, node: pyast.expr, scope: Scope,
+                      loc: sl.Loc, whole_pair: bool = False) -> Value:
+    """``groupByKey().mapValues(g)`` (``whole_pair``: ``groupByKey().map(f)`` where ``f`` reads the key as
+    ``kv[0]`` and the values as ``kv[1]``, only through sum/len/min/max)."""
+    what = "map" if whole_pair else "mapValues"
+    if isinstance(node, pyast.Name) and scope.lookup(node.id) is None and node.id in (
+            "list", "sorted", "tuple", "set", "iter", "reversed"):
+        raise tr.unsupported(f"groupByKey().{what}({node.id})",
+                             f"groupByKey().{what}({node.id}) is not supported: {ORDER_NOTE}", node)
+    value = tr.expr(node, scope) if not isinstance(node, pyast.Lambda) else None
+    if not whole_pair and isinstance(value, OpV) and value.name in ("sum", "len", "min", "max"):
+        return BagV(sl.GroupByKeyAgg((value.name,), grouped.source, loc=loc))  # type: ignore[arg-type]
+    if isinstance(node, pyast.Lambda):
+        fn_node: pyast.Lambda | pyast.FunctionDef = node
+    elif isinstance(value, DefV) and isinstance(tr.info.defs[value.name].node, (pyast.FunctionDef,
+                                                                                pyast.Lambda)):
+        fn_node = tr.info.defs[value.name].node
+        scope = Scope({}, in_udf=True)
+    elif isinstance(value, FnV) and isinstance(node, pyast.Name):
+        raise tr.unsupported(f"groupByKey().{what}(local function)", "pass a lambda or a module-level "
+                             f"function to groupByKey().{what}", node)
+    else:
+        label = node.id if isinstance(node, pyast.Name) else "this function"
+        raise tr.unsupported(f"groupByKey().{what}({label})",
+                             f"groupByKey().{what}({label}) is not supported: {ORDER_NOTE}", node)
+    if len(fn_node.args.args) != 1:
+        raise TypeCheckError(f"the function passed to groupByKey().{what} must take 1 argument",
+                             tr.loc(node))
+    param = fn_node.args.args[0].arg
+    python_names = {n.id for n in pyast.walk(fn_node) if isinstance(n, pyast.Name)}
+    python_names |= {a.arg for a in pyast.walk(fn_node) if isinstance(a, pyast.arg)}
+    kv = tr.synth_param("kv", python_names)
+    kvar = sl.Var(kv, loc=loc)
+    if whole_pair:
+        bound: Value = GroupPairV((Scalar(sl.Proj(kvar, 0, loc=loc)), GroupValsV(param)))
+    else:
+        bound = GroupValsV(param)
+    lam = tr.lambda_fn(fn_node, scope, bind={param: bound})
+    body = lam.body
+    kinds: list[str] = []
+    for n in sl.walk(body):
+        if isinstance(n, GroupAggRef) and n.kind not in kinds:
+            kinds.append(n.kind)
+    if not kinds:
+        raise tr.unsupported(f"groupByKey().{what} without sum/len/min/max", "the function passed to "
+                             f"groupByKey().{what} must use the values through sum, len, min or max", node)
+    agg = sl.GroupByKeyAgg(tuple(kinds), grouped.source, loc=loc)  # type: ignore[arg-type]
+    if isinstance(body, GroupAggRef) and not whole_pair:
+        return BagV(agg)
+
+    def replace_ref(n: sl.Node) -> sl.Node:
+        if isinstance(n, GroupAggRef):
+            value_part = sl.Proj(kvar, 1, loc=n.loc)
+            if len(kinds) == 1:
+                return value_part
+            return sl.Proj(value_part, kinds.index(n.kind), loc=n.loc)
+        return n
+
+    new_body = transform(body, replace_ref)
+    out = new_body if whole_pair else sl.TupleExpr((sl.Proj(kvar, 0, loc=loc), new_body), loc=loc)
+    # groupByKey().mapValues keeps the hash partitioning; groupByKey().map does not.
+    return BagV(sl.Map(sl.Lambda((sl.Param(kv, loc=loc),), out, loc=loc), agg,
+                       preserves_partitioning=not whole_pair, loc=loc))

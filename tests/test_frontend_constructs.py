@@ -1,0 +1,452 @@
+# ruff: noqa: E501 - the expected programs are single .sl lines
+"""One test per supported construct: the SparkLite the frontend produces (compared as ASTs with the
+expected program parsed from .sl text; locations are excluded from AST equality)."""
+
+from __future__ import annotations
+
+import pytest
+
+from frontend import translate_source
+from sparklite import ast as sl
+from sparklite.parser import parse
+from sparklite.printer import pretty
+from sparklite.typecheck import typecheck
+
+HEADER = 'from operator import add, mul, sub\nimport operator\nfrom pyspark import RDD\n'
+
+CASES = {
+    'map_lambda': (
+        'def p(R: RDD[int]):\n'
+        '    return R.map(lambda x: x + 1)\n'
+        ,
+        'program p(R: Bag[Int]) =\n'
+        '  map(lambda (x: Int) -> x + 1)(R)\n'
+    ),
+    'filter_def': (
+        'def pos(x):\n'
+        '    return x > 0\n'
+        'def p(R: RDD[int]):\n'
+        '    return R.filter(pos)\n'
+        ,
+        'program p(R: Bag[Int]) =\n'
+        '  def pos(x: Int): Bool = x > 0\n'
+        '  filter(pos)(R)\n'
+    ),
+    'truthy_def': (
+        'def odd(x):\n'
+        '    return x % 2\n'
+        'def p(R: RDD[int]):\n'
+        '    return R.filter(odd)\n'
+        ,
+        'program p(R: Bag[Int]) =\n'
+        '  def odd(x: Int): Int = x % 2\n'
+        '  filter(lambda (x: Int) -> odd(x) != 0)(R)\n'
+    ),
+    'helpers': (
+        'def a(x):\n'
+        '    return x * 2\n'
+        'def b(x):\n'
+        '    return a(x) + a(1)\n'
+        'def p(R: RDD[int]):\n'
+        '    return R.map(b)\n'
+        ,
+        'program p(R: Bag[Int]) =\n'
+        '  def a(x: Int): Int = x * 2\n'
+        '  def b(x: Int): Int = a(x) + a(1)\n'
+        '  map(b)(R)\n'
+    ),
+    'module_lambda': (
+        'inc = lambda x: x + 1\n'
+        'def p(R: RDD[int]):\n'
+        '    return R.map(inc)\n'
+        ,
+        'program p(R: Bag[Int]) =\n'
+        '  def inc(x: Int): Int = x + 1\n'
+        '  map(inc)(R)\n'
+    ),
+    'const': (
+        'K = 3\n'
+        'M = K * 2 + 1\n'
+        'def p(R: RDD[int]):\n'
+        '    return R.map(lambda x: x * M)\n'
+        ,
+        'program p(R: Bag[Int]) =\n'
+        '  map(lambda (x: Int) -> x * 7)(R)\n'
+    ),
+    'param_helper': (
+        'def below(n):\n'
+        '    return lambda v: v < n\n'
+        'def p(R: RDD[int]):\n'
+        '    return R.filter(below(3))\n'
+        ,
+        'program p(R: Bag[Int]) =\n'
+        '  def below(n: Int) = lambda (v: Int) -> v < n\n'
+        '  filter(below(3))(R)\n'
+    ),
+    'param_helper_def': (
+        'def below(n):\n'
+        '    def f(v):\n'
+        '        return v < n\n'
+        '    return f\n'
+        'def p(R: RDD[int], t: int):\n'
+        '    return R.filter(below(t + 1))\n'
+        ,
+        'program p(R: Bag[Int], t: Int) =\n'
+        '  def below(n: Int) = lambda (v: Int) -> v < n\n'
+        '  filter(below(t + 1))(R)\n'
+    ),
+    'ops': (
+        'def p(R: RDD[int]):\n'
+        '    return R.map(lambda x: operator.sub(x, 1)).reduce(add)\n'
+        ,
+        'program p(R: Bag[Int]) =\n'
+        '  reduce(lambda (a: Int, b: Int) -> a + b)(map(lambda (x: Int) -> x - 1)(R))\n'
+    ),
+    'op_value': (
+        'def p(R: RDD[int]):\n'
+        '    return R.fold(1, mul)\n'
+        ,
+        'program p(R: Bag[Int]) =\n'
+        '  fold(1, lambda (a: Int, b: Int) -> a * b)(R)\n'
+    ),
+    'minmax_value': (
+        'def p(R: RDD[int]):\n'
+        '    return R.reduce(max)\n'
+        ,
+        'program p(R: Bag[Int]) =\n'
+        '  reduce(lambda (a: Int, b: Int) -> max(a, b))(R)\n'
+    ),
+    'ifelif': (
+        'def f(x):\n'
+        '    if x > 0:\n'
+        '        return 1\n'
+        '    elif x < 0:\n'
+        '        return -1\n'
+        '    else:\n'
+        '        return 0\n'
+        'def p(R: RDD[int]):\n'
+        '    return R.map(f)\n'
+        ,
+        'program p(R: Bag[Int]) =\n'
+        '  def f(x: Int): Int = if x > 0 then 1 else if x < 0 then -1 else 0\n'
+        '  map(f)(R)\n'
+    ),
+    'ifexp': (
+        'def p(R: RDD[int]):\n'
+        '    return R.map(lambda x: x if x > 0 else 0)\n'
+        ,
+        'program p(R: Bag[Int]) =\n'
+        '  map(lambda (x: Int) -> if x > 0 then x else 0)(R)\n'
+    ),
+    'chain': (
+        'def p(R: RDD[int]):\n'
+        '    return R.filter(lambda x: 0 < x < 10)\n'
+        ,
+        'program p(R: Bag[Int]) =\n'
+        '  filter(lambda (x: Int) -> 0 < x and x < 10)(R)\n'
+    ),
+    'boolops': (
+        'def p(R: RDD[int]):\n'
+        '    return R.filter(lambda x: not (x > 1 and x < 5) or x == 0)\n'
+        ,
+        'program p(R: Bag[Int]) =\n'
+        '  filter(lambda (x: Int) -> not (x > 1 and x < 5) or x == 0)(R)\n'
+    ),
+    'guard': (
+        'def p(R: RDD[int]):\n'
+        '    return R.filter(lambda x: x != 0 and 10 // x > 1)\n'
+        ,
+        'program p(R: Bag[Int]) =\n'
+        '  filter(lambda (x: Int) -> if x != 0 then 10 // x > 1 else false)(R)\n'
+    ),
+    'unpack': (
+        'def f(pair):\n'
+        '    (k, v), (kk, w) = pair\n'
+        '    return k + w\n'
+        'def p(S: RDD[tuple[tuple[int, int], tuple[int, int]]]):\n'
+        '    return S.map(f)\n'
+        ,
+        'program p(S: Bag[((Int, Int), (Int, Int))]) =\n'
+        '  def f(pair: ((Int, Int), (Int, Int))): Int = pair[0][0] + pair[1][1]\n'
+        '  map(f)(S)\n'
+    ),
+    'locals': (
+        'def f(x):\n'
+        '    y = x * 2\n'
+        '    y += 1\n'
+        '    return y * y\n'
+        'def p(R: RDD[int]):\n'
+        '    return R.map(f)\n'
+        ,
+        'program p(R: Bag[Int]) =\n'
+        '  def f(x: Int): Int = (x * 2 + 1) * (x * 2 + 1)\n'
+        '  map(f)(R)\n'
+    ),
+    'force': (
+        'def f(x):\n'
+        '    y = 10 // x\n'
+        '    return x\n'
+        'def p(R: RDD[int]):\n'
+        '    return R.map(f)\n'
+        ,
+        'program p(R: Bag[Int]) =\n'
+        '  def f(x: Int): Int = if 10 // x == 10 // x then x else x\n'
+        '  map(f)(R)\n'
+    ),
+    'pow': (
+        'def p(R: RDD[int]):\n'
+        '    return R.map(lambda x: (x ** 0, x ** 1, x ** 3))\n'
+        ,
+        'program p(R: Bag[Int]) =\n'
+        '  map(lambda (x: Int) -> (1, x, x * x * x))(R)\n'
+    ),
+    'boolint': (
+        'def p(R: RDD[int]):\n'
+        '    return R.map(lambda x: (x > 0) + 1)\n'
+        ,
+        'program p(R: Bag[Int]) =\n'
+        '  map(lambda (x: Int) -> (if x > 0 then 1 else 0) + 1)(R)\n'
+    ),
+    'intcond': (
+        'def p(R: RDD[int]):\n'
+        '    return R.map(lambda x: 1 if x % 2 else 0)\n'
+        ,
+        'program p(R: Bag[Int]) =\n'
+        '  map(lambda (x: Int) -> if x % 2 != 0 then 1 else 0)(R)\n'
+    ),
+    'conv': (
+        'def p(R: RDD[int]):\n'
+        '    return R.map(lambda x: (int(x > 0), bool(x)))\n'
+        ,
+        'program p(R: Bag[Int]) =\n'
+        '  map(lambda (x: Int) -> (if x > 0 then 1 else 0, x != 0))(R)\n'
+    ),
+    'flatmap': (
+        'def p(R: RDD[int]):\n'
+        '    return R.flatMap(lambda x: [x, x + 1])\n'
+        ,
+        'program p(R: Bag[Int]) =\n'
+        '  flatMap(lambda (x: Int) -> (x, x + 1))(R)\n'
+    ),
+    'mapvalues': (
+        'def p(S: RDD[tuple[int, int]]):\n'
+        '    return S.mapValues(lambda v: v * 2)\n'
+        ,
+        'program p(S: Bag[(Int, Int)]) =\n'
+        '  map(lambda (kv: (Int, Int)) -> (kv[0], kv[1] * 2), preservesPartitioning)(S)\n'
+    ),
+    'keys_values': (
+        'def p(S: RDD[tuple[int, int]]):\n'
+        '    return S.keys().union(S.values())\n'
+        ,
+        'program p(S: Bag[(Int, Int)]) =\n'
+        '  union(map(lambda (kv: (Int, Int)) -> kv[0])(S), map(lambda (kv: (Int, Int)) -> kv[1])(S))\n'
+    ),
+    'join_cart': (
+        'def p(S: RDD[tuple[int, int]], T: RDD[tuple[int, int]], R: RDD[int]):\n'
+        '    return S.join(T), R.cartesian(R).distinct()\n'
+        ,
+        'program p(S: Bag[(Int, Int)], T: Bag[(Int, Int)], R: Bag[Int]) =\n'
+        '  (join(S, T), distinct(cartesian(R, R)))\n'
+    ),
+    'aggs': (
+        'def p(R: RDD[int]):\n'
+        '    return R.sum(), R.count(), R.min(), R.max()\n'
+        ,
+        'program p(R: Bag[Int]) =\n'
+        '  (sum(R), count(R), min(R), max(R))\n'
+    ),
+    'aggregate': (
+        'def p(R: RDD[int]):\n'
+        '    s, c = R.aggregate((0, 0), lambda a, x: (a[0] + x, a[1] + 1), lambda a, b: (a[0] + b[0], a[1] + b[1]))\n'
+        '    return s // c\n'
+        ,
+        'program p(R: Bag[Int]) =\n'
+        '  let s_c = aggregate((0, 0), lambda (a: (Int, Int), x: Int) -> (a[0] + x, a[1] + 1), lambda (a: (Int, Int), b: (Int, Int)) -> (a[0] + b[0], a[1] + b[1]))(R)\n'
+        '  s_c[0] // s_c[1]\n'
+    ),
+    'bykey': (
+        'def p(S: RDD[tuple[int, int]]):\n'
+        '    return S.foldByKey(0, add), S.reduceByKey(add), S.aggregateByKey(0, add, add), S.combineByKey(lambda v: v, add, add)\n'
+        ,
+        'program p(S: Bag[(Int, Int)]) =\n'
+        '  (foldByKey(0, lambda (a: Int, b: Int) -> a + b)(S), reduceByKey(lambda (a: Int, b: Int) -> a + b)(S), aggregateByKey(0, lambda (a: Int, b: Int) -> a + b, lambda (a: Int, b: Int) -> a + b)(S), combineByKey(lambda (v: Int) -> v, lambda (a: Int, b: Int) -> a + b, lambda (a: Int, b: Int) -> a + b)(S))\n'
+    ),
+    'group': (
+        'def p(S: RDD[tuple[int, int]]):\n'
+        '    return S.groupByKey().mapValues(max), S.groupByKey().mapValues(lambda vs: sum(vs) // len(vs))\n'
+        ,
+        'program p(S: Bag[(Int, Int)]) =\n'
+        '  (groupByKey(max)(S), map(lambda (kv: (Int, (Int, Int))) -> (kv[0], kv[1][0] // kv[1][1]), preservesPartitioning)(groupByKey(sum, len)(S)))\n'
+    ),
+    'scalar_post': (
+        'def p(R: RDD[int]):\n'
+        '    total = R.sum()\n'
+        '    m = -total\n'
+        '    return total % 5 == 0, m\n'
+        ,
+        'program p(R: Bag[Int]) =\n'
+        '  let total = sum(R)\n'
+        '  let m = -total\n'
+        '  (total % 5 == 0, m)\n'
+    ),
+    'agg_index': (
+        'def p(R: RDD[int]):\n'
+        '    r = R.aggregate((0, 0), lambda a, x: (a[0] + x, a[1]), lambda a, b: (a[0] + b[0], a[1]))\n'
+        '    return r[0]\n'
+        ,
+        'program p(R: Bag[Int]) =\n'
+        '  let r = aggregate((0, 0), lambda (a: (Int, Int), x: Int) -> (a[0] + x, a[1]), lambda (a: (Int, Int), b: (Int, Int)) -> (a[0] + b[0], a[1]))(R)\n'
+        '  r[0]\n'
+    ),
+    'closure_let': (
+        'def p(R: RDD[int], S: RDD[int]):\n'
+        '    m = R.max()\n'
+        '    return S.map(lambda x: x - m)\n'
+        ,
+        'program p(R: Bag[Int], S: Bag[Int]) =\n'
+        '  let m = max(R)\n'
+        '  map(lambda (x: Int) -> x - m)(S)\n'
+    ),
+    'shadow': (
+        'def p(x: RDD[int]):\n'
+        '    return x.map(lambda x: x + 1)\n'
+        ,
+        'program p(x: Bag[Int]) =\n'
+        '  map(lambda (x_1: Int) -> x_1 + 1)(x)\n'
+    ),
+    'rdd_helper': (
+        'def evens(rdd):\n'
+        '    return rdd.filter(lambda x: x % 2 == 0)\n'
+        'def p(R: RDD[int]):\n'
+        '    return evens(R).count()\n'
+        ,
+        'program p(R: Bag[Int]) =\n'
+        '  count(filter(lambda (x: Int) -> x % 2 == 0)(R))\n'
+    ),
+    'nested_def': (
+        'def p(R: RDD[int], t: int):\n'
+        '    def f(x):\n'
+        '        return x * t\n'
+        '    return R.map(f)\n'
+        ,
+        'program p(R: Bag[Int], t: Int) =\n'
+        '  map(lambda (x: Int) -> x * t)(R)\n'
+    ),
+    'infer': (
+        'def p(R, S, t):\n'
+        '    return R.map(lambda x: x + t).cartesian(S.filter(lambda kv: kv[0] > 0).reduceByKey(add))\n'
+        ,
+        'program p(R: Bag[Int], S: Bag[(Int, Int)], t: Int) =\n'
+        '  cartesian(map(lambda (x: Int) -> x + t)(R), reduceByKey(lambda (a: Int, b: Int) -> a + b)(filter(lambda (kv: (Int, Int)) -> kv[0] > 0)(S)))\n'
+    ),
+    'string_ann': (
+        "def p(R: 'RDD[tuple[int, bool]]', n: 'int'):\n"
+        '    return R.filter(lambda kv: kv[1]).keys()\n'
+        ,
+        'program p(R: Bag[(Int, Bool)], n: Int) =\n'
+        '  map(lambda (kv: (Int, Bool)) -> kv[0])(filter(lambda (kv: (Int, Bool)) -> kv[1])(R))\n'
+    ),
+    'typing_tuple': (
+        'import typing\n'
+        'from typing import Tuple\n'
+        'def p(R: RDD[Tuple[int, int]], t: typing.Tuple[int, bool]):\n'
+        '    return R.map(lambda kv: kv[0] + t[0])\n'
+        ,
+        'program p(R: Bag[(Int, Int)], t: (Int, Bool)) =\n'
+        '  map(lambda (kv: (Int, Int)) -> kv[0] + t[0])(R)\n'
+    ),
+    'key_by': (
+        'def p(R: RDD[int]):\n'
+        '    return R.keyBy(lambda x: x % 3)\n',
+        'program p(R: Bag[Int]) =\n'
+        '  map(lambda (x_1: Int) -> (x_1 % 3, x_1))(R)\n'
+    ),
+    'group_map': (
+        'def p(S: RDD[tuple[int, int]]):\n'
+        '    return S.groupByKey().map(lambda x: (x[0], sum(x[1]) - len(x[1])))\n',
+        'program p(S: Bag[(Int, Int)]) =\n'
+        '  map(lambda (kv: (Int, (Int, Int))) -> (kv[0], kv[1][0] - kv[1][1]))(groupByKey(sum, len)(S))\n'
+    ),
+    'group_map_unpack': (
+        'def f(kv):\n    k, vs = kv\n    return k + min(vs)\n'
+        'def p(S: RDD[tuple[int, int]]):\n'
+        '    return S.groupByKey().map(f)\n',
+        'program p(S: Bag[(Int, Int)]) =\n'
+        '  map(lambda (kv_1: (Int, Int)) -> kv_1[0] + kv_1[1])(groupByKey(min)(S))\n'
+    ),
+    'rebind_rdd': (
+        'def p(R: RDD[int]):\n    R = R.map(lambda x: x + 1)\n    R = R.filter(lambda x: x > 0)\n    return R\n',
+        'program p(R: Bag[Int]) =\n'
+        '  filter(lambda (x: Int) -> x > 0)(map(lambda (x: Int) -> x + 1)(R))\n'
+    ),
+    'unused_pure_action_dropped': (
+        'def p(R: RDD[int]):\n    n = R.count()\n    return R\n',
+        'program p(R: Bag[Int]) =\n  R\n'
+    ),
+    'cache_and_action_statements': (
+        'def p(R: RDD[int]):\n    R.cache()\n    R.sum()\n    return R.distinct()\n',
+        'program p(R: Bag[Int]) =\n  distinct(R)\n'
+    ),
+    'local_param_helper': (
+        'def p(R: RDD[int], t: int):\n'
+        '    def above(n):\n        return lambda v: v > n\n'
+        '    def f(x):\n        return above(x + 1)(t)\n'
+        '    return R.filter(above(t * 2)).map(f)\n',
+        'program p(R: Bag[Int], t: Int) =\n'
+        '  let n_2 = t * 2\n'
+        '  map(lambda (x: Int) -> apply(lambda (n_1: Int, v: Int) -> v > n_1)(x + 1, t))(filter(lambda (v: Int) -> v > n_2)(R))\n'
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_construct(name: str) -> None:
+    source, expected = CASES[name]
+    program = translate_source(HEADER + source, filename="t.py")
+    assert program == parse(expected), pretty(program)
+    typecheck(program)
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_every_node_is_located(name: str) -> None:
+    source, _ = CASES[name]
+    program = translate_source(HEADER + source, filename="t.py")
+    for node in sl.walk(program):
+        assert node.loc is not None and node.loc.file == "t.py", node
+        assert node.loc.line > len(HEADER.splitlines()), node
+
+
+def test_program_name_params_and_locations() -> None:
+    src = "def other(x):\n    return x\n\ndef pipe(A: 'RDD[int]', t: int):\n    return A.map(lambda x: x + t)\n"
+    program = translate_source(src, filename="f.py")
+    assert program.name == "pipe"
+    assert [p.name for p in program.params] == ["A", "t"]
+    assert program.loc == sl.Loc("f.py", 4, 1)
+    assert program.params[1].loc == sl.Loc("f.py", 4, 25)
+    body = program.body
+    assert isinstance(body, sl.Map) and body.loc == sl.Loc("f.py", 5, 12)
+    assert isinstance(body.fn, sl.Lambda) and body.fn.loc == sl.Loc("f.py", 5, 18)
+
+
+def test_explicit_function_choice() -> None:
+    src = "def a(R: 'RDD[int]'):\n    return R.count()\n\ndef b(R: 'RDD[int]'):\n    return R.sum()\n"
+    assert translate_source(src, "b").body == sl.SimpleAgg("sum", sl.Var("R"))
+    assert translate_source(src, "a").name == "a"
+
+
+def test_rdd_helper_does_not_make_pipeline_ambiguous() -> None:
+    src = ("def evens(rdd):\n    return rdd.filter(lambda x: x % 2 == 0)\n\n"
+           "def main(R: 'RDD[int]'):\n    return evens(R).count()\n")
+    assert translate_source(src).name == "main"
+
+
+def test_translate_file(tmp_path) -> None:
+    from frontend import translate_file
+
+    path = tmp_path / "job.py"
+    path.write_text("def job(R: 'RDD[int]'):\n    return R.distinct()\n")
+    program = translate_file(str(path))
+    assert program == parse("program job(R: Bag[Int]) =\n  distinct(R)\n")
+    assert program.loc == sl.Loc(str(path), 1, 1)
+

@@ -1,0 +1,138 @@
+# ruff: noqa: E501 - a table of one-line sources
+"""Located errors for everything outside the fragment: each row of docs/frontend.md's table of
+unsupported constructs has a case here asserting the error class, the construct, line and column."""
+
+from __future__ import annotations
+
+import pathlib
+import re
+
+import pytest
+
+from frontend import translate_source
+from sparklite.errors import (
+    AnnotationNeededError,
+    InputError,
+    NameResolutionError,
+    TypeCheckError,
+    UnsupportedError,
+)
+
+U, N, T, A = UnsupportedError, NameResolutionError, TypeCheckError, AnnotationNeededError
+
+# construct (as in the docs table) -> (source, error class, line, column)
+CASES: dict[str, tuple[str, type[InputError], int, int]] = {
+    "zipWithIndex": ("def p(R):\n    return R.zipWithIndex()\n", U, 2, 14),
+    "sortBy": ("def p(R):\n    return R.map(lambda x: x) \\\n        .sortBy(lambda x: x)\n", U, 3, 10),
+    "collect": ("def p(R):\n    return R.collect()\n", U, 2, 14),
+    "unknown RDD method": ("def p(R: 'RDD[int]'):\n    return R.frobnicate()\n", U, 2, 14),
+    "numPartitions argument": ("def p(R: 'RDD[int]'):\n    return R.distinct(2)\n", U, 2, 23),
+    "keyword argument": ("def p(S):\n    return S.reduceByKey(lambda a, b: a, numPartitions=2)\n", U, 2, 56),
+    "sc.parallelize": ("def p(sc):\n    return sc.parallelize([1, 2]).map(lambda x: x)\n", U, 2, 15),
+    "for loop": ("def f(x):\n    for i in range(3):\n        x = x + i\n    return x\n\n"
+                 "def p(R):\n    return R.map(f)\n", U, 2, 5),
+    "while loop": ("def f(x):\n    while x > 0:\n        x -= 1\n    return x\n\n"
+                   "def p(R):\n    return R.map(f)\n", U, 2, 5),
+    "string literal": ("def p(R):\n    return R.map(lambda x: 'a')\n", U, 2, 28),
+    "float literal": ("def p(R):\n    return R.map(lambda x: x * 1.5)\n", U, 2, 32),
+    "true division /": ("def p(R):\n    return R.map(lambda x: x / 2)\n", U, 2, 28),
+    "operator.truediv": ("import operator\n\ndef p(R: 'RDD[int]'):\n    return R.reduce(operator.truediv)\n",
+                         U, 4, 21),
+    "global": ("C = 0\n\ndef f(x):\n    global C\n    C += 1\n    return x\n\n"
+               "def p(R):\n    return R.map(f)\n", U, 4, 5),
+    "non-constant module variable": ("xs = []\n\ndef p(R: 'RDD[int]'):\n    return R.map(lambda x: x + len(xs))\n",
+                                     U, 4, 36),
+    "print": ("def f(x):\n    print(x)\n    return x\n\ndef p(R):\n    return R.map(f)\n", U, 2, 5),
+    "undefined name": ("def p(R):\n    return R.map(lambda x: x + y)\n", N, 2, 32),
+    "attribute access": ("def p(R):\n    return R.map(lambda x: x.real)\n", U, 2, 30),
+    "method call on a non-RDD": ("def p(R: 'RDD[int]'):\n    return R.map(lambda x: x.bit_length())\n", U, 2, 30),
+    "*args": ("def f(*xs):\n    return 1\n\ndef p(R):\n    return R.map(f)\n", U, 1, 8),
+    "default argument": ("def p(R: 'RDD[int]'):\n    return R.map(lambda x, n=2: x + n)\n", U, 2, 30),
+    "list comprehension": ("def p(R):\n    return R.map(lambda x: [y for y in x])\n", U, 2, 28),
+    "generator expression": ("def p(R: 'RDD[int]'):\n    return R.map(lambda x: sum(y for y in (x, 1)))\n",
+                             U, 2, 31),
+    "dict literal": ("def p(R: 'RDD[int]'):\n    return R.map(lambda x: {x: 1})\n", U, 2, 28),
+    "None": ("def p(R: 'RDD[int]'):\n    return R.map(lambda x: None)\n", U, 2, 28),
+    "list value": ("def p(R: 'RDD[int]'):\n    return R.map(lambda x: [x, x])\n", U, 2, 18),
+    "flatMap with a non-literal result": ("def p(R: 'RDD[int]'):\n    return R.flatMap(lambda x: (x, x) if x else x)\n",
+                                          U, 2, 22),
+    "range": ("def p(R):\n    return R.flatMap(lambda x: range(x))\n", U, 2, 32),
+    "groupByKey().mapValues(list)": ("def p(S):\n    return S.groupByKey().mapValues(list)\n", U, 2, 37),
+    "groupByKey result": ("def p(S: 'RDD[tuple[int, int]]'):\n    return S.groupByKey()\n", U, 2, 12),
+    "value-returning and/or": ("def p(R: 'RDD[int]'):\n    return R.map(lambda x: x and 1)\n", T, 2, 34),
+    "truth value of a tuple": ("def p(S: 'RDD[tuple[int, int]]'):\n    return S.filter(lambda kv: kv)\n", T, 2, 12),
+    "bool compared with int": ("def p(R: 'RDD[int]'):\n    return R.map(lambda x: (x > 0) == 1)\n", T, 2, 28),
+    "slice": ("def p(S):\n    return S.map(lambda kv: kv[1:])\n", U, 2, 32),
+    "negative index": ("def p(S: 'RDD[tuple[int, int]]'):\n    return S.map(lambda kv: kv[-1])\n", U, 2, 32),
+    "'in' comparison": ("def p(R: 'RDD[int]'):\n    return R.filter(lambda x: x in (1, 2))\n", U, 2, 31),
+    "bitwise &": ("def p(R: 'RDD[int]'):\n    return R.filter(lambda x: x & 1)\n", U, 2, 31),
+    "** with a non-constant exponent": ("def p(R: 'RDD[int]'):\n    return R.map(lambda x: 2 ** x)\n", U, 2, 28),
+    "try": ("def f(x):\n    try:\n        return 1 // x\n    except ZeroDivisionError:\n        return 0\n\n"
+            "def p(R):\n    return R.map(f)\n", U, 2, 5),
+    "assignment expression (:=)": ("def p(R: 'RDD[int]'):\n    return R.map(lambda x: (y := x))\n", U, 2, 29),
+    "star-arguments": ("def p(S: 'RDD[tuple[int, int]]'):\n    return S.map(lambda kv: max(*kv))\n", U, 2, 33),
+    "assignment to a subscript": ("def f(x):\n    x[0] = 1\n    return x\n\ndef p(R):\n    return R.map(f)\n",
+                                  U, 2, 5),
+    "recursion": ("def f(x):\n    return f(x)\n\ndef p(R):\n    return R.map(f)\n", U, 2, 12),
+    "implicit None return": ("def f(x):\n    if x > 0:\n        return 1\n\ndef p(R):\n    return R.map(f)\n",
+                             U, 1, 1),
+    "RDD inside a function": ("def p(R: 'RDD[int]', S: 'RDD[int]'):\n    return R.map(lambda x: S.count())\n",
+                              U, 2, 28),
+    "if statement in the pipeline": ("def p(R: 'RDD[int]'):\n    if R.count() > 0:\n        return R\n    return R\n",
+                                     U, 2, 5),
+    "unused action result": ("from operator import add\n\ndef p(R: 'RDD[int]'):\n    t = R.reduce(add)\n    return R\n",
+                             U, 4, 5),
+    "rebinding a captured variable": ("def p(R: 'RDD[int]'):\n    m = R.count()\n    f = lambda x: x + m\n    m = 2\n    return R.map(f)\n",
+                                      U, 4, 5),
+    "redefined function": ("def f(x):\n    return x\n\ndef f(x):\n    return x + 1\n\ndef p(R: 'RDD[int]'):\n    return R.map(f)\n",
+                           U, 8, 18),
+    "annotation": ("def p(R: 'list[int]'):\n    return R.count()\n", U, 1, 10),
+    "missing annotation": ("def p(R):\n    return R.map(lambda x: x[0])\n", A, 1, 7),
+    "no pipeline function": ("def f(x):\n    return x + 1\n\ndef g(x):\n    return x\n", InputError, 1, 1),
+    "several pipeline functions": ("def p(R):\n    return R.count()\n\ndef q(R):\n    return R.count()\n",
+                                   InputError, 4, 1),
+    "Python syntax error": ("def p(R:\n", InputError, 1, 6),
+}
+
+
+@pytest.mark.parametrize("construct", sorted(CASES))
+def test_located_error(construct: str) -> None:
+    source, cls, line, col = CASES[construct]
+    with pytest.raises(InputError) as info:
+        translate_source(source, filename="bad.py")
+    err = info.value
+    assert isinstance(err, cls), f"{type(err).__name__}: {err}"
+    assert err.loc is not None
+    assert (err.loc.file, err.loc.line, err.loc.col) == ("bad.py", line, col), str(err)
+    assert str(err).startswith(f"bad.py:{line}:{col}: ")
+
+
+def test_unsupported_errors_name_their_construct() -> None:
+    err = _error(CASES["zipWithIndex"][0])
+    assert isinstance(err, UnsupportedError) and err.construct == "zipWithIndex"
+    err = _error(CASES["for loop"][0])
+    assert isinstance(err, UnsupportedError) and err.construct == "for loop"
+
+
+def test_annotation_message_names_the_parameter() -> None:
+    err = _error("def p(R, S: 'RDD[int]'):\n    return R.keys().union(S)\n")
+    assert isinstance(err, AnnotationNeededError)
+    assert "parameter R needs an annotation, e.g. R: RDD[tuple[int, int]]" in str(err)
+    err = _error("def p(R):\n    return R.count()\n")
+    assert isinstance(err, AnnotationNeededError) and "R: RDD[int]" in str(err)
+
+
+def test_docs_table_is_covered() -> None:
+    """Every construct in docs/frontend.md's table of unsupported constructs has a case above."""
+    doc = (pathlib.Path(__file__).parent.parent / "docs" / "frontend.md").read_text()
+    section = doc.split("## Unsupported constructs", 1)[1].split("\n## ", 1)[0]
+    rows = [line for line in section.splitlines() if line.startswith("| `")]
+    constructs = [re.match(r"\| `([^`]+)`", row).group(1) for row in rows]  # type: ignore[union-attr]
+    assert len(constructs) >= 40
+    assert set(constructs) == set(CASES)
+
+
+def _error(source: str) -> InputError:
+    with pytest.raises(InputError) as info:
+        translate_source(source, filename="bad.py")
+    return info.value

@@ -1,0 +1,95 @@
+"""Types from annotations and from inference (unification over the translated program)."""
+
+from __future__ import annotations
+
+import pytest
+
+from frontend import translate_source
+from sparklite.errors import AnnotationNeededError, TypeCheckError, UnsupportedError
+from sparklite.interpreter import run
+from sparklite.types import BOOL, INT, BagType, TupleType
+from sparklite.values import Bag
+
+PAIR = TupleType((INT, INT))
+
+
+def types(source: str, function: str | None = None) -> dict[str, object]:
+    program = translate_source(source, function)
+    return {p.name: p.type for p in program.params}
+
+
+@pytest.mark.parametrize("annotation,expected", [
+    ("RDD[int]", BagType(INT)),
+    ("RDD[tuple[int, int]]", BagType(PAIR)),
+    ("RDD[tuple[int, tuple[int, int]]]", BagType(TupleType((INT, PAIR)))),
+    ("pyspark.RDD[tuple[bool, int]]", BagType(TupleType((BOOL, INT)))),
+    ("RDD[typing.Tuple[int, int]]", BagType(PAIR)),
+    ("'RDD[Tuple[int, bool]]'", BagType(TupleType((INT, BOOL)))),
+])
+def test_annotations(annotation: str, expected: object) -> None:
+    src = (f"def p(R: {annotation}, n: int, b: bool, t: 'tuple[int, int]'):\n"
+           "    return R.distinct(), n, b, t\n")
+    assert types(src) == {"R": expected, "n": INT, "b": BOOL, "t": PAIR}
+
+
+def test_inference_from_arithmetic_indexing_and_keyed_ops() -> None:
+    src = ("from operator import add\n"
+           "def total(vw):\n    v, w = vw\n    return v + w\n"
+           "def p(R, S, T, k):\n"
+           "    a = R.map(lambda x: x * k)\n"
+           "    b = S.reduceByKey(add).filter(lambda kv: kv[0] > 0)\n"
+           "    c = T.mapValues(total).filter(lambda t: t[0] > 0)\n"
+           "    return a, b, c\n")
+    assert types(src) == {"R": BagType(INT), "S": BagType(PAIR), "k": INT,
+                          "T": BagType(TupleType((INT, PAIR)))}
+
+
+def test_inference_through_helpers_and_unpacking() -> None:
+    src = ("def f(pair):\n    (k, v), w = pair\n    return k + v - w\n\n"
+           "def p(R):\n    return R.map(f)\n")
+    assert types(src) == {"R": BagType(TupleType((PAIR, INT)))}
+
+
+def test_bool_elements_inferred_from_use_as_condition_and_comparison() -> None:
+    src = "def p(R):\n    return R.filter(lambda kv: kv[1] == (kv[0] > 0)).keys()\n"
+    assert types(src) == {"R": BagType(TupleType((INT, BOOL)))}
+
+
+def test_local_lambda_used_at_two_types_gets_fresh_types() -> None:
+    src = ("def p(R: 'RDD[int]', S: 'RDD[tuple[int, int]]'):\n"
+           "    ident = lambda x: x\n"
+           "    return R.map(ident), S.map(ident)\n")
+    program = translate_source(src)
+    assert run(program, {"R": [1], "S": [(1, 2)]}) == (Bag.of([1]), Bag.of([(1, 2)]))
+
+
+def test_named_helper_is_monomorphic() -> None:
+    src = ("def ident(x):\n    return x\n\n"
+           "def p(R: 'RDD[int]', S: 'RDD[tuple[int, int]]'):\n    return R.map(ident), S.map(ident)\n")
+    with pytest.raises(TypeCheckError):
+        translate_source(src)
+
+
+@pytest.mark.parametrize("source,message", [
+    ("def p(R):\n    return R.count()\n", "R: RDD[int]"),
+    ("def p(R):\n    return R.distinct()\n", "R: RDD[int]"),
+    ("def p(R):\n    return R.keys().map(lambda k: k + 1)\n", "R: RDD[tuple[int, int]]"),
+    ("def p(R: 'RDD[int]', t):\n    return R\n", "t: int"),
+    ("def p(R):\n    return R.filter(lambda x: x)\n", "R: RDD[int]"),
+])
+def test_annotation_needed(source: str, message: str) -> None:
+    with pytest.raises(AnnotationNeededError) as info:
+        translate_source(source, filename="a.py")
+    assert message in str(info.value)
+    assert info.value.loc is not None and info.value.loc.line == 1
+
+
+def test_bool_as_int_is_faithful() -> None:
+    src = "def p(R: 'RDD[bool]'):\n    return R.map(lambda b: b + 1), R.filter(lambda b: b).count()\n"
+    program = translate_source(src)
+    assert run(program, {"R": [True, False]}) == (Bag.of([2, 1]), 1)
+
+
+def test_unsupported_annotation() -> None:
+    with pytest.raises(UnsupportedError):
+        translate_source("def p(R: 'RDD[float]'):\n    return R.count()\n")
