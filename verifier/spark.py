@@ -65,6 +65,11 @@ def get_context(master: str = DEFAULT_MASTER) -> Any:
     require_java()
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
+    os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
+    if "PYSPARK_SUBMIT_ARGS" not in os.environ:  # quiet JVM logging unless the user configured Spark
+        log_conf = os.path.join(os.path.dirname(os.path.abspath(__file__)), "log4j2.properties")
+        os.environ["PYSPARK_SUBMIT_ARGS"] = (
+            f'--driver-java-options "-Dlog4j2.configurationFile=file:{log_conf}" pyspark-shell')
     try:
         from pyspark import SparkConf, SparkContext
     except ImportError as exc:  # pragma: no cover - depends on the installation
