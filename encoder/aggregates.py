@@ -55,11 +55,15 @@ class FoldShape:
 @dataclass(frozen=True)
 class AggTerm:
     """One aggregation of a program: its fold, the bag it folds, and the placeholder accumulator that
-    stands for its (unknown) final accumulator in the program's top expression."""
+    stands for its (unknown) final accumulator in the program's top expression.
+
+    ``elems`` are the folded bag's alternatives (``encoder.terms``): the fold sees every element each
+    alternative generates, in some order (the order is irrelevant once the aggregation is
+    partition-independent)."""
 
     node: A.Expr
     shape: FoldShape
-    elem: BagTerm
+    elems: tuple[BagTerm, ...]
     acc: Sym  # fold: value-shaped; reduce: (has: Bool, value)
 
 

@@ -13,9 +13,17 @@ Aggregations inside basic expressions become placeholder accumulators (``encoder
 program's *top expression* is encoded over them. By-key aggregations inside bag expressions become
 ``KeyedAgg`` records whose output element is a placeholder ``(key, acc)``.
 
+A bag expression denotes a *list of alternatives* (``Alts``, a tuple of ``BagTerm``): its bag is the sum
+(multiplicities add) over the alternatives of the bag each alternative generates over its own input
+occurrences. ``union(a, b)`` concatenates the alternatives; ``flatMap(f)`` with ``f`` returning a
+k-tuple gives k alternatives per source alternative (component i of ``f``'s result, sharing the
+source's occurrences); map/filter act per alternative; cartesian/join take all pairs. Each alternative
+is canonicalised on its own, so ``union(R, R)`` is two alternatives each reading ``x:R#0``.
+
 What is not encoded (``UnsupportedShape``, so methods answer NotApplicable and the bounded method
-decides): ``union``, ``distinct``, ``flatMap`` (an element becomes one of several alternatives), nested
-aggregations, and aggregations evaluated per element.
+decides): ``distinct`` (multiplicities collapse), by-key aggregations of a bag with several
+alternatives, more than ``MAX_ALTERNATIVES`` alternatives, nested aggregations, and aggregations
+evaluated per element.
 """
 
 from __future__ import annotations
@@ -42,7 +50,10 @@ from sparklite.types import BagType, Type
 
 
 class UnsupportedShape(EncodingError):
-    """The program is outside what program terms express (union, distinct, flatMap, nesting)."""
+    """The program is outside what program terms express (distinct, nesting, too many alternatives)."""
+
+
+MAX_ALTERNATIVES = 16  # cartesian products of unions multiply alternatives; beyond this, bounded decides
 
 
 @dataclass(frozen=True)
@@ -97,6 +108,14 @@ class BagTerm:
                        self.elem_types, self.keyed)
 
 
+Alts = tuple[BagTerm, ...]
+"""A bag as a list of alternatives: its multiset is the sum of what each alternative generates."""
+
+
+def rep_var_sets(alts: Alts) -> list[Counter[str]]:
+    return [t.rep_var_set() for t in alts]
+
+
 def substitute(v: Sym, pairs: Sequence[tuple[z3.ExprRef, z3.ExprRef]]) -> Sym:
     """``v`` with the leaf variables in ``pairs`` replaced (Python tuples are mapped through)."""
     if isinstance(v, tuple):
@@ -120,7 +139,16 @@ def sym_pairs(old: Sym, new: Sym) -> list[tuple[z3.ExprRef, z3.ExprRef]]:
 
 @dataclass(frozen=True)
 class BagResult:
-    term: BagTerm
+    """A bag result: the sum of its alternatives (one for map/filter/cartesian/join programs)."""
+
+    alts: Alts
+
+    @property
+    def term(self) -> BagTerm:
+        """The single alternative; methods that only handle one-alternative bags use this."""
+        if len(self.alts) != 1:
+            raise UnsupportedShape(f"a bag of {len(self.alts)} alternatives (union/flatMap)")
+        return self.alts[0]
 
 
 @dataclass(frozen=True)
@@ -207,14 +235,16 @@ class _TermEncoder(BasicEncoder):
             agg = next(a for a in self.aggregates if a.acc is acc)
         else:
             src = self.bag(node.source)  # type: ignore[union-attr]
-            if src.keyed:
+            if any(t.keyed for t in src):
                 raise UnsupportedShape("an aggregation over the output of a by-key aggregation", node.loc)
-            if any(_mentions(src.value, a.acc) or _mentions(src.present, a.acc) for a in self.aggregates):
+            if any(_mentions(t.value, a.acc) or _mentions(t.present, a.acc)
+                   for t in src for a in self.aggregates):
                 raise UnsupportedShape("an aggregation over a bag that depends on another aggregation",
                                        node.loc)
-            shape = fold_shape(node, self, self.top_env, src.value)
+            shape = fold_shape(node, self, self.top_env, src[0].value)
             acc = acc_template(f"{self.side}.acc{len(self.aggregates)}", shape)
-            acc_step(shape, acc, src.value, src.present, src.present)  # records the step's hazards
+            for t in src:
+                acc_step(shape, acc, t.value, t.present, t.present)  # records the step's hazards
             agg = AggTerm(node, shape, src, acc)
             self.aggregates.append(agg)
             self.agg_cache[node] = acc
@@ -230,45 +260,76 @@ class _TermEncoder(BasicEncoder):
             return e.name in self.bag_params or e.name in self.bag_lets
         return isinstance(e, A.BAG_OPS)
 
-    def bag(self, e: A.Expr) -> BagTerm:
+    def bag(self, e: A.Expr) -> Alts:
+        """The alternatives of bag expression ``e`` (see the module doc); every read of an input bag
+        gets fresh representative variables, so a let-bound bag used twice is read twice."""
+        alts = self._bag(e)
+        if len(alts) > MAX_ALTERNATIVES:
+            raise UnsupportedShape(f"more than {MAX_ALTERNATIVES} alternatives (union/flatMap/cartesian)",
+                                   e.loc)
+        return alts
+
+    def bag1(self, e: A.Expr, what: str) -> BagTerm:
+        """The single alternative of ``e``; ``what`` names the consumer that cannot take several."""
+        alts = self.bag(e)
+        if len(alts) != 1:
+            raise UnsupportedShape(f"{what} of a bag with several alternatives (union/flatMap)", e.loc)
+        return alts[0]
+
+    def _bag(self, e: A.Expr) -> Alts:
         match e:
             case A.Var(name=n) if n in self.bag_params:
                 k = self.occ_count[n]
                 self.occ_count[n] += 1
                 var = fresh(f"{self.side}:{n}#{k}", self.bag_params[n])
-                return BagTerm(var, z3.BoolVal(True), (Occurrence(n, var),), self.bag_params)
+                return (BagTerm(var, z3.BoolVal(True), (Occurrence(n, var),), self.bag_params),)
             case A.Var(name=n) if n in self.bag_lets:
                 return self.bag(self.bag_lets[n])
             case A.Map(fn=fn, source=src):
-                t = self.bag(src)
-                return BagTerm(self._per_element(fn, [t.value], t.present), t.present, t.occurrences,
-                               self.bag_params, t.keyed)
+                return tuple(BagTerm(self._per_element(fn, [t.value], t.present), t.present, t.occurrences,
+                                     self.bag_params, t.keyed) for t in self.bag(src))
             case A.Filter(fn=fn, source=src):
-                t = self.bag(src)
-                keep = self._per_element(fn, [t.value], t.present)
-                if isinstance(keep, tuple) or not z3.is_bool(keep):
-                    raise EncodingError("a filter predicate that is not a boolean", e.loc)
-                return BagTerm(t.value, z3.And(t.present, keep), t.occurrences, self.bag_params, t.keyed)
+                out = []
+                for t in self.bag(src):
+                    keep = self._per_element(fn, [t.value], t.present)
+                    if isinstance(keep, tuple) or not z3.is_bool(keep):
+                        raise EncodingError("a filter predicate that is not a boolean", e.loc)
+                    out.append(BagTerm(t.value, z3.And(t.present, keep), t.occurrences, self.bag_params,
+                                       t.keyed))
+                return tuple(out)
+            case A.FlatMap(fn=fn, source=src):
+                # flatMap(f)(mu) = sum_i map(f_i)(mu): component i of f's k-tuple is alternative i,
+                # reading the same input occurrences as its source element.
+                out = []
+                for t in self.bag(src):
+                    res = self._per_element(fn, [t.value], t.present)
+                    if not isinstance(res, tuple):
+                        raise EncodingError("a flatMap function that does not return a tuple", e.loc)
+                    out += [BagTerm(c, t.present, t.occurrences, self.bag_params, t.keyed) for c in res]
+                return tuple(out)
+            case A.Union(left=lft, right=rgt):
+                return self.bag(lft) + self.bag(rgt)
             case A.Cartesian(left=lft, right=rgt):
-                a, b = self.bag(lft), self.bag(rgt)
-                return BagTerm((a.value, b.value), z3.And(a.present, b.present),
-                               a.occurrences + b.occurrences, self.bag_params, a.keyed + b.keyed)
+                left, right = self.bag(lft), self.bag(rgt)
+                return tuple(BagTerm((a.value, b.value), z3.And(a.present, b.present),
+                                     a.occurrences + b.occurrences, self.bag_params, a.keyed + b.keyed)
+                             for a in left for b in right)
             case A.Join(left=lft, right=rgt):
-                a, b = self.bag(lft), self.bag(rgt)
-                if not (_is_pair(a.value) and _is_pair(b.value)):
-                    raise EncodingError("join of bags whose elements are not pairs", e.loc)
-                same_key = sym_eq(a.value[0], b.value[0])
-                return BagTerm((a.value[0], (a.value[1], b.value[1])),
-                               z3.And(a.present, b.present, same_key),
-                               a.occurrences + b.occurrences, self.bag_params, a.keyed + b.keyed)
+                left, right = self.bag(lft), self.bag(rgt)
+                out = []
+                for a in left:
+                    for b in right:
+                        if not (_is_pair(a.value) and _is_pair(b.value)):
+                            raise EncodingError("join of bags whose elements are not pairs", e.loc)
+                        same_key = sym_eq(a.value[0], b.value[0])
+                        out.append(BagTerm((a.value[0], (a.value[1], b.value[1])),
+                                           z3.And(a.present, b.present, same_key),
+                                           a.occurrences + b.occurrences, self.bag_params, a.keyed + b.keyed))
+                return tuple(out)
             case A.FoldByKey() | A.AggregateByKey() | A.ReduceByKey() | A.CombineByKey() | A.GroupByKeyAgg():
-                return self._by_key(e)
-            case A.Union():
-                raise UnsupportedShape("union (an element comes from one of two bags)", e.loc)
+                return (self._by_key(e),)
             case A.Distinct():
                 raise UnsupportedShape("distinct (multiplicities collapse)", e.loc)
-            case A.FlatMap():
-                raise UnsupportedShape("flatMap (an element becomes several)", e.loc)
         raise EncodingError(f"{type(e).__name__} is not a bag expression", e.loc)
 
     def _per_element(self, fn: A.Fn, args: list[Sym], present: z3.BoolRef) -> Sym:
@@ -279,7 +340,7 @@ class _TermEncoder(BasicEncoder):
             self.element_level -= 1
 
     def _by_key(self, node: A.Expr) -> BagTerm:
-        src = self.bag(node.source)  # type: ignore[union-attr]
+        src = self.bag1(node.source, "a by-key aggregation")  # type: ignore[union-attr]
         if src.keyed:
             raise UnsupportedShape("a by-key aggregation over the output of another", node.loc)
         if not _is_pair(src.value):
@@ -375,7 +436,7 @@ def _holds_bag(enc: _TermEncoder, e: A.Expr) -> bool:
 
 
 __all__ = [
-    "BagResult", "BagTerm", "EncodingError", "Occurrence", "ProgramEncoding", "Result", "TupleResult",
-    "UnsupportedShape", "ValueResult", "canonical_var", "encode_program",
-    "has_aggregation_node", "substitute", "sym_pairs",
+    "Alts", "BagResult", "BagTerm", "EncodingError", "MAX_ALTERNATIVES", "Occurrence", "ProgramEncoding",
+    "Result", "TupleResult", "UnsupportedShape", "ValueResult", "canonical_var", "encode_program",
+    "has_aggregation_node", "rep_var_sets", "substitute", "sym_pairs",
 ]

@@ -114,10 +114,56 @@ def test_division_hazard_recorded_under_its_path():
 
 
 @pytest.mark.parametrize("body", [
-    A.Union(v("R"), v("R")),
     A.Distinct(v("R")),
-    A.FlatMap(lam("x", tup("x", "x")), v("R")),
+    A.ReduceByKey(add(), A.Union(v("P"), v("P"))),  # a bucket would mix alternatives
 ])
 def test_unsupported_shapes(body):
+    with pytest.raises(UnsupportedShape):
+        encode_program(prog({**R, "P": bag(PAIR)}, body), "L")
+
+
+def test_union_concatenates_alternatives_with_their_own_occurrences():
+    p = prog({**R, "S": bag()}, A.Map(lam("x", op("+", "x", 1)), A.Union(v("R"), v("S"))))
+    alts = encode_program(p, "L").result.alts
+    assert [t.rep_var_set() for t in alts] == [{"R": 1}, {"S": 1}]
+    assert valid(alts[0].canonical("x").value == z3.Int("x:R#0") + 1)
+    assert valid(alts[1].canonical("x").value == z3.Int("x:S#0") + 1)
+
+
+def test_union_of_a_bag_with_itself_reads_it_twice_independently():
+    alts = encode_program(prog(R, A.Union(v("R"), v("R"))), "L").result.alts
+    assert len(alts) == 2 and all(t.rep_var_set() == {"R": 1} for t in alts)
+    assert str(alts[0].occurrences[0].var) != str(alts[1].occurrences[0].var)
+
+
+def test_flatmap_components_share_the_source_occurrence():
+    p = prog(R, A.FlatMap(lam("x", tup("x", op("*", -1, "x"))),
+                          A.Filter(lam("x", op(">", "x", 0)), v("R"))))
+    alts = encode_program(p, "L").result.alts
+    assert len(alts) == 2
+    x = z3.Int("x:R#0")
+    a, b = (t.canonical("x") for t in alts)
+    assert valid(a.value == x) and valid(b.value == -x)
+    assert valid(a.present == (x > 0)) and valid(b.present == (x > 0))
+    assert alts[0].occurrences == alts[1].occurrences
+
+
+def test_cartesian_of_unions_takes_all_pairs_with_per_occurrence_variables():
+    p = prog({**R, "S": bag()}, A.Cartesian(A.Union(v("R"), v("S")), A.Union(v("R"), v("S"))))
+    alts = encode_program(p, "L").result.alts
+    assert [dict(t.rep_var_set()) for t in alts] == [{"R": 2}, {"R": 1, "S": 1}, {"S": 1, "R": 1}, {"S": 2}]
+    rr = alts[0].canonical("x").value
+    assert not valid(rr[0] == rr[1])  # a self-product: two independent elements of R
+
+
+def test_fold_over_a_union_keeps_every_alternative():
+    p = prog({**R, "S": bag()}, A.SimpleAgg("sum", A.Union(v("R"), v("S"))))
+    enc = encode_program(p, "L")
+    assert [t.rep_var_set() for t in enc.aggregates[0].elems] == [{"R": 1}, {"S": 1}]
+
+
+def test_too_many_alternatives_is_unsupported():
+    u = A.Union(v("R"), v("R"))
+    body = A.Cartesian(A.Cartesian(u, u), A.Cartesian(u, A.Cartesian(u, u)))  # 2^5 alternatives
     with pytest.raises(UnsupportedShape):
         encode_program(prog(R, body), "L")

@@ -163,3 +163,75 @@ def test_division_in_top_expression_is_left_to_bounded(method):
     left = prog(R, op("//", A.SimpleAgg("sum", v("R")), A.SimpleAgg("count", v("R"))))
     out = method.run(pair(left, left), OPTS)
     assert isinstance(out, NotApplicable) and "division" in out.reason
+
+
+# ---------------------------------------------------------------------------------------------------
+# folds over unions and flatMaps (bags as sums of alternatives)
+# ---------------------------------------------------------------------------------------------------
+
+RS = {"R": bag(), "S": bag()}
+TWICE = A.FlatMap(lam("x", tup("x", "x")), v("R"))
+
+
+def s(source) -> A.SimpleAgg:
+    return A.SimpleAgg("sum", source)
+
+
+def test_sum_over_union_is_sum_of_sums():
+    left = prog(RS, s(A.Union(v("R"), v("S"))))
+    right = prog(RS, op("+", s(v("R")), s(v("S"))))
+    p = pair(left, right)
+    assert isinstance(agg_one_sync.run(p, OPTS), NotApplicable)  # two groups of input tuples
+    assert isinstance(agg_mult.run(p, OPTS), Proved)
+
+
+def test_sum_over_union_is_not_twice_the_sum_of_one_side():
+    p = pair(prog(RS, s(A.Union(v("R"), v("S")))), prog(RS, op("*", 2, s(v("R")))))
+    out = agg_one.run(p, OPTS)
+    assert isinstance(out, Refuted), out
+    assert_real(p, out.candidates)
+
+
+def test_count_over_flatmap_pairs_is_twice_the_count():
+    p = pair(prog(R, A.SimpleAgg("count", TWICE)), prog(R, op("*", 2, A.SimpleAgg("count", v("R")))))
+    assert isinstance(agg_one.run(p, OPTS), Proved)
+
+
+def test_count_over_flatmap_pairs_is_not_the_count():
+    p = pair(prog(R, A.SimpleAgg("count", TWICE)), prog(R, A.SimpleAgg("count", v("R"))))
+    for method in (agg_one, agg_one_sync):
+        out = method.run(p, OPTS)
+        assert not isinstance(out, Proved), out
+        if isinstance(out, Refuted):
+            assert_real(p, out.candidates)
+    assert isinstance(agg_one.run(p, OPTS), Refuted)
+
+
+def test_sum_over_flatmap_of_opposites_is_zero():
+    p = pair(prog(R, s(A.FlatMap(lam("x", tup("x", op("-", 0, "x"))), v("R")))), prog(R, n(0)))
+    assert isinstance(agg_one.run(p, OPTS), Proved)
+
+
+def test_max_over_flatmap_collapses_in_sync():
+    left = prog(R, A.SimpleAgg("max", A.FlatMap(lam("x", tup("x", op("+", "x", 1))), v("R"))))
+    right = prog(R, op("+", A.SimpleAgg("max", v("R")), 1))
+    assert isinstance(agg_one_sync.run(pair(left, right), OPTS), Proved)
+
+
+def test_min_over_union_vs_min_of_mins_is_not_proved():
+    # min(R ++ S) raises only when both are empty; min(min(R), min(S)) when either is: a real
+    # difference that empty and singleton inputs cannot show (the bounded method finds it)
+    left = prog(RS, A.SimpleAgg("min", A.Union(v("R"), v("S"))))
+    right = prog(RS, call("min", A.SimpleAgg("min", v("R")), A.SimpleAgg("min", v("S"))))
+    p = pair(left, right)
+    for method in (agg_one, agg_mult, agg_one_sync):
+        out = method.run(p, OPTS)
+        assert not isinstance(out, Proved), out
+        if isinstance(out, Refuted):
+            assert_real(p, out.candidates)
+
+
+def test_count_of_two_bags_in_one_program():
+    left = prog(RS, op("+", A.SimpleAgg("count", v("R")), A.SimpleAgg("count", v("S"))))
+    right = prog(RS, A.SimpleAgg("count", A.Union(v("S"), v("R"))))
+    assert isinstance(agg_mult.run(pair(left, right), OPTS), Proved)

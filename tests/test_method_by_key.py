@@ -97,3 +97,15 @@ def test_sequential_gate_and_shape():
     assert isinstance(out, NotApplicable)
     out = by_key.run(pair(prog(RP, v("R")), prog(RP, v("R"))), OPTS)
     assert isinstance(out, NotApplicable)
+
+
+def test_by_key_over_a_union_is_left_to_bounded():
+    body = A.ReduceByKey(add(), A.Union(v("R"), v("R")))
+    out = by_key.run(pair(prog(RP, body), prog(RP, body)), OPTS)
+    assert isinstance(out, NotApplicable) and "alternatives" in out.reason
+
+
+def test_by_key_output_followed_by_flatmap_is_left_to_bounded():
+    body = A.FlatMap(lam("kv", tup("kv", "kv")), A.ReduceByKey(add(), v("R")))
+    out = by_key.run(pair(prog(RP, body), prog(RP, body)), OPTS)
+    assert isinstance(out, NotApplicable) and "alternatives" in out.reason

@@ -189,16 +189,20 @@ def all_occurrence_bags(prefix: str, occ: Counter[str], types: Mapping[str, Type
 
 @dataclass(frozen=True)
 class SideFold:
-    """All aggregations of one program folded together over one canonical input tuple.
+    """All aggregations of one program folded together, one input tuple at a time.
 
-    Sound because every aggregation of the program folds a bag whose elements are produced by tuples of
-    the same input occurrences (equal RepVarSets): walking those tuples in one order feeds each fold
-    its own elements (or nothing, when filtered out), and fold results do not depend on the order once
-    the aggregation is partition-independent.
+    The folded bags are sums of alternatives (``encoder.terms``). Alternatives are grouped by their
+    RepVarSet: a *group* ``G`` is walked over the product of its input occurrences, and one tuple ``t``
+    of ``G`` makes every aggregation take, in turn, the element each of its ``G``-alternatives
+    generates from ``t`` (``f*``: nothing when absent). Walking every group's product once, in any
+    interleaving, feeds each fold exactly its own elements (the products are bijective images of the
+    alternatives' own products, since occurrences of one bag range over the same bag); with partition
+    independence the order does not matter. With one alternative per fold this is the paper's joint
+    fold over one canonical tuple.
     """
 
     aggs: tuple[AggTerm, ...]
-    occ: Counter[str]
+    groups: tuple[Counter[str], ...]
 
     @property
     def acc(self) -> Sym:
@@ -208,39 +212,73 @@ class SideFold:
     def init(self) -> Sym:
         return tuple(acc_init(a.shape) for a in self.aggs)
 
-    def step(self, acc: Sym, prefix: str) -> Sym:
+    @property
+    def occ(self) -> Counter[str]:
+        """Every occurrence any group reads (the union of the groups' RepVarSets)."""
+        out: Counter[str] = Counter()
+        for g in self.groups:
+            out |= g
+        return out
+
+    def step(self, acc: Sym, prefix: str, group: Counter[str] | None = None) -> Sym:
+        """One tuple (canonical copy ``prefix``) of ``group`` (the only group when None); aggregations
+        without alternatives in ``group`` keep their accumulator."""
+        if group is None:
+            if len(self.groups) > 1:
+                raise UnsupportedShape("a fold over alternatives with different inputs needs a group")
+            group = self.groups[0] if self.groups else Counter()
         out = []
         for agg, a in zip(self.aggs, acc, strict=True):
-            e = agg.elem.canonical(prefix)
-            out.append(acc_step(agg.shape, a, e.value, e.present))
+            for t in agg.elems:
+                if t.rep_var_set() == group:
+                    e = t.canonical(prefix)
+                    a = acc_step(agg.shape, a, e.value, e.present)
+            out.append(a)
         return tuple(out)
 
-    def presences(self, prefix: str) -> list[z3.BoolRef]:
-        return [agg.elem.canonical(prefix).present for agg in self.aggs]
+    def step_each(self, acc: Sym, prefix: str, groups: Sequence[Counter[str]]) -> Sym:
+        """One tuple of every group in ``groups`` (all over ``prefix``): what singleton input bags do."""
+        for g in groups:
+            acc = self.step(acc, prefix, g)
+        return acc
+
+    def presences(self, prefix: str, group: Counter[str] | None = None) -> list[z3.BoolRef]:
+        return [t.canonical(prefix).present for agg in self.aggs for t in agg.elems
+                if group is None or t.rep_var_set() == group]
 
 
-def side_fold(enc: ProgramEncoding) -> SideFold | str:
-    occs = [a.elem.rep_var_set() for a in enc.aggregates]
-    if any(o != occs[0] for o in occs[1:]):
-        return "the aggregations of one program fold bags built from different inputs"
-    return SideFold(tuple(enc.aggregates), occs[0] if occs else Counter())
+def _group_key(g: Counter[str]) -> tuple[tuple[str, int], ...]:
+    return tuple(sorted(g.items()))
 
 
-def joint_folds(prep: Prepared) -> tuple[SideFold, SideFold, Counter[str]] | str:
-    """Both programs' joint folds and their common RepVarSet (condition (4)/(7)), or why not."""
+def merge_groups(*group_lists: Sequence[Counter[str]]) -> list[Counter[str]]:
+    """The distinct RepVarSets of several lists, in a fixed order."""
+    seen: dict[tuple[tuple[str, int], ...], Counter[str]] = {}
+    for gs in group_lists:
+        for g in gs:
+            seen.setdefault(_group_key(g), g)
+    return [seen[k] for k in sorted(seen)]
+
+
+def side_fold(enc: ProgramEncoding) -> SideFold:
+    return SideFold(tuple(enc.aggregates),
+                    tuple(merge_groups([t.rep_var_set() for a in enc.aggregates for t in a.elems])))
+
+
+def joint_folds(prep: Prepared) -> tuple[SideFold, SideFold, list[Counter[str]]] | str:
+    """Both programs' joint folds and the groups (RepVarSets) walked by either, or why not.
+
+    When the two programs' groups differ (a group one program folds and the other does not), the
+    induction still walks every group's tuples with both programs (a program without alternatives
+    in a group keeps its accumulator): sound, and refutable on empty/singleton bags, but a one-group
+    method (AggOneSync) does not apply.
+    """
     if prep.left.keyed or prep.right.keyed:
         return "a by-key aggregation (see AggOneK)"
     if not (prep.left.aggregates or prep.right.aggregates):
         return "no aggregation (see NoAgg)"
     f1, f2 = side_fold(prep.left), side_fold(prep.right)
-    for f in (f1, f2):
-        if isinstance(f, str):
-            return f
-    assert isinstance(f1, SideFold) and isinstance(f2, SideFold)
-    if f1.aggs and f2.aggs and f1.occ != f2.occ:
-        return (f"the folded bags use different representative variables ({_fmt(f1.occ)} vs "
-                f"{_fmt(f2.occ)}), condition (4) fails")
-    return f1, f2, (f1.occ if f1.aggs else f2.occ)
+    return f1, f2, merge_groups(f1.groups, f2.groups)
 
 
 def _fmt(occ: Counter[str]) -> str:
@@ -265,10 +303,17 @@ def _result_eq(r1: Result, r2: Result, prefix: str) -> z3.BoolRef:
     if isinstance(r1, ValueResult) and isinstance(r2, ValueResult):
         return sym_eq(r1.value, r2.value)
     if isinstance(r1, BagResult) and isinstance(r2, BagResult):
-        t1, t2 = r1.term.canonical(prefix), r2.term.canonical(prefix)
-        if t1.rep_var_set() == t2.rep_var_set():
-            return term_eq(t1.present, t1.value, t2.present, t2.value)
-        return z3.And(z3.Not(t1.present), z3.Not(t2.present))
+        # Alternatives paired in order (the shorter list padded with nothing): a sufficient condition,
+        # since the bags are the sums of their alternatives and each pair is equal or both empty.
+        parts = []
+        for i in range(max(len(r1.alts), len(r2.alts))):
+            t1 = r1.alts[i].canonical(prefix) if i < len(r1.alts) else None
+            t2 = r2.alts[i].canonical(prefix) if i < len(r2.alts) else None
+            if t1 is not None and t2 is not None and t1.rep_var_set() == t2.rep_var_set():
+                parts.append(term_eq(t1.present, t1.value, t2.present, t2.value))
+            else:
+                parts += [z3.Not(t.present) for t in (t1, t2) if t is not None]
+        return z3.And(*parts) if parts else z3.BoolVal(True)
     if isinstance(r1, TupleResult) and isinstance(r2, TupleResult) and len(r1.items) == len(r2.items):
         return z3.And(*[_result_eq(a, b, prefix) for a, b in zip(r1.items, r2.items, strict=True)])
     raise UnsupportedShape("the programs' results have different shapes")
@@ -355,8 +400,22 @@ def houdini(atoms: list[z3.BoolRef], state: Sym, base: Sym, base_hyp: z3.BoolRef
     """The largest subset of ``atoms`` (formulas over ``state``) that holds at ``base`` and is preserved
     by ``state := nxt``: the strongest inductive invariant in the family (the union of inductive
     conjunctions is inductive, so dropping atoms refuted by a model never loses one). Raises ``Unknown``."""
+    return houdini_steps(atoms, state, base, base_hyp, [(nxt, step_hyp)], timeout_s)
+
+
+def houdini_steps(atoms: list[z3.BoolRef], state: Sym, base: Sym, base_hyp: z3.BoolRef,
+                  steps: Sequence[tuple[Sym, z3.BoolRef]], timeout_s: float) -> list[z3.BoolRef]:
+    """``houdini`` with several transitions (one per group of a fold over alternatives with different
+    inputs): the result is preserved by *every* ``state := nxt`` under its hypothesis, so it is
+    invariant along any interleaving of the transitions. Raises ``Unknown``."""
     current = _weed(list(atoms), sym_pairs(state, base), lambda cur: base_hyp, timeout_s)
-    return _weed(current, sym_pairs(state, nxt), lambda cur: z3.And(step_hyp, *cur), timeout_s)
+    while True:
+        before = len(current)
+        for nxt, step_hyp in steps:
+            current = _weed(current, sym_pairs(state, nxt),
+                            lambda cur, h=step_hyp: z3.And(h, *cur), timeout_s)
+        if len(current) == before or not current:
+            return current
 
 
 def _weed(current: list[z3.BoolRef], pairs: list, hyp_of: Callable[[list[z3.BoolRef]], z3.BoolRef],
@@ -391,16 +450,26 @@ def base_failure(prep: Prepared, f1: SideFold, f2: SideFold, method: str) -> Met
     return Inconclusive(method, "the base case fails on empty bags (candidate)", (cand,))
 
 
-def single_failure(prep: Prepared, f1: SideFold, f2: SideFold, occ: Counter[str],
+def union_occ(groups: Sequence[Counter[str]]) -> Counter[str]:
+    """Every occurrence some group reads: the canonical variables singleton inputs are built from."""
+    out: Counter[str] = Counter()
+    for g in groups:
+        out |= g
+    return out
+
+
+def single_failure(prep: Prepared, f1: SideFold, f2: SideFold, groups: Sequence[Counter[str]],
                    method: str) -> tuple[MethodOutcome | None, bool]:
-    """One element per input bag: ``g1(f1*(i1, phi1(a))) = g2(f2*(i2, phi2(a)))``.
+    """One element per input bag: ``g1(F1(i1, a)) = g2(F2(i2, a))``, where ``F`` takes one tuple of
+    every group (with singleton bags each group's product is the one diagonal tuple).
 
     Returns ``(outcome, holds_for_all_a)``. A failure at a diagonal ``a`` (occurrences of one bag
     agree) is what singleton bags compute: real for value results. ``holds_for_all_a`` is the second
     half of Theorem 3's condition (9), over all ``a`` including off-diagonal ones.
     """
     types = bag_types(prep)
-    eq = outcome_eq(prep, f1, f1.step(f1.init, "a"), f2, f2.step(f2.init, "a"))
+    occ = union_occ(groups)
+    eq = outcome_eq(prep, f1, f1.step_each(f1.init, "a", groups), f2, f2.step_each(f2.init, "a", groups))
     m = counter_model(eq, prep.timeout_s, diagonal("a", occ, types))
     if m is not None:
         cand = make_candidate(m, prep, singleton_bags("a", occ, types),
@@ -419,7 +488,8 @@ def single_failure(prep: Prepared, f1: SideFold, f2: SideFold, occ: Counter[str]
                         (cand,)), False
 
 
-def aggregation_gate(prep: Prepared, method: str) -> tuple[SideFold, SideFold, Counter[str]] | NotApplicable:
+def aggregation_gate(prep: Prepared, method: str
+                     ) -> tuple[SideFold, SideFold, list[Counter[str]]] | NotApplicable:
     jf = joint_folds(prep)
     if isinstance(jf, str):
         return NotApplicable(method, jf)

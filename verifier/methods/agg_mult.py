@@ -7,7 +7,9 @@ shared symbolic constant: the outcome condition quantifies over every element ``
 accumulators, which is sufficient (not necessary) for equal bags. Tuple results are compared component
 by component. Then Lemma 1 with the invariant family, as in AggOne.
 
-Folds over different inputs within one program (``R.count()`` and ``S.count()``) are NotApplicable.
+Folds over different inputs within one program (``R.count()`` and ``S.count()``), and folds over unions
+of different bags, walk several *groups* of input tuples (``_shared.SideFold``): the invariant must then
+be preserved by a tuple of every group.
 """
 
 from __future__ import annotations

@@ -13,8 +13,11 @@ candidate terms (``x``, ``y``, the arg-min/arg-max of a component, component-wis
 each also guarded by presence: if only one of ``x, y`` is present take it); only if that fails is the
 quantified formula handed to quantifier elimination with the timeout.
 
-The same reasoning applies to joint folds (several aggregations, tuple accumulator) and, as a sufficient
-condition only, to results that are bags or tuples.
+The same reasoning applies to joint folds (several aggregations, tuple accumulator), to folds over
+``flatMap``/``union`` alternatives of one RepVarSet (``F`` then takes every alternative's element of a
+tuple), and, as a sufficient condition only, to results that are bags or tuples. Folds walking tuples
+of several RepVarSets (``sum(union(R, S))``) are NotApplicable: the reachable pairs are no longer
+``(F1(i1, a), F2(i2, a))``.
 """
 
 from __future__ import annotations
@@ -52,7 +55,11 @@ def run(pair: Pair, options: Options) -> MethodOutcome:
     gate = aggregation_gate(prep, NAME)
     if isinstance(gate, NotApplicable):
         return gate
-    f1, f2, occ = gate
+    f1, f2, groups = gate
+    if len(groups) > 1:
+        return NotApplicable(NAME, "the folds walk input tuples of several different RepVarSets (a union "
+                                   "of different bags, or folds of different bags): see AggOne")
+    occ = groups[0] if groups else Counter()
     try:
         collapse = collapses_in_sync(prep, f1, f2, occ)
         if collapse is not True:
@@ -60,7 +67,7 @@ def run(pair: Pair, options: Options) -> MethodOutcome:
         failure = base_failure(prep, f1, f2, NAME)
         if failure is not None:
             return failure
-        failure, _ = single_failure(prep, f1, f2, occ, NAME)
+        failure, _ = single_failure(prep, f1, f2, groups, NAME)
         if failure is not None:
             return failure
     except Unknown as exc:

@@ -82,6 +82,8 @@ def _shape(enc: ProgramEncoding) -> tuple[KeyedAgg, BagTerm] | str:
     if enc.aggregates:
         return "a whole-bag aggregation next to the by-key one"
     r = enc.result
+    if isinstance(r, BagResult) and len(r.alts) != 1:
+        return "the by-key output is followed by a union or flatMap (several alternatives)"
     if not isinstance(r, BagResult) or r.term.keyed != (0,) or r.term.occurrences:
         return "the by-key output is not followed only by maps and filters"
     return enc.keyed[0], r.term

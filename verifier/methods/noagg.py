@@ -12,6 +12,16 @@ diagonal is an Inconclusive candidate, never Refuted.
 
 Tuple results (``(bag, scalar)``) are compared component by component: a tuple is equal iff every
 component is, so a component's counterexample is one for the tuple.
+
+Bags with several alternatives (``union``, ``flatMap``; see ``encoder.terms``): a bag is the sum of its
+alternatives' bags. Alternatives that are always absent are dropped; if what is left is one alternative
+per program, the decision above applies unchanged. Otherwise the method looks for a *bijection*
+between the two programs' alternatives pairing alternatives with equal RepVarSets and equal terms
+(under some matching of occurrences): then the sums are equal term by term -- sufficient, not
+necessary (``filter(p) ++ filter(not p)`` equals the unfiltered bag without any bijection). When no
+bijection exists, the output multisets are compared exactly on singleton inputs at a diagonal model,
+and on singleton inputs with one bag doubled (an alternative then contributes ``2^(reads of that bag)``
+copies); a difference there is real (Refuted). Otherwise the answer is Inconclusive, never Refuted.
 """
 
 from __future__ import annotations
@@ -21,7 +31,7 @@ from collections import Counter
 import z3
 
 from encoder.basic import sym_eq
-from encoder.terms import BagResult, BagTerm, TupleResult, ValueResult
+from encoder.terms import Alts, BagResult, BagTerm, TupleResult, ValueResult
 from verifier.methods._shared import (
     Prepared,
     Unknown,
@@ -33,6 +43,7 @@ from verifier.methods._shared import (
     make_candidate,
     permutations,
     prepare,
+    self_product,
     singleton_bags,
     term_eq,
 )
@@ -65,7 +76,7 @@ def run(pair: Pair, options: Options) -> MethodOutcome:
         for i, (c1, c2) in enumerate(zip(comps1, comps2, strict=True)):
             where = f"component {i}: " if len(comps1) > 1 else ""
             if isinstance(c1, BagResult) and isinstance(c2, BagResult):
-                outcomes.append(_bags(prep, c1.term, c2.term, where))
+                outcomes.append(_alt_bags(prep, c1.alts, c2.alts, where))
             elif isinstance(c1, ValueResult) and isinstance(c2, ValueResult):
                 outcomes.append(_values(prep, c1, c2, where))
             else:
@@ -85,6 +96,110 @@ def _values(prep: Prepared, c1: ValueResult, c2: ValueResult, where: str) -> Met
         return Proved(NAME, f"{where}the values are equal for all scalars")
     cand = make_candidate(m, prep, {}, f"{NAME}: {where}values")
     return Refuted(NAME, f"{where}the values differ", (cand,))
+
+
+def _alt_bags(prep: Prepared, alts1: Alts, alts2: Alts, where: str) -> MethodOutcome:
+    """Bags given as alternatives: drop the always-absent ones, then decide (one alternative each) or
+    look for a bijection of alternatives, else for a difference on singleton/doubled inputs."""
+    live1 = [t for t in alts1 if find_model(t.canonical("x").present, prep.timeout_s) is not None]
+    live2 = [t for t in alts2 if find_model(t.canonical("x").present, prep.timeout_s) is not None]
+    if not live1 and not live2:
+        return Proved(NAME, f"{where}both programs always return the empty bag")
+    if len(live1) <= 1 and len(live2) <= 1:
+        t1 = live1[0] if live1 else _absent(live2[0])
+        t2 = live2[0] if live2 else _absent(live1[0])
+        return _bags(prep, t1, t2, where)
+    matching = _match_alternatives(prep, live1, live2)
+    if matching is not None:
+        return Proved(NAME, f"{where}the {len(live1)} alternatives (union/flatMap branches) of the two "
+                            "programs correspond one to one with equal RepVarSets and equal terms"
+                            f" (left->right: {matching})")
+    return _alternatives_difference(prep, live1, live2, where)
+
+
+def _absent(t: BagTerm) -> BagTerm:
+    """The empty bag, shaped like ``t`` (stands for a program whose every alternative is absent)."""
+    return BagTerm(t.value, z3.BoolVal(False), (), t.elem_types)
+
+
+def _equal_alternatives(prep: Prepared, t1: BagTerm, t2: BagTerm) -> bool:
+    """Do the two alternatives generate the same bag? (Theorem 1's sufficient half.)"""
+    c1 = t1.canonical("x")
+    if c1.rep_var_set() != t2.rep_var_set():
+        return False
+    for perm in permutations(c1.rep_var_set()):
+        c2 = t2.canonical("x", perm)
+        if counter_model(term_eq(c1.present, c1.value, c2.present, c2.value), prep.timeout_s) is None:
+            return True
+    return False
+
+
+def _match_alternatives(prep: Prepared, live1: list[BagTerm], live2: list[BagTerm]) -> list[int] | None:
+    """A perfect matching (Kuhn's augmenting paths) of equal alternatives, as ``left i -> right m[i]``."""
+    if len(live1) != len(live2):
+        return None
+    cache: dict[tuple[int, int], bool] = {}
+
+    def edge(i: int, j: int) -> bool:
+        if (i, j) not in cache:
+            cache[i, j] = _equal_alternatives(prep, live1[i], live2[j])
+        return cache[i, j]
+
+    owner: dict[int, int] = {}  # right index -> left index
+
+    def augment(i: int, seen: set[int]) -> bool:
+        for j in [i, *range(i), *range(i + 1, len(live2))]:  # in-place first: same-order branches
+            if j not in seen and edge(i, j):
+                seen.add(j)
+                if j not in owner or augment(owner[j], seen):
+                    owner[j] = i
+                    return True
+        return False
+
+    for i in range(len(live1)):
+        if not augment(i, set()):
+            return None
+    inverse = {i: j for j, i in owner.items()}
+    return [inverse[i] for i in range(len(live1))]
+
+
+def _multiset_differs(c1: list[BagTerm], c2: list[BagTerm], weight: str | None) -> z3.BoolRef:
+    """On singleton input bags (``weight`` doubled) at a diagonal tuple, every alternative outputs its
+    value ``2^(reads of weight)`` times when present: the outputs differ iff some present value is
+    counted differently by the two programs. Exact, given the diagonal."""
+    def mult(t: BagTerm) -> int:
+        return 2 ** t.rep_var_set()[weight] if weight is not None else 1
+
+    def count(alts: list[BagTerm], u: BagTerm) -> z3.ArithRef:
+        return z3.Sum([z3.If(z3.And(t.present, sym_eq(t.value, u.value)), mult(t), 0) for t in alts])
+
+    return z3.Or(*[z3.And(u.present, count(c1, u) != count(c2, u)) for u in c1 + c2])
+
+
+def _alternatives_difference(prep: Prepared, live1: list[BagTerm], live2: list[BagTerm],
+                             where: str) -> MethodOutcome:
+    """No bijection of alternatives: look for a real difference on singleton (or doubled) inputs."""
+    types = bag_types(prep)
+    c1 = [t.canonical("x") for t in live1]
+    c2 = [t.canonical("x") for t in live2]
+    occ: Counter[str] = Counter()
+    for t in c1 + c2:
+        occ |= t.rep_var_set()
+    diag = diagonal("x", occ, types)
+    for weight in [None, *sorted(occ)]:
+        m = find_model(z3.And(diag, _multiset_differs(c1, c2, weight)), prep.timeout_s)
+        if m is not None:
+            how = "singleton input bags" if weight is None else f"singleton input bags with {weight} doubled"
+            cand = make_candidate(m, prep, singleton_bags("x", occ, types, weight),
+                                  f"{NAME}: {where}alternatives differ on {how}")
+            return Refuted(NAME, f"{where}the outputs differ on {how} (alternatives counted differently)",
+                           (cand,))
+    m = find_model(_multiset_differs(c1, c2, None), prep.timeout_s) if self_product(occ) else None
+    cands = () if m is None else (make_candidate(m, prep, all_occurrence_bags("x", occ, types),
+                                                 f"{NAME}: {where}alternatives differ off the diagonal"),)
+    return Inconclusive(NAME, f"{where}no one-to-one correspondence of the alternatives (union/flatMap "
+                              "branches) was found, and singleton or doubled inputs show no difference",
+                        cands)
 
 
 def _bags(prep: Prepared, t1: BagTerm, t2: BagTerm, where: str) -> MethodOutcome:
