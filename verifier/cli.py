@@ -1,4 +1,5 @@
-"""``sparkeq check LEFT RIGHT [--json] [--no-replay] [--master URL] [--timeout SECONDS]``.
+"""``sparkeq check LEFT RIGHT [--json] [--no-replay] [--master URL] [--timeout SECONDS]
+[--diff-on-spark N]``.
 
 Exit status (interfaces.md): 0 equivalent, 1 not equivalent, 2 unknown, 3 input error (one line
 ``file:line:col: message`` on stderr, never a traceback), 4 a bug in sparkeq (a short message). With
@@ -40,6 +41,9 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("--master", default="local[2]", help="Spark master for replay (default local[2])")
     check.add_argument("--timeout", type=float, default=None, metavar="SECONDS",
                        help="overall time limit of the check (default 60)")
+    check.add_argument("--diff-on-spark", type=int, default=0, metavar="N",
+                       help="after the check, run N random inputs through both programs on Spark "
+                            "(verifier.difftest.spark_fallback; a difference settles 'unknown')")
     from verifier import hook  # light: stdlib only until there is something to check
 
     hook.add_arguments(sub.add_parser("hook", help="check that changed pipeline functions are refactors "
@@ -74,6 +78,10 @@ def _check(args: argparse.Namespace) -> int:
         print("sparkeq: --timeout must be positive", file=sys.stderr)
         return EXIT_INPUT_ERROR
     result = check(args.left, args.right, replay=not args.no_replay, master=args.master, timeout=args.timeout)
+    if args.diff_on_spark > 0:
+        from verifier.difftest import spark_fallback
+
+        result = spark_fallback(result, args.left, args.right, args.diff_on_spark, master=args.master)
     if args.json:
         sys.stdout.write(json.dumps(result.to_json()) + "\n")
         sys.stdout.flush()
