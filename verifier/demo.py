@@ -83,8 +83,8 @@ def _spark_table(result: Any) -> Table | None:
     stats = result.stats or {}
     if "spark_left" not in stats:
         return None
-    table = Table(title="Replayed on Spark", title_justify="left", caption_justify="left",
-                  caption="the users' own functions, same inputs and partitions")
+    table = Table(title="Replayed on Spark (the users' own functions, same inputs and partitions)",
+                  title_justify="left")
     table.add_column("LEFT on Spark")
     table.add_column("RIGHT on Spark")
     table.add_row(json.dumps(stats["spark_left"]), json.dumps(stats["spark_right"]))

@@ -75,7 +75,7 @@ def _inputs_table(inputs: Mapping[str, Any], partitions: Mapping[str, Any] | Non
 
 
 def _outputs_table(left: Any, right: Any, is_tuple: bool) -> Table:
-    table = Table(title="Outputs", caption="differing elements highlighted", title_justify="left")
+    table = Table(title="Outputs (differing elements highlighted)", title_justify="left")
     table.add_column("LEFT")
     table.add_column("RIGHT")
     if is_tuple and isinstance(left, list) and isinstance(right, list) and len(left) == len(right):
