@@ -1,0 +1,9 @@
+"""Sum per key with map-side combining."""
+
+from operator import add
+
+from pyspark import RDD
+
+
+def reduced(pairs: RDD[tuple[int, int]]) -> RDD[tuple[int, int]]:
+    return pairs.reduceByKey(add)

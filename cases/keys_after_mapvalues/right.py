@@ -1,0 +1,7 @@
+"""Just the keys."""
+
+from pyspark import RDD
+
+
+def keys_only(pairs: RDD[tuple[int, int]]) -> RDD[int]:
+    return pairs.keys()

@@ -1,0 +1,7 @@
+"""Largest value per key, then keep keys whose largest value is positive."""
+
+from pyspark import RDD
+
+
+def late(pairs: RDD[tuple[int, int]]) -> RDD[tuple[int, int]]:
+    return pairs.reduceByKey(max).filter(lambda kv: kv[1] > 0)

@@ -1,0 +1,7 @@
+"""Remainder by 3."""
+
+from pyspark import RDD
+
+
+def rem_pos(R: RDD[int]) -> RDD[int]:
+    return R.map(lambda x: x % 3)

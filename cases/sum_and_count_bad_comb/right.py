@@ -1,0 +1,11 @@
+"""A buggy combOp: counts partitions, not elements, when merging."""
+
+from pyspark import RDD
+
+
+def one_pass(R: RDD[int]) -> tuple[int, int]:
+    return R.aggregate(
+        (0, 0),
+        lambda acc, x: (acc[0] + x, acc[1] + 1),
+        lambda a, b: (a[0] + b[0], a[1] + 1),
+    )

@@ -1,0 +1,434 @@
+"""Variants of SparkLite programs for the soundness fuzzer: rewrites meant to preserve meaning, and
+mutations meant to change it.
+
+The fuzzer's oracle is the reference interpreter, never these labels: a "preserving" rewrite that turns
+out not to preserve Spark's meaning (say, a filter reorder that now evaluates ``x // 0`` on an element
+the other filter would have dropped) cannot make the fuzzer pass a wrong verdict, it only makes the pair
+a not-equivalent one. The labels exist so the fuzzer can report how many pairs of each kind it drew and
+spot a verifier that never proves anything.
+
+Everything here is plain AST surgery on ``sparklite.ast``; it does not import the verifier, so a bug in
+the verifier cannot leak into the oracle's inputs.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+from sparklite import ast as A
+
+# ---------------------------------------------------------------------------------------------------
+# Locating and replacing sub-expressions
+# ---------------------------------------------------------------------------------------------------
+
+Path = tuple[tuple[str, int | None], ...]  # (field name, index in a tuple field or None) from the root
+
+
+def subterms(node: A.Node, path: Path = ()) -> Iterator[tuple[Path, A.Node]]:
+    """Every node under ``node`` with the path that reaches it (pre-order)."""
+    yield path, node
+    for f in dataclasses.fields(node):
+        if f.name == "loc":
+            continue
+        value = getattr(node, f.name)
+        if isinstance(value, A.Node):
+            yield from subterms(value, (*path, (f.name, None)))
+        elif isinstance(value, tuple):
+            for i, item in enumerate(value):
+                if isinstance(item, A.Node):
+                    yield from subterms(item, (*path, (f.name, i)))
+
+
+def replace_at(node: A.Node, path: Path, new: A.Node) -> A.Node:
+    """A copy of ``node`` with the sub-node at ``path`` replaced by ``new``."""
+    if not path:
+        return new
+    (name, index), rest = path[0], path[1:]
+    child = getattr(node, name)
+    if index is None:
+        return dataclasses.replace(node, **{name: replace_at(child, rest, new)})
+    items = list(child)
+    items[index] = replace_at(items[index], rest, new)
+    return dataclasses.replace(node, **{name: tuple(items)})
+
+
+# ---------------------------------------------------------------------------------------------------
+# Function helpers
+# ---------------------------------------------------------------------------------------------------
+
+_fresh = {"next": 0}
+
+
+def fresh_name(prefix: str = "fz") -> str:
+    """A name no generated program uses (generators pick short lowercase names)."""
+    _fresh["next"] += 1
+    return f"_{prefix}{_fresh['next']}"
+
+
+def _reset_fresh_names(program: A.Program) -> None:
+    """Restart numbering just past the fresh names ``program`` already has, so that the same program and
+    seed always give the same variant, names included."""
+    used = [int(n.name[3:]) for n in A.walk(program)
+            if isinstance(n, A.Var | A.Param) and n.name.startswith("_fz") and n.name[3:].isdigit()]
+    _fresh["next"] = max(used, default=0)
+
+
+def substitute(node: A.Node, env: dict[str, A.Expr]) -> A.Node:
+    """``node`` with free occurrences of the names in ``env`` replaced (inner lambdas shadow)."""
+    if isinstance(node, A.Var):
+        return env.get(node.name, node)
+    if isinstance(node, A.Lambda):
+        inner = {k: v for k, v in env.items() if k not in {p.name for p in node.params}}
+        return dataclasses.replace(node, body=substitute(node.body, inner)) if inner else node
+    changes = {}
+    for f in dataclasses.fields(node):
+        if f.name == "loc":
+            continue
+        value = getattr(node, f.name)
+        if isinstance(value, A.Node):
+            changes[f.name] = substitute(value, env)
+        elif isinstance(value, tuple) and any(isinstance(v, A.Node) for v in value):
+            changes[f.name] = tuple(substitute(v, env) if isinstance(v, A.Node) else v for v in value)
+    return dataclasses.replace(node, **changes) if changes else node
+
+
+def apply(fn: A.Fn, *args: A.Expr) -> A.Expr:
+    """``fn(args)`` as an expression: an inline lambda is beta-reduced (its parameters are replaced by
+    the argument expressions, which are pure, so duplicating them cannot change the meaning); named and
+    parametric functions are applied with ``Apply``."""
+    if isinstance(fn, A.Lambda) and len(fn.params) == len(args):
+        body = substitute(fn.body, {p.name: a for p, a in zip(fn.params, args, strict=True)})
+        assert not isinstance(body, A.Lambda | A.FnRef | A.PApp)
+        return body  # type: ignore[return-value]
+    return A.Apply(fn, tuple(args))
+
+
+def lam(n: int, body: Callable[..., A.Expr]) -> A.Lambda:
+    names = [fresh_name() for _ in range(n)]
+    return A.Lambda(tuple(A.Param(x) for x in names), body(*(A.Var(x) for x in names)))
+
+
+def add_fn() -> A.Lambda:
+    return lam(2, lambda a, b: A.BinOp("+", a, b))
+
+
+def _defs(program: A.Program) -> dict[str, A.Def]:
+    return {d.name: d for d in program.defs}
+
+
+def may_raise(node: A.Node, program: A.Program, seen: frozenset[str] = frozenset()) -> bool:
+    """Conservatively: can evaluating ``node`` raise (a ``//``/``%`` whose divisor is not a non-zero
+    literal, possibly inside a named function it calls)?"""
+    defs = _defs(program)
+    for sub in A.walk(node):
+        if isinstance(sub, A.BinOp) and sub.op in ("//", "%"):
+            if not (isinstance(sub.right, A.IntLit) and sub.right.value != 0):
+                return True
+        name = None
+        if isinstance(sub, A.FnRef | A.PApp):
+            name = sub.name
+        elif isinstance(sub, A.Call) and sub.func in defs:
+            name = sub.func
+        if name is not None and name in defs and name not in seen:
+            d = defs[name]
+            body = d.body if isinstance(d, A.FunDef) else d.fn
+            if may_raise(body, program, seen | {name}):
+                return True
+    return False
+
+
+# ---------------------------------------------------------------------------------------------------
+# Rewrites (intended to preserve meaning) and mutations (intended to change it)
+# ---------------------------------------------------------------------------------------------------
+
+Rule = Callable[[A.Node, A.Program, random.Random], A.Node | None]
+
+
+def _map_fusion(n: A.Node, p: A.Program, rng: random.Random) -> A.Node | None:
+    if isinstance(n, A.Map) and isinstance(n.source, A.Map):
+        f, g = n.source.fn, n.fn
+        return A.Map(lam(1, lambda x: apply(g, apply(f, x))), n.source.source)
+    return None
+
+
+def _map_fission(n: A.Node, p: A.Program, rng: random.Random) -> A.Node | None:
+    if isinstance(n, A.Map):
+        return A.Map(lam(1, lambda x: apply(n.fn, x)), A.Map(lam(1, lambda x: x), n.source))
+    return None
+
+
+def _filter_reorder(n: A.Node, p: A.Program, rng: random.Random) -> A.Node | None:
+    if isinstance(n, A.Filter) and isinstance(n.source, A.Filter):
+        if may_raise(n.fn, p) or may_raise(n.source.fn, p):
+            return None
+        return A.Filter(n.source.fn, A.Filter(n.fn, n.source.source))
+    return None
+
+
+def _filter_merge(n: A.Node, p: A.Program, rng: random.Random) -> A.Node | None:
+    if isinstance(n, A.Filter) and isinstance(n.source, A.Filter):
+        outer, inner = n.fn, n.source.fn
+        body = lambda x: A.Ite(apply(inner, x), apply(outer, x), A.BoolLit(False))  # noqa: E731
+        return A.Filter(lam(1, body), n.source.source)
+    return None
+
+
+def _filter_pushdown(n: A.Node, p: A.Program, rng: random.Random) -> A.Node | None:
+    if isinstance(n, A.Filter) and isinstance(n.source, A.Map):
+        f, pred = n.source.fn, n.fn
+        return A.Map(f, A.Filter(lam(1, lambda x: apply(pred, apply(f, x))), n.source.source))
+    return None
+
+
+def _arith_identity(n: A.Node, p: A.Program, rng: random.Random) -> A.Node | None:
+    if isinstance(n, A.BinOp) and n.op in A.ARITH_OPS:
+        choice = rng.randrange(5)
+        if choice == 0:
+            return A.BinOp("+", n, A.IntLit(0))
+        if choice == 1:
+            return A.BinOp("*", A.IntLit(1), n)
+        if choice == 2:
+            return A.Neg(A.Neg(n))
+        if choice == 3 and n.op in ("+", "*"):
+            return A.BinOp(n.op, n.right, n.left)
+        if n.op == "-":
+            return A.BinOp("+", n.left, A.Neg(n.right))
+        return A.BinOp("-", n, A.IntLit(0))
+    if isinstance(n, A.BinOp) and n.op in ("<", "<=", ">", ">="):
+        flipped = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}[n.op]
+        return A.BinOp(flipped, n.right, n.left)
+    if isinstance(n, A.BinOp) and n.op in ("==", "!="):
+        return A.BinOp(n.op, n.right, n.left)
+    return None
+
+
+def _not_not(n: A.Node, p: A.Program, rng: random.Random) -> A.Node | None:
+    if isinstance(n, A.BinOp) and n.op in A.COMPARE_OPS:
+        negated = {"==": "!=", "!=": "==", "<": ">=", "<=": ">", ">": "<=", ">=": "<"}[n.op]
+        return A.Not(A.BinOp(negated, n.left, n.right))
+    return None
+
+
+def _count_to_aggregate(n: A.Node, p: A.Program, rng: random.Random) -> A.Node | None:
+    if isinstance(n, A.SimpleAgg) and n.kind == "count":
+        return A.Aggregate(A.IntLit(0), lam(2, lambda a, x: A.BinOp("+", a, A.IntLit(1))), add_fn(), n.source)
+    return None
+
+
+def _sum_to_fold(n: A.Node, p: A.Program, rng: random.Random) -> A.Node | None:
+    if isinstance(n, A.SimpleAgg) and n.kind == "sum":
+        return A.Fold(A.IntLit(0), add_fn(), n.source)
+    return None
+
+
+def _reduce_by_key_to_group(n: A.Node, p: A.Program, rng: random.Random) -> A.Node | None:
+    if isinstance(n, A.GroupByKeyAgg) and n.kinds in (("sum",), ("min",), ("max",)):
+        kind = n.kinds[0]
+        if kind == "sum":
+            return A.ReduceByKey(add_fn(), n.source)
+        return A.ReduceByKey(lam(2, lambda a, b: A.Call(kind, (a, b))), n.source)
+    return None
+
+
+PRESERVING: dict[str, Rule] = {
+    "map_fusion": _map_fusion,
+    "map_fission": _map_fission,
+    "filter_reorder": _filter_reorder,
+    "filter_merge": _filter_merge,
+    "filter_pushdown": _filter_pushdown,
+    "arith_identity": _arith_identity,
+    "not_not": _not_not,
+    "count_to_aggregate": _count_to_aggregate,
+    "sum_to_fold": _sum_to_fold,
+    "group_to_reduce_by_key": _reduce_by_key_to_group,
+}
+
+
+def _const_shift(n: A.Node, p: A.Program, rng: random.Random) -> A.Node | None:
+    if isinstance(n, A.IntLit):
+        return A.IntLit(n.value + rng.choice((-1, 1)))
+    return None
+
+
+_OP_SWAPS = {"+": "-", "-": "+", "*": "+", "<": "<=", "<=": "<", ">": ">=", ">=": ">", "==": "!=",
+             "!=": "==", "and": "or", "or": "and", "//": "%", "%": "//"}
+
+
+def _op_swap(n: A.Node, p: A.Program, rng: random.Random) -> A.Node | None:
+    if isinstance(n, A.BinOp) and n.op in _OP_SWAPS:
+        return A.BinOp(_OP_SWAPS[n.op], n.left, n.right)  # type: ignore[arg-type]
+    if isinstance(n, A.Call) and n.func in ("min", "max") and len(n.args) == 2:
+        return A.Call("max" if n.func == "min" else "min", n.args)
+    return None
+
+
+def _drop_filter(n: A.Node, p: A.Program, rng: random.Random) -> A.Node | None:
+    return n.source if isinstance(n, A.Filter) else None
+
+
+def _drop_map(n: A.Node, p: A.Program, rng: random.Random) -> A.Node | None:
+    return n.source if isinstance(n, A.Map) else None  # the type checker discards type-changing drops
+
+
+def _fold_zero(n: A.Node, p: A.Program, rng: random.Random) -> A.Node | None:
+    if isinstance(n, A.Fold | A.Aggregate | A.FoldByKey | A.AggregateByKey) and isinstance(n.zero, A.IntLit):
+        return dataclasses.replace(n, zero=A.IntLit(n.zero.value + rng.choice((-1, 1, 2))))
+    return None
+
+
+def _swap_sides(n: A.Node, p: A.Program, rng: random.Random) -> A.Node | None:
+    if isinstance(n, A.Join | A.Cartesian | A.Union):
+        return dataclasses.replace(n, left=n.right, right=n.left)
+    return None
+
+
+def _agg_kind(n: A.Node, p: A.Program, rng: random.Random) -> A.Node | None:
+    if isinstance(n, A.SimpleAgg):
+        others = [k for k in ("count", "sum", "min", "max") if k != n.kind]
+        return A.SimpleAgg(rng.choice(others), n.source)  # type: ignore[arg-type]
+    return None
+
+
+def _count_trap(n: A.Node, p: A.Program, rng: random.Random) -> A.Node | None:
+    """The classic wrong count: fold(0, lambda a, x: a + 1) counts partitions at the driver."""
+    if isinstance(n, A.SimpleAgg) and n.kind == "count":
+        return A.Fold(A.IntLit(0), lam(2, lambda a, x: A.BinOp("+", a, A.IntLit(1))), n.source)
+    return None
+
+
+def _reduce_for_fold(n: A.Node, p: A.Program, rng: random.Random) -> A.Node | None:
+    """reduce instead of fold: raises on an empty bag."""
+    if isinstance(n, A.Fold):
+        return A.Reduce(n.op, n.source)
+    if isinstance(n, A.SimpleAgg) and n.kind == "sum":
+        return A.Reduce(add_fn(), n.source)
+    return None
+
+
+def _distinct(n: A.Node, p: A.Program, rng: random.Random) -> A.Node | None:
+    if isinstance(n, A.Distinct):
+        return n.source
+    if isinstance(n, A.Map | A.Filter):
+        return A.Distinct(n)
+    return None
+
+
+MUTATING: dict[str, Rule] = {
+    "const_shift": _const_shift,
+    "op_swap": _op_swap,
+    "drop_filter": _drop_filter,
+    "drop_map": _drop_map,
+    "fold_zero": _fold_zero,
+    "swap_sides": _swap_sides,
+    "agg_kind": _agg_kind,
+    "count_trap": _count_trap,
+    "reduce_for_fold": _reduce_for_fold,
+    "distinct": _distinct,
+}
+
+
+# ---------------------------------------------------------------------------------------------------
+# Variants of whole programs
+# ---------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Variant:
+    program: A.Program
+    steps: tuple[str, ...]  # rule names applied, in order
+    intended: str  # "equivalent" when only preserving rewrites were applied, else "not_equivalent"
+
+
+def _roots(program: A.Program) -> list[tuple[str, int | None]]:
+    """Where rewrites may happen: the lets' values and the body (defs are left alone: shared helpers)."""
+    return [("lets", i) for i in range(len(program.lets))] + [("body", None)]
+
+
+def apply_rule(program: A.Program, name: str, rule: Rule, rng: random.Random) -> A.Program | None:
+    """Apply ``rule`` at a random place where it applies, or None when it applies nowhere."""
+    spots: list[tuple[Path, A.Node]] = []
+    for field_name, index in _roots(program):
+        root = program.lets[index] if index is not None else program.body
+        base: Path = ((field_name, index),)
+        for path, node in subterms(root):
+            if isinstance(node, A.LetBinding):
+                continue
+            spots.append(((*base, *path), node))
+    rng.shuffle(spots)
+    for path, node in spots:
+        new = rule(node, program, rng)
+        if new is not None and new != node:
+            result = replace_at(program, path, new)
+            assert isinstance(result, A.Program)
+            return result
+    return None
+
+
+def make_variant(program: A.Program, rng: random.Random, mutate: bool, steps: int = 2) -> Variant | None:
+    """A variant of ``program``: ``steps`` preserving rewrites, plus one mutation when ``mutate``."""
+    _reset_fresh_names(program)
+    applied: list[str] = []
+    current = program
+    for _ in range(steps):
+        names = list(PRESERVING)
+        rng.shuffle(names)
+        for name in names:
+            nxt = apply_rule(current, name, PRESERVING[name], rng)
+            if nxt is not None:
+                current, applied = nxt, [*applied, name]
+                break
+    if mutate:
+        names = list(MUTATING)
+        rng.shuffle(names)
+        for name in names:
+            nxt = apply_rule(current, name, MUTATING[name], rng)
+            if nxt is not None:
+                current, applied = nxt, [*applied, name]
+                break
+        else:
+            return None
+    if current == program:
+        return None
+    return Variant(current, tuple(applied), "not_equivalent" if mutate else "equivalent")
+
+
+# ---------------------------------------------------------------------------------------------------
+# JSON values (as in a Result's counterexample) back into interpreter values
+# ---------------------------------------------------------------------------------------------------
+
+
+def from_json(value: object, t: object) -> object:
+    """A JSON value of SparkLite type ``t`` as a runtime value: lists become tuples where ``t`` says
+    tuple, bags become lists of elements."""
+    from sparklite.types import BagType, TupleType
+
+    if isinstance(t, BagType):
+        assert isinstance(value, list), value
+        return [from_json(v, t.elem) for v in value]
+    if isinstance(t, TupleType):
+        assert isinstance(value, list | tuple), value
+        return tuple(from_json(v, e) for v, e in zip(value, t.elems, strict=True))
+    return value
+
+
+def counterexample_args(
+    program: A.Program, inputs: dict, partitions: dict | None
+) -> tuple[dict, dict | None]:
+    """Interpreter arguments for a counterexample's JSON ``inputs`` and ``partitions``."""
+    from sparklite.types import BagType
+
+    types = {p.name: p.type for p in program.params}
+    values = {name: from_json(v, types[name]) for name, v in inputs.items()}
+    if partitions is None:
+        return values, None
+    parts = {}
+    for name, ps in partitions.items():
+        if ps is None:
+            continue
+        t = types[name]
+        assert isinstance(t, BagType)
+        parts[name] = tuple(tuple(from_json(x, t.elem) for x in p) for p in ps)
+    return values, parts

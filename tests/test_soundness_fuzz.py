@@ -1,0 +1,372 @@
+"""The soundness fuzzer: sparkeq must never give a wrong definite verdict.
+
+Each pair is a random SparkLite program (``sparklite.generate.random_program``) and a variant of it made
+by ``fuzzutil.make_variant``: a few rewrites meant to preserve meaning, plus, for about half the pairs,
+one mutation meant to change it. ``verifier.check(p, q, replay=False)`` then answers, and the reference
+interpreter judges the answer:
+
+- ``equivalent``: both programs run on random inputs under random partitionings; any difference is a
+  violation (a proof of something false);
+- ``not_equivalent``: the counterexample (inputs and partitions from the Result) is re-run on both
+  programs; if they agree there, it is a violation (a made-up counterexample);
+- ``unknown`` is always allowed; ``error`` on well-typed generated programs is a bug, reported apart.
+
+The labels of the rewrites are never trusted: the interpreter is the only oracle. The run is
+deterministic for a seed; ``scripts/fuzz_nightly.py`` runs many more pairs with a seed argument.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import random
+import time
+import traceback
+import warnings
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+from fuzzutil import counterexample_args, make_variant
+
+from sparklite import ast as A
+from sparklite.types import BagType, BoolType, IntType, TupleType, Type
+
+SEED = 20170724  # CAV 2017
+PAIRS = 500
+WORKERS = 2
+CHECK_TIMEOUT_S = 1.0
+SHAPE_WEIGHTS = (0.35, 0.4, 0.25)  # at most 0 aggregations, at most 1, anything
+MAX_DEPTH = 2  # nesting of bag operators in generated programs (sizes are tuned, never the count)
+EQUIV_TRIALS = 40  # random inputs per "equivalent" verdict, each under a few partitionings
+BUDGET_S = 240.0
+
+
+# ---------------------------------------------------------------------------------------------------
+# Inputs for checking "equivalent" verdicts (independent of the verifier and of the generator's inputs)
+# ---------------------------------------------------------------------------------------------------
+
+
+def program_constants(*programs: A.Program) -> list[int]:
+    """Integer literals of the programs and their neighbours: boundaries are where bugs live."""
+    found: set[int] = set()
+    for p in programs:
+        for node in A.walk(p):
+            if isinstance(node, A.IntLit):
+                found.update({node.value - 1, node.value, node.value + 1, -node.value})
+    return sorted(found)
+
+
+def random_value(t: Type, rng: random.Random, constants: Sequence[int], key: bool = False) -> Any:
+    if isinstance(t, BoolType):
+        return rng.random() < 0.5
+    if isinstance(t, IntType):
+        r = rng.random()
+        if key and r < 0.6:
+            return rng.randint(0, 2)
+        if constants and r < 0.35:
+            return rng.choice(constants)
+        return rng.randint(-4, 6)
+    if isinstance(t, TupleType):
+        return tuple(random_value(e, rng, constants, key=(i == 0 and len(t.elems) == 2))
+                     for i, e in enumerate(t.elems))
+    raise TypeError(f"not a basic type: {t}")
+
+
+def random_partitioning(items: list[Any], rng: random.Random, max_parts: int = 3
+                        ) -> tuple[tuple[Any, ...], ...]:
+    n = rng.randint(1, max_parts)
+    parts: list[list[Any]] = [[] for _ in range(n)]
+    for x in items:
+        parts[rng.randrange(n)].append(x)
+    return tuple(tuple(p) for p in parts)
+
+
+def random_run_args(program: A.Program, rng: random.Random, constants: Sequence[int]
+                    ) -> tuple[dict[str, Any], dict[str, Any]]:
+    inputs: dict[str, Any] = {}
+    partitions: dict[str, Any] = {}
+    for p in program.params:
+        assert p.type is not None
+        if isinstance(p.type, BagType):
+            items = [random_value(p.type.elem, rng, constants) for _ in range(rng.choice((0, 1, 2, 3, 4, 5)))]
+            if items and rng.random() < 0.3:
+                items.append(rng.choice(items))
+            partitions[p.name] = random_partitioning(items, rng)
+            inputs[p.name] = [x for part in partitions[p.name] for x in part]
+        else:
+            inputs[p.name] = random_value(p.type, rng, constants)
+    return inputs, partitions
+
+
+def find_difference(left: A.Program, right: A.Program, rng: random.Random, trials: int
+                    ) -> tuple[dict[str, Any], dict[str, Any], Any, Any] | None:
+    """A random input and partitioning on which the interpreter tells the programs apart, if it finds one."""
+    from sparklite.interpreter import run
+    from sparklite.values import outcomes_equal
+
+    constants = program_constants(left, right)
+    for _ in range(trials):
+        inputs, partitions = random_run_args(left, rng, constants)
+        for attempt in range(3):
+            if attempt:  # the same elements, partitioned differently
+                partitions = {k: random_partitioning(list(v), rng) for k, v in inputs.items()
+                              if k in partitions}
+            a, b = run(left, inputs, partitions), run(right, inputs, partitions)
+            if not outcomes_equal(a, b):
+                return inputs, partitions, a, b
+    return None
+
+
+# ---------------------------------------------------------------------------------------------------
+# One pair
+# ---------------------------------------------------------------------------------------------------
+
+
+@dataclass
+class PairRecord:
+    index: int
+    steps: tuple[str, ...] = ()
+    intended: str = ""
+    verdict: str = ""
+    method: str | None = None
+    seconds: float = 0.0
+    cpu_seconds: float = 0.0  # the whole pair (generation, check, oracle): what a dedicated core would take
+    violation: str | None = None  # a wrong definite verdict, with the evidence
+    crash: str | None = None  # an exception or an "error" verdict: a bug, but not a soundness one
+    note: str = ""
+
+
+def aggregation_count(program: A.Program) -> int:
+    """Aggregations (to a value or by key) anywhere in the program, lets included."""
+    return sum(isinstance(n, A.AGGREGATIONS + A.BY_KEY_OPS) for n in A.walk(program))
+
+
+def generate_pair(seed: int, index: int, max_depth: int = MAX_DEPTH
+                  ) -> tuple[A.Program, A.Program, tuple[str, ...], str] | None:
+    """A random program and a well-typed variant of it (None when the draw gave nothing usable)."""
+    from sparklite.generate import GenConfig, random_program, random_variant
+    from sparklite.typecheck import typecheck
+
+    rng = random.Random(f"{seed}:{index}")
+    config = GenConfig(max_depth=max_depth, max_defs=1, max_lets=1, p_tuple_body=0.1)
+    # The generator's unconstrained draws are mostly programs with several arbitrary (partition-dependent)
+    # aggregations, where every method rightly gives up after the timeout: few definite verdicts to check,
+    # and the budget spent on timeouts. So most pairs ask for at most one aggregation.
+    max_aggs = rng.choices((0, 1, None), weights=SHAPE_WEIGHTS)[0]
+    program = random_program(rng, config=config)
+    for _ in range(50):
+        if max_aggs is None or aggregation_count(program) <= max_aggs:
+            break
+        program = random_program(rng, config=config)
+    for _ in range(6):
+        if rng.random() < 0.2:  # the generator's own small changes: a second, independent mutator
+            candidate = random_variant(rng, program, changes=1)
+            steps, intended = ("generate.random_variant",), "?"
+        else:
+            variant = make_variant(program, rng, mutate=rng.random() < 0.5, steps=rng.choice((1, 2, 3)))
+            if variant is None:
+                continue
+            candidate, steps, intended = variant.program, variant.steps, variant.intended
+        try:
+            before, after = typecheck(program), typecheck(candidate)
+        except Exception:  # an ill-typed mutation (dropped a type-changing map, ...): draw again
+            continue
+        if before.result != after.result or candidate == program:
+            continue
+        return before.program, after.program, steps, intended
+    return None
+
+
+def check_pair(seed: int, index: int, timeout_s: float, trials: int,
+               max_depth: int = MAX_DEPTH) -> PairRecord:
+    """Generate pair ``index`` of ``seed``, ask the verifier, and let the interpreter judge the answer.
+
+    Never raises: whatever goes wrong becomes part of the record, so one bad pair cannot hide the rest
+    of a campaign."""
+    import verifier
+    from sparklite.interpreter import run
+    from sparklite.values import outcomes_equal, to_json
+
+    rec = PairRecord(index)
+    try:
+        pair = generate_pair(seed, index, max_depth)
+    except Exception:
+        rec.crash = "generator/rewriter: " + traceback.format_exc(limit=3)
+        return rec
+    if pair is None:
+        rec.note = "no usable variant"
+        return rec
+    left, right, rec.steps, rec.intended = pair
+    start = time.perf_counter()
+    try:
+        result = verifier.check(left, right, replay=False, timeout=timeout_s)
+    except Exception:
+        rec.crash = "verifier.check raised: " + traceback.format_exc(limit=5)
+        return rec
+    rec.seconds = time.perf_counter() - start
+    rec.verdict, rec.method = result.verdict, result.method
+    rng = random.Random(f"{seed}:{index}:oracle")
+    if result.verdict == "error":
+        rec.crash = f"error verdict on generated programs: {result.reason}"
+    elif result.verdict == "equivalent":
+        # A proof that a mutation changed nothing is where a wrong proof would most likely hide: look harder.
+        diff = find_difference(left, right, rng, trials * (3 if rec.intended == "not_equivalent" else 1))
+        if diff is not None:
+            inputs, partitions, a, b = diff
+            rec.violation = (f"proved equivalent by {result.method}, but on {partitions} {inputs}: "
+                             f"{a!r} vs {b!r}")
+    elif result.verdict == "not_equivalent":
+        cex = result.counterexample
+        if cex is None:
+            rec.violation = f"not_equivalent by {result.method} without a counterexample"
+        else:
+            inputs, partitions = counterexample_args(left, dict(cex.inputs), cex.partitions)
+            a, b = run(left, inputs, partitions), run(right, inputs, partitions)
+            if outcomes_equal(a, b):
+                rec.violation = (f"counterexample by {result.method} does not reproduce: on {partitions} "
+                                 f"{inputs} both give {a!r}")
+            elif (to_json(a), to_json(b)) != (cex.left, cex.right):  # real, but misreported to the user
+                rec.crash = (f"counterexample by {result.method} reports outputs {cex.left!r} / "
+                             f"{cex.right!r}, the interpreter gives {to_json(a)!r} / {to_json(b)!r} "
+                             f"on {partitions} {inputs}")
+    if rec.violation:
+        from sparklite.printer import pretty as print_program
+
+        rec.violation += f"\n--- left\n{print_program(left)}\n--- right\n{print_program(right)}"
+    return rec
+
+
+def check_chunk(seed: int, indices: Sequence[int], timeout_s: float, trials: int,
+                max_depth: int = MAX_DEPTH) -> list[PairRecord]:
+    records = []
+    for i in indices:
+        cpu = time.process_time()
+        rec = check_pair(seed, i, timeout_s, trials, max_depth)
+        rec.cpu_seconds = time.process_time() - cpu
+        records.append(rec)
+    return records
+
+
+# ---------------------------------------------------------------------------------------------------
+# A campaign
+# ---------------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Campaign:
+    seed: int
+    records: list[PairRecord] = field(default_factory=list)
+    seconds: float = 0.0
+
+    @property
+    def checked(self) -> list[PairRecord]:
+        return [r for r in self.records if r.verdict]
+
+    @property
+    def violations(self) -> list[PairRecord]:
+        return [r for r in self.records if r.violation]
+
+    @property
+    def crashes(self) -> list[PairRecord]:
+        return [r for r in self.records if r.crash]
+
+    def summary(self) -> str:
+        verdicts = Counter(r.verdict for r in self.checked)
+        by_intent = Counter((r.intended, r.verdict) for r in self.checked)
+        methods = Counter(r.method for r in self.checked if r.verdict in ("equivalent", "not_equivalent"))
+        slowest = max((r.seconds for r in self.checked), default=0.0)
+        cpu = sum(r.cpu_seconds for r in self.records)
+        lines = [
+            f"seed {self.seed}: {len(self.checked)} pairs checked in {self.seconds:.1f}s wall, "
+            f"{cpu:.1f}s CPU (slowest check {slowest:.2f}s); {len(self.violations)} violations, "
+            f"{len(self.crashes)} crashes",
+            "verdicts: " + ", ".join(f"{k}={v}" for k, v in sorted(verdicts.items())),
+            "intended -> verdict: " + ", ".join(f"{i}->{v}={n}" for (i, v), n in sorted(by_intent.items())),
+            "definite verdicts by method: " + ", ".join(f"{k}={v}" for k, v in sorted(methods.items(),
+                                                                                      key=str)),
+        ]
+        return "\n".join(lines)
+
+
+def _chunks(indices: Sequence[int], size: int) -> Iterable[list[int]]:
+    for i in range(0, len(indices), size):
+        yield list(indices[i:i + size])
+
+
+def run_campaign(seed: int, pairs: int, workers: int = WORKERS, timeout_s: float = CHECK_TIMEOUT_S,
+                 trials: int = EQUIV_TRIALS, deadline_s: float | None = None,
+                 max_depth: int = MAX_DEPTH) -> Campaign:
+    """Check ``pairs`` usable pairs (draws that give no usable variant are replaced by further draws)."""
+    campaign = Campaign(seed)
+    start = time.perf_counter()
+    next_index = 0
+    ctx = multiprocessing.get_context("spawn")  # no fork after Z3/Spark threads exist in the parent
+    with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
+        while len(campaign.checked) + len(campaign.crashes) < pairs:
+            missing = pairs - len(campaign.checked) - len(campaign.crashes)
+            indices = list(range(next_index, next_index + missing))
+            next_index += missing
+            futures = [pool.submit(check_chunk, seed, chunk, timeout_s, trials, max_depth)
+                       for chunk in _chunks(indices, 10)]
+            for fut in futures:
+                campaign.records.extend(fut.result())
+            if deadline_s is not None and time.perf_counter() - start > deadline_s:
+                break
+            if next_index > 4 * pairs:  # the generator keeps giving unusable programs: stop, say so
+                break
+    campaign.records.sort(key=lambda r: r.index)
+    campaign.seconds = time.perf_counter() - start
+    return campaign
+
+
+def test_soundness_fuzz() -> None:
+    campaign = run_campaign(SEED, PAIRS, workers=int(os.environ.get("SPARKEQ_FUZZ_WORKERS", WORKERS)))
+    print(campaign.summary())
+    assert not campaign.violations, "SOUNDNESS violations:\n" + "\n\n".join(
+        f"pair {r.index} ({', '.join(r.steps)}): {r.violation}" for r in campaign.violations)
+    assert len(campaign.checked) + len(campaign.crashes) >= PAIRS, campaign.summary()
+    assert not campaign.crashes, "crashes:\n" + "\n\n".join(
+        f"pair {r.index} ({', '.join(r.steps)}): {r.crash}" for r in campaign.crashes[:5])
+    verdicts = Counter(r.verdict for r in campaign.checked)
+    assert verdicts["equivalent"] > 0 and verdicts["not_equivalent"] > 0, campaign.summary()
+    if campaign.seconds > BUDGET_S:  # a loaded machine is not a failure; a slow verifier shows up here
+        warnings.warn(f"soundness fuzzer took {campaign.seconds:.0f}s (budget {BUDGET_S:.0f}s on 2 idle "
+                      f"cores): {campaign.summary()}", stacklevel=1)
+
+
+@pytest.mark.parametrize("index", range(3))
+def test_variants_are_well_typed_and_reproducible(index: int) -> None:
+    """The same seed and index always give the same pair (so a report can be replayed)."""
+    first, second = generate_pair(SEED, index), generate_pair(SEED, index)
+    assert first == second
+
+
+def test_preserving_rewrites_preserve_meaning() -> None:
+    """The rewriter's "preserving" label is right on the interpreter (it is never trusted by the fuzzer,
+    but a rewriter that silently mutates would starve the fuzzer of equivalent pairs)."""
+    from sparklite.generate import GenConfig, random_program
+    from sparklite.typecheck import typecheck
+
+    mislabelled = []
+    tried = 0
+    for i in range(150):
+        rng = random.Random(f"rewrites:{i}")
+        program = typecheck(random_program(rng, config=GenConfig(max_depth=MAX_DEPTH))).program
+        variant = make_variant(program, rng, mutate=False, steps=3)
+        if variant is None:
+            continue
+        try:
+            rewritten = typecheck(variant.program).program
+        except Exception as exc:  # a preserving rewrite must keep the program well-typed
+            mislabelled.append(f"{i} {variant.steps}: ill-typed: {exc}")
+            continue
+        tried += 1
+        diff = find_difference(program, rewritten, rng, 15)
+        if diff is not None:
+            mislabelled.append(f"{i} {variant.steps}: differs on {diff}")
+    assert tried >= 100
+    assert not mislabelled, "\n".join(mislabelled)
