@@ -14,6 +14,8 @@ import json
 import sys
 from collections.abc import Sequence
 
+from verifier.cli_options import add_run_options
+
 EXIT_INPUT_ERROR = 3
 EXIT_BUG = 4
 
@@ -36,11 +38,7 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("left", metavar="LEFT",
                        help="path/to/file.py::function, path/to/file.py or a .sl file")
     check.add_argument("right", metavar="RIGHT", help="the program to compare LEFT with")
-    check.add_argument("--json", action="store_true", help="print exactly one JSON object on stdout")
-    check.add_argument("--no-replay", action="store_true", help="do not replay counterexamples on Spark")
-    check.add_argument("--master", default="local[2]", help="Spark master for replay (default local[2])")
-    check.add_argument("--timeout", type=float, default=None, metavar="SECONDS",
-                       help="overall time limit of the check (default 60)")
+    add_run_options(check, "overall time limit of the check (default 60)")
     check.add_argument("--diff-on-spark", type=int, default=0, metavar="N",
                        help="after the check, run N random inputs through both programs on Spark "
                             "(verifier.difftest.spark_fallback; a difference settles 'unknown')")

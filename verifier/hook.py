@@ -36,6 +36,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
+from verifier.cli_options import add_run_options
+
 if TYPE_CHECKING:
     from rich.console import Console
 
@@ -114,11 +116,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     side.add_argument("--working-tree", action="store_true",
                       help="compare REV with the working tree (the default)")
     parser.add_argument("--strict", action="store_true", help="exit 2 if any verdict is unknown")
-    parser.add_argument("--json", action="store_true", help="print exactly one JSON object on stdout")
-    parser.add_argument("--no-replay", action="store_true", help="do not replay counterexamples on Spark")
-    parser.add_argument("--master", default="local[2]", help="Spark master for replay (default local[2])")
-    parser.add_argument("--timeout", type=float, default=None, metavar="SECONDS",
-                        help="time limit of each function's check (default: check's, 60)")
+    add_run_options(parser, "time limit of each function's check (default: check's, 60)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -279,9 +277,9 @@ def _load_source(source: str, function: str, label: str) -> LoadedProgram:
 
     The public spec forms (a string, a ``(source, function)`` pair) name the file ``<input>``; the
     hook needs each version's label, so it uses the loader's named-source entry point."""
-    from verifier.loading import _load_python_source
+    from verifier.loading import load_python_source
 
-    return _load_python_source(source, function, label)
+    return load_python_source(source, function, label)
 
 
 def _error(text: str) -> Result:

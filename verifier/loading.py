@@ -52,7 +52,7 @@ def _program_function(program: Program) -> str | None:
     return program.name or None
 
 
-def _load_python_source(source: str, function: str | None, filename: str = "<input>") -> LoadedProgram:
+def load_python_source(source: str, function: str | None, filename: str = "<input>") -> LoadedProgram:
     from frontend import translate_source
 
     program = translate_source(source, function=function, filename=filename)
@@ -76,7 +76,7 @@ def _load_function_object(fn: Any) -> LoadedProgram:
     first_error: InputError | None = None
     if file_text and fn.__qualname__ == fn.__name__:
         try:
-            loaded = _load_python_source(file_text, fn.__name__, filename)
+            loaded = load_python_source(file_text, fn.__name__, filename)
             return LoadedProgram(loaded.program, "python", path=filename, function=fn.__name__,
                                  source=file_text)
         except InputError as exc:
@@ -84,7 +84,7 @@ def _load_function_object(fn: Any) -> LoadedProgram:
     source = textwrap.dedent("".join(lines))
     padded = "\n" * max(first_line - 1, 0) + source
     try:
-        loaded = _load_python_source(padded, fn.__name__, filename)
+        loaded = load_python_source(padded, fn.__name__, filename)
     except InputError:
         if first_error is not None:
             raise first_error from None
@@ -113,7 +113,7 @@ def _load_string(spec: str, function: str | None) -> LoadedProgram:
     if _looks_like_source(spec):
         if _SPARKLITE_PROGRAM.search(spec) and not _PYTHON_IMPORT.search(spec):
             return _load_sparklite_source(spec)
-        return _load_python_source(spec, function)
+        return load_python_source(spec, function)
     path, sep, func = spec.partition("::")
     if sep and not func:
         raise InputError("missing function name after '::'", Loc(path, 1, 1))
@@ -148,7 +148,7 @@ def load(spec: Any, function: str | None = None) -> LoadedProgram:
     if isinstance(spec, os.PathLike):
         spec = os.fspath(spec)
     if isinstance(spec, tuple) and len(spec) == 2 and all(isinstance(s, str) for s in spec):
-        return _load_python_source(spec[0], spec[1])
+        return load_python_source(spec[0], spec[1])
     if isinstance(spec, str):
         return _load_string(spec, function)
     if inspect.isfunction(spec) or inspect.ismethod(spec):
