@@ -248,3 +248,27 @@ def test_distinct_difference_is_found(tmp_path: Path) -> None:
     right = sl(tmp_path, "r.sl", "map(lambda x -> x % 2)(R)")
     result = verifier.check(left, right, replay=False)
     assert_real_counterexample(result)
+
+
+def test_z3_watchdog_cancels_a_query_past_the_deadline():
+    """Per-query timeouts are not always honoured by Z3; the watchdog behind --timeout cancels the
+    running query itself (here an unbounded one: x^3 + y^3 = z^3 has no positive solution, and Z3
+    cannot show it), and Z3 stays usable afterwards."""
+    import time
+
+    import z3
+
+    from verifier.api import _z3_watchdog
+
+    x, y, z = z3.Ints("wx wy wz")
+    solver = z3.Solver()
+    solver.add(x * x * x + y * y * y == z * z * z, x > 1, y > 1, z > 1)
+    with _z3_watchdog(time.monotonic() + 0.5):
+        try:
+            answer = solver.check()
+        except z3.Z3Exception:
+            answer = z3.unknown
+    assert answer == z3.unknown
+    after = z3.Solver()
+    after.add(x > 1)
+    assert after.check() == z3.sat

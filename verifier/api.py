@@ -19,9 +19,11 @@ Z3 timeouts and resource limits end in ``unknown``, never in an exception.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
+import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -124,10 +126,44 @@ def check(left: Any, right: Any, **options: Any) -> Result:
         pair, loaded = _prepare(left, right, run)
     except InputError as exc:
         return run.result("error", reason=str(exc))
-    result = _decide(pair, run)
+    with _z3_watchdog(run.deadline + WATCHDOG_GRACE_S):
+        result = _decide(pair, run)
     if result.verdict == "not_equivalent" and opts.replay:
         result = _replay(result, loaded, run)
     return result
+
+
+WATCHDOG_GRACE_S = 2.0
+
+
+@contextlib.contextmanager
+def _z3_watchdog(deadline: float) -> Iterator[None]:
+    """Interrupt Z3 once ``deadline`` has passed, and keep interrupting until the block ends.
+
+    Per-query timeouts are not enough on their own: Z3 does not honour them in every phase (a query
+    has been seen running for minutes past a 3 s budget), so ``--timeout`` could not be trusted.
+    ``Context.interrupt`` is Z3's thread-safe way to cancel a running call; the cancelled call answers
+    ``unknown`` (or raises), which every method already turns into an inconclusive outcome. It acts on
+    Z3's main context, which the whole process shares: run concurrent checks in processes, not threads.
+    """
+    import z3
+
+    done = threading.Event()
+
+    def watch() -> None:
+        if done.wait(max(0.0, deadline - time.monotonic())):
+            return
+        while not done.is_set():
+            z3.main_ctx().interrupt()
+            done.wait(0.25)
+
+    watcher = threading.Thread(target=watch, name="sparkeq-z3-watchdog", daemon=True)
+    watcher.start()
+    try:
+        yield
+    finally:
+        done.set()
+        watcher.join()
 
 
 # ---------------------------------------------------------------------------------------------------
