@@ -12,13 +12,13 @@ fi
 java_major() {
   local java=java
   if [ -n "${JAVA_HOME:-}" ] && [ -x "$JAVA_HOME/bin/java" ]; then java="$JAVA_HOME/bin/java"; fi
-  command -v "$java" >/dev/null 2>&1 || { echo 0; return; }
+  command -v "$java" >/dev/null 2>&1 || return 0
   "$java" -version 2>&1 | sed -n 's/.*version "\([0-9]*\)\.\{0,1\}\([0-9]*\).*/\1 \2/p' | head -n1 |
     awk '{ if ($1 == 1) print $2; else print $1 }'
 }
 JV=$(java_major)
 if [ -z "$JV" ] || [ "$JV" -lt 17 ]; then
-  echo "Spark needs Java 17 or newer, and none was found (java major version: ${JV:-none})." >&2
+  echo "Spark needs Java 17 or newer (found: ${JV:+Java }${JV:-no java on PATH or in JAVA_HOME})." >&2
   echo "Install it, e.g.: apt-get install -y openjdk-17-jre-headless, or set JAVA_HOME." >&2
   exit 1
 fi
