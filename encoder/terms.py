@@ -45,7 +45,6 @@ from encoder.aggregates import (
 )
 from encoder.basic import BasicEncoder, EncodingError, Sym, fresh, fresh_like, leaves, sym_eq
 from sparklite import ast as A
-from sparklite.interpreter import used_lets
 from sparklite.types import BagType, Type
 
 
@@ -395,14 +394,16 @@ def encode_program(program: A.Program, side: str) -> ProgramEncoding:
         else:
             scalars[p.name] = fresh(f"v:{p.name}", p.type)
     enc.top_env.update(scalars)
-    # Only the lets the result depends on are evaluated (by the interpreter and by the generated PySpark),
-    # so an unused ``let m = R.min()`` must not make the program raise.
-    for let in used_lets(program):
+    # The driver is strict: every let is evaluated, used or not, so an unused ``let m = R.min()`` still
+    # makes the program raise on an empty R (its condition joins ``errors``).
+    for let in program.lets:
         if enc.is_bag(let.value):
             enc.bag_lets[let.name] = let.value
         else:
             enc.top_env[let.name] = enc.expr(let.value, enc.top_env)
     result = _result(enc, program.body)
+    for name in _unused_bag_lets(program, enc):
+        enc.bag(enc.bag_lets[name])  # never read, but building it on the driver may still raise
     return ProgramEncoding(
         program=program,
         side=side,
@@ -414,6 +415,12 @@ def encode_program(program: A.Program, side: str) -> ProgramEncoding:
         error=z3.Or(*enc.errors) if enc.errors else z3.BoolVal(False),
         hazards=list(enc.div_hazards),
     )
+
+
+def _unused_bag_lets(program: A.Program, enc: _TermEncoder) -> list[str]:
+    mentioned = {n.name for root in (program.body, *(b.value for b in program.lets))
+                 for n in A.walk(root) if isinstance(n, A.Var)}
+    return [name for name in enc.bag_lets if name not in mentioned]
 
 
 def _result(enc: _TermEncoder, body: A.Expr) -> Result:

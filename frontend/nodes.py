@@ -14,6 +14,7 @@ from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from sparklite import ast as sl
+from sparklite import effects
 
 
 @dataclass(frozen=True)
@@ -141,16 +142,9 @@ def subst(node: sl.Node, mapping: dict[str, sl.Expr]) -> Any:
 
 
 def may_raise(node: sl.Node) -> bool:
-    """Conservative: floor division/modulo by anything but a non-zero literal, or any call."""
-    for n in sl.walk(node):
-        if isinstance(n, sl.BinOp) and n.op in ("//", "%"):
-            if not (isinstance(n.right, sl.IntLit) and n.right.value != 0):
-                return True
-        if isinstance(n, sl.Call) and n.func not in sl.BUILTINS:
-            return True
-        if isinstance(n, (sl.Apply, TruthFn)):
-            return True
-    return False
+    """``sparklite.effects.may_raise`` without the program's defs (a call of a named function may
+    raise): the frontend has no notion of its own, so it can never disagree with the interpreter."""
+    return effects.may_raise(node)
 
 
 def strictly_evaluated(target: sl.Expr, body: sl.Node) -> bool:
@@ -175,22 +169,4 @@ class Shaped(sl.Node):
     arity: int
 
 
-def transform(node: Any, fn: Any) -> Any:
-    """Bottom-up rebuild: ``fn`` is applied to every node after its children were rebuilt."""
-    if not isinstance(node, sl.Node):
-        return node
-    changes = {}
-    for f in fields(node):
-        if f.name == "loc":
-            continue
-        value = getattr(node, f.name)
-        if isinstance(value, sl.Node):
-            new = transform(value, fn)
-            if new is not value:
-                changes[f.name] = new
-        elif isinstance(value, tuple) and any(isinstance(v, sl.Node) for v in value):
-            new_t = tuple(transform(v, fn) for v in value)
-            if any(a is not b for a, b in zip(new_t, value, strict=True)):
-                changes[f.name] = new_t
-    rebuilt = replace(node, **changes) if changes else node
-    return fn(rebuilt)
+transform = sl.transform  # the one generic rewrite (``sparklite.ast.transform``)

@@ -1,10 +1,13 @@
 """The pipeline function's body: straight-line driver code around RDD method chains.
 
 RDD-valued names are inlined where used (transformations are lazy, so Spark recomputes the lineage
-too). Every scalar computed on the driver -- an action's result, or arithmetic on it -- becomes a
-``LetBinding``: lets are evaluated in order, so an action whose result is unused still raises
-(``rdd.reduce`` on an empty RDD) exactly as in Python. Module-level helpers that take RDDs are
-inlined at their call sites.
+too). Driver code is strict, as Python runs it: every scalar computed on the driver -- an action's
+result, or arithmetic on it -- that a statement binds becomes a ``LetBinding``, and SparkLite evaluates
+every let in order, used or not, so an action whose result is unused still raises (``rdd.reduce`` on an
+empty RDD) exactly as in Python. Nothing is simplified here: dropping what cannot raise is
+``sparklite.simplify``'s job. Module-level helpers that take RDDs are inlined at their call sites; their
+arguments and their own statements are evaluated where Python evaluates them (as lets before the
+calling statement), which is exact only when the call is evaluated first in its statement.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ from frontend.names import (
 from frontend.nodes import Shaped, may_raise
 from frontend.udf import Translator
 from sparklite import ast as sl
+from sparklite.effects import driver_may_raise
 from sparklite.errors import TypeCheckError
 from sparklite.types import BagType
 
@@ -57,40 +61,7 @@ def translate_pipeline(tr: Translator, fn: pyast.FunctionDef) -> sl.Program:
     scope = Scope(bindings)
     result = pipeline_block(tr, fn.body, scope, fn)
     body = to_expr(tr, result, fn)
-    lets = _live_lets(tr, body)
-    return sl.Program(fn.name, tuple(params), tuple(tr.defs.values()), tuple(lets), body, loc=tr.loc(fn))
-
-
-def _mentioned(node: sl.Node) -> set[str]:
-    return {n.name for n in sl.walk(node) if isinstance(n, sl.Var)}
-
-
-def _live_lets(tr: Translator, body: sl.Expr) -> list[sl.LetBinding]:
-    """SparkLite evaluates only the lets the result mentions, but Python runs every action. An unused
-    result that cannot raise is dropped (same outcome); one that may raise is rejected, because dropping
-    it would hide the error (e.g. ``reduce`` of an empty RDD)."""
-    by_name = {lt.name: lt for lt in tr.lets}
-    live: set[str] = set()
-    todo = list(_mentioned(body))
-    while todo:
-        name = todo.pop()
-        if name in live or name not in by_name:
-            continue
-        live.add(name)
-        todo.extend(_mentioned(by_name[name].value))
-    for lt in tr.lets:
-        if lt.name not in live and _may_fail(lt.value):
-            raise tr.unsupported("unused action result", "this driver-side computation may raise but its "
-                                 "result is never used; use it or remove it", lt.loc or tr.loc(body))
-    return [lt for lt in tr.lets if lt.name in live]
-
-
-def _may_fail(e: sl.Expr) -> bool:
-    """Whether evaluating ``e`` on the driver can raise: empty reduce/min/max, or a UDF that may raise."""
-    for n in sl.walk(e):
-        if isinstance(n, sl.Reduce) or (isinstance(n, sl.SimpleAgg) and n.kind in ("min", "max")):
-            return True
-    return may_raise(e)
+    return sl.Program(fn.name, tuple(params), tuple(tr.defs.values()), tuple(tr.lets), body, loc=tr.loc(fn))
 
 
 def inline_helper(tr: Translator, mdef: ModuleDef, args: list[Value], call: pyast.Call) -> Value:
@@ -104,20 +75,39 @@ def inline_helper(tr: Translator, mdef: ModuleDef, args: list[Value], call: pyas
     if len(params) != len(args):
         raise TypeCheckError(f"'{mdef.name}' takes {len(params)} argument(s), {len(args)} given",
                              tr.loc(call))
+    first = tr.evaluated_first(call)
     bindings: dict[str, Value] = {}
-    for (name, ann, _), value in zip(params, args, strict=True):
+    for (name, ann, _), value, arg in zip(params, args, call.args, strict=True):
         if isinstance(value, InputV) and ann is not None:
             value = BagV(value.var) if isinstance(ann, BagType) else Scalar(value.var)
+        if isinstance(value, Scalar) and may_raise(value.expr):
+            if not first:
+                raise _not_first(tr, call)
+            value = tr.strict_let(value.expr, name, tr.loc(arg))  # Python evaluates arguments at the call
         bindings[name] = value
     tr.in_progress.append(mdef.name)
+    lets_before = len(tr.lets)
+    root = tr.stmt_root
     try:
-        return pipeline_block(tr, node.body, Scope(bindings), node)
+        result = pipeline_block(tr, node.body, Scope(bindings), node)
     finally:
         tr.in_progress.pop()
+        tr.stmt_root = root
+    if not first and any(may_raise(lt.value) for lt in tr.lets[lets_before:]):
+        raise _not_first(tr, call)
+    return result
+
+
+def _not_first(tr: Translator, call: pyast.Call) -> Exception:
+    name = getattr(call.func, "id", "helper")
+    return tr.unsupported("RDD helper call after other driver work", f"'{name}' runs driver computations "
+                          "that may raise, so it must be evaluated first in its statement: assign its "
+                          "result to a variable first", call)
 
 
 def pipeline_block(tr: Translator, stmts: list[pyast.stmt], scope: Scope, owner: pyast.AST) -> Value:
     for stmt in stmts:
+        tr.stmt_root = getattr(stmt, "value", None)
         if isinstance(stmt, pyast.Return):
             if stmt.value is None:
                 raise tr.unsupported("return None", "the pipeline must return its result", stmt)
@@ -132,7 +122,8 @@ def pipeline_block(tr: Translator, stmts: list[pyast.stmt], scope: Scope, owner:
                     and value_node.func.id == "print":
                 raise tr.unsupported("print", "print is a side effect and is not supported", stmt)
             value = tr.expr(value_node, scope)
-            if isinstance(value, Scalar):  # an action run for its effect: it may still raise
+            if isinstance(value, Scalar) or (isinstance(value, BagV) and driver_may_raise(value.expr)):
+                # run for its effect: an action, or an RDD built with arguments that may raise
                 tr.lets.append(sl.LetBinding(tr.fresh_let("unused"), value.expr, loc=tr.loc(stmt)))
             continue
         if isinstance(stmt, (pyast.Assign, pyast.AnnAssign, pyast.AugAssign)):
@@ -161,14 +152,14 @@ def bind_pipeline(tr: Translator, target: pyast.expr, value: Value, scope: Scope
     loc = tr.loc(stmt)
     if isinstance(target, pyast.Name):
         if isinstance(value, Scalar) and not isinstance(value.expr, (sl.Var, sl.IntLit, sl.BoolLit)):
-            name = tr.fresh_let(target.id)
-            tr.lets.append(sl.LetBinding(name, value.expr, loc=loc))
-            scope.vars[target.id] = Scalar(sl.Var(name, loc=loc))
+            scope.vars[target.id] = tr.strict_let(value.expr, target.id, loc)
+        elif isinstance(value, BagV) and driver_may_raise(value.expr):
+            # an RDD whose construction may raise is built here, not where it is used (maybe never)
+            scope.vars[target.id] = BagV(tr.strict_let(value.expr, target.id, loc).expr)
         else:
             scope.vars[target.id] = value
         return
     if isinstance(target, (pyast.Tuple, pyast.List)) and isinstance(value, Scalar) \
-            and not isinstance(value.expr, sl.TupleExpr) \
             and all(isinstance(e, pyast.Name) for e in target.elts):
         names = [e.id for e in target.elts]  # type: ignore[attr-defined]
         let = tr.fresh_let("_".join(names))

@@ -54,6 +54,7 @@ from frontend.nodes import (
     subst,
 )
 from sparklite import ast as sl
+from sparklite.effects import driver_may_raise
 from sparklite.errors import InputError, TypeCheckError
 
 ARITH = {pyast.Add: "+", pyast.Sub: "-", pyast.Mult: "*", pyast.FloorDiv: "//", pyast.Mod: "%"}
@@ -115,6 +116,7 @@ class Translator:
         self.let_names: set[str] = set()
         self.synth_names: set[str] = set()  # parameters the frontend invents (kv, a, b)
         self.captured: set[tuple[int, str]] = set()  # (scope id, name) read by a closure
+        self.stmt_root: pyast.AST | None = None  # the value of the driver statement being translated
 
     def check_rebind(self, target: pyast.expr, scope: Scope) -> None:
         """Python closures read a variable when they run (for Spark: when the job runs), not when they
@@ -238,7 +240,7 @@ class Translator:
         if isinstance(node, pyast.Tuple):
             items = [self.expr(e, scope) for e in node.elts]
             if any(isinstance(i, (BagV, TupleV, GroupedV)) for i in items) and not scope.in_udf:
-                return TupleV(tuple(items))
+                return self.driver_tuple(node, items)
             return Scalar(sl.TupleExpr(tuple(self.to_scalar(i, e) for i, e in zip(items, node.elts,
                                                                                    strict=True)), loc=loc))
         if isinstance(node, pyast.List):
@@ -282,6 +284,52 @@ class Translator:
                 raise self.unsupported(construct, f"{construct} is not supported", node)
         raise self.unsupported(type(node).__name__, f"Python expression {type(node).__name__} is not "
                                "supported", node)
+
+    def driver_tuple(self, node: pyast.Tuple, items: list[Value]) -> TupleV:
+        """A driver tuple holding an RDD. Its items are substituted where the tuple is used (an RDD
+        cannot be a SparkLite value), which would drop or repeat an item that raises; so such an item is
+        evaluated where Python evaluates it, as a let. That is exact only when the tuple is a
+        statement's whole value (nothing else in the statement runs before it)."""
+        out: list[Value] = []
+        for item, elt in zip(items, node.elts, strict=True):
+            raising = (isinstance(item, Scalar) and may_raise(item.expr)) or \
+                (isinstance(item, BagV) and driver_may_raise(item.expr))
+            if raising:
+                if not self.evaluated_first(node):
+                    raise self.unsupported("tuple of an RDD and an action that may raise",
+                                           "a tuple holding an RDD and a computation that may raise must "
+                                           "be the whole value of an assignment or return", elt)
+                let = self.strict_let(item.expr, "item", self.loc(elt))  # type: ignore[union-attr]
+                item = let if isinstance(item, Scalar) else BagV(let.expr)
+            out.append(item)
+        return TupleV(tuple(out))
+
+    def evaluated_first(self, node: pyast.AST) -> bool:
+        """Whether Python evaluates ``node`` before anything else in the current driver statement: it is
+        the statement's value, or the first-evaluated part of it (a method chain's innermost receiver,
+        a subscript's base, a binary operation's left operand). Only then can a let, evaluated before
+        the statement, take its place without reordering errors."""
+        cur = self.stmt_root
+        while cur is not None:
+            if cur is node:
+                return True
+            if isinstance(cur, pyast.Call):
+                cur = cur.func.value if isinstance(cur.func, pyast.Attribute) else cur.func
+            elif isinstance(cur, (pyast.Subscript, pyast.Attribute)):
+                cur = cur.value
+            elif isinstance(cur, pyast.BinOp):
+                cur = cur.left
+            elif isinstance(cur, pyast.Compare):
+                cur = cur.left
+            else:
+                return False
+        return False
+
+    def strict_let(self, expr: sl.Expr, base: str, loc: sl.Loc | None) -> Scalar:
+        """Evaluate ``expr`` now, as Python does, by binding it to a (strict) let."""
+        name = self.fresh_let(base)
+        self.lets.append(sl.LetBinding(name, expr, loc=loc))
+        return Scalar(sl.Var(name, loc=loc))
 
     def constant(self, node: pyast.Constant) -> sl.Expr:
         loc = self.loc(node)
@@ -336,7 +384,11 @@ class Translator:
     def module_constant(self, name: str, loc: sl.Loc) -> sl.Expr:
         """Closures over module constants inline the (folded) constant."""
         if name not in self.constant_cache:
-            self.constant_cache[name] = self.scalar(self.info.constants[name], Scope({}, in_udf=True))
+            value = self.scalar(self.info.constants[name], Scope({}, in_udf=True))
+            if may_raise(value):  # Python would raise at import, before any job
+                raise self.unsupported("module constant that may raise", f"the module constant '{name}' "
+                                       "may raise when the module is imported", self.info.constants[name])
+            self.constant_cache[name] = value
         return self.constant_cache[name]
 
     def operator_fn(self, name: str, node: pyast.AST) -> Value:
@@ -423,13 +475,9 @@ class Translator:
         if isinstance(value, (BagV, GroupedV)):
             raise self.unsupported("indexing an RDD", "RDDs cannot be indexed", node)
         base = self.to_scalar(value, node.value)
-        if isinstance(base, sl.TupleExpr):
-            if index >= len(base.elems):
-                raise TypeCheckError(f"tuple index {index} out of range for a tuple of {len(base.elems)}",
-                                     loc)
-            if not any(may_raise(e) for e in base.elems):
-                return Scalar(base.elems[index])
-        return Scalar(sl.Proj(base, index, loc=loc))
+        if isinstance(base, sl.TupleExpr) and index >= len(base.elems):
+            raise TypeCheckError(f"tuple index {index} out of range for a tuple of {len(base.elems)}", loc)
+        return Scalar(sl.Proj(base, index, loc=loc))  # the whole tuple is evaluated, as in Python
 
     # --- calls -----------------------------------------------------------------------------------
 
@@ -534,11 +582,9 @@ class Translator:
                 return Scalar(GroupAggRef(name, loc=loc))
             if isinstance(arg, (pyast.Tuple, pyast.List)) and arg.elts:
                 elems = [self.scalar(e, scope) for e in arg.elts]
-                if name == "len":
-                    if any(may_raise(e) for e in elems):
-                        raise self.unsupported("len of an iterable", "len() of a literal whose elements may "
-                                               "raise is not supported", node)
-                    return Scalar(sl.IntLit(len(elems), loc=loc))
+                if name == "len":  # Python evaluates every element, then counts them
+                    n_lit = sl.IntLit(len(elems), loc=loc)
+                    return Scalar(sl.Proj(sl.TupleExpr((*elems, n_lit), loc=loc), len(elems), loc=loc))
                 if name == "sum":
                     result = self.as_int(elems[0])
                     for e in elems[1:]:
@@ -933,9 +979,11 @@ class Translator:
             return PendingV(full, tuple(args), len(fn.params))
         for (name, _, _), arg, e in zip(params, node.args, args, strict=True):
             if not _simple(e):
-                let = self.fresh_let(name)
-                self.lets.append(sl.LetBinding(let, e, loc=self.loc(arg)))
-                e = sl.Var(let, loc=self.loc(arg))
+                if may_raise(e) and not self.evaluated_first(node):
+                    raise self.unsupported("helper argument that may raise", "an argument that may raise "
+                                           "must be computed first in its statement: assign it to a "
+                                           "variable before this statement", arg)
+                e = self.strict_let(e, name, self.loc(arg)).expr
             bound[name] = Scalar(e)
         fn = self.returned_lambda(fn_node, callee.scope.child(bound))
         return FnV(fn, len(fn.params))

@@ -26,8 +26,8 @@ once more at the driver); see ``shared/design/spark-semantics.md``.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, field, fields
-from typing import Literal
+from dataclasses import dataclass, field, fields, replace
+from typing import Any, Literal
 
 from sparklite.types import Type
 
@@ -427,3 +427,26 @@ def walk(node: Node) -> Iterator[Node]:
     yield node
     for child in children(node):
         yield from walk(child)
+
+
+def transform(node: Any, fn: Any) -> Any:
+    """Rebuild ``node`` bottom-up: ``fn`` gets every node after its children were rebuilt and returns
+    its replacement (or the node itself). Unchanged subtrees are shared, not copied. The one generic
+    rewrite every SparkLite pass uses (``simplify``, ``desugar``, renaming)."""
+    if not isinstance(node, Node):
+        return node
+    changes = {}
+    for f in fields(node):
+        if f.name == "loc":
+            continue
+        value = getattr(node, f.name)
+        if isinstance(value, Node):
+            new = transform(value, fn)
+            if new is not value:
+                changes[f.name] = new
+        elif isinstance(value, tuple) and any(isinstance(v, Node) for v in value):
+            new_t = tuple(transform(v, fn) for v in value)
+            if any(a is not b for a, b in zip(new_t, value, strict=True)):
+                changes[f.name] = new_t
+    rebuilt = replace(node, **changes) if changes else node
+    return fn(rebuilt)

@@ -8,8 +8,8 @@ function with a SparkContext's RDDs; replay (``verifier``) and the differential 
 This module itself never imports pyspark.
 
 The emitted code follows the interpreter's evaluation order exactly: nested defs first, then one
-assignment per let the result depends on (``interpreter.used_lets``; an unused aggregation would run a
-Spark job, an unused bag never would), then ``return <body>``, every bag expression a method chain in
+assignment per let, in order and whether or not the result uses it (the driver is strict: an unused
+action still runs its Spark job and may raise), then ``return <body>``, every bag expression a method chain in
 which Python evaluates the receiver, then the arguments, then runs the action. UDF bodies are Python
 expressions (``if``-``then``-``else`` becomes a conditional expression, projection indexing), so Python's
 own ``//``, ``%``, unbounded ints and short-circuit ``and``/``or`` give the UDFs their meaning.
@@ -24,7 +24,6 @@ import builtins
 import keyword
 
 from sparklite import ast as A
-from sparklite.interpreter import used_lets
 
 _PREC = {"or": 1, "and": 2, "not": 3, "cmp": 4, "+": 5, "-": 5, "*": 6, "//": 6, "%": 6, "neg": 7}
 _RESERVED = {"min", "max", "abs", "sum", "len", "tuple", "print", "lambda", "None", "True", "False"}
@@ -145,7 +144,7 @@ def to_pyspark(program: A.Program) -> str:
         else:
             dparams = ", ".join(py_name(p.name) for p in d.params)
             lines += [f"    def {py_name(d.name)}({dparams}):", f"        return {g.fn(d.fn)}", ""]
-    for b in used_lets(program):
+    for b in program.lets:
         lines.append(f"    {py_name(b.name)} = {g.expr(b.value)}")
     lines.append(f"    return {g.expr(program.body)}")
     return "\n".join(lines) + "\n"

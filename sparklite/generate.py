@@ -4,8 +4,10 @@
 (``sparklite.typecheck``), and over many draws it uses every operator and expression form: lets (bag
 lets and aggregate lets whose values later lambdas close over), named defs, parametric defs, closures
 over scalar inputs, tuples, nested tuples, projections, every keyed operator, every aggregation, tuple
-results mixing bags and values. Divisors are mostly nonzero constants but sometimes expressions that can
-be zero, so ``ZeroDivisionError`` outcomes occur; reductions of possibly empty bags give ``ValueError``.
+results mixing bags and values, and the driver shapes Python code has (actions whose results are
+projected away, ``len`` of tuples of actions, lets nobody reads). Divisors are mostly nonzero constants
+but sometimes expressions that can be zero, so ``ZeroDivisionError`` outcomes occur; reductions of
+possibly empty bags give ``ValueError``.
 
 Everything the generator emits is deterministic under Spark for a fixed input partitioning, including
 non-associative or non-commutative ``fold``/``aggregate`` functions (the driver combines partition
@@ -56,6 +58,8 @@ class GenConfig:
     const_range: tuple[int, int] = (-5, 5)
     p_var_divisor: float = 0.25  # chance a divisor is an expression (maybe zero), not a nonzero constant
     p_tuple_body: float = 0.25
+    p_driver_shape: float = 0.2  # a driver value inside a projected tuple or a len() (strict evaluation)
+    p_unused_action: float = 0.25  # an extra let nobody reads: an action that runs for its effect
 
 
 class _Gen:
@@ -301,8 +305,22 @@ class _Gen:
         if t == INT and self.chance(0.3):
             leaves = self.leaves(INT, self.scalars)
             other = self.rng.choice(leaves) if leaves and self.chance(0.5) else self.const(INT)
-            return A.BinOp(self.rng.choice(["+", "-", "*", "//"]), agg, other)
+            agg = A.BinOp(self.rng.choice(["+", "-", "*", "//"]), agg, other)
+        if self.chance(self.cfg.p_driver_shape):
+            return self.driver_shape(agg, t, depth)
         return agg
+
+    def driver_shape(self, value: A.Expr, t: Type, depth: int) -> A.Expr:
+        """``value`` next to another action whose result is thrown away, as Python driver code does it:
+        ``(other, value)[1]``, ``(value, other)[0]``, or ``value + len((other,))``. Python evaluates
+        ``other`` all the same, so its error (an empty ``reduce``/``min``/``max``) is the outcome."""
+        other = self.aggregation(self.rng.choice([INT, INT, P_II, BOOL]), max(depth, 1))
+        r = self.rng.random()
+        if r < 0.4:
+            return A.Proj(A.TupleExpr((other, value)), 1)
+        if r < 0.75 or t != INT:
+            return A.Proj(A.TupleExpr((value, other)), 0)
+        return A.BinOp("+", value, A.Proj(A.TupleExpr((other, A.IntLit(1))), 1))
 
     # -- programs -----------------------------------------------------------------------------------
 
@@ -332,6 +350,9 @@ class _Gen:
                 name = self.fresh("v")
                 lets.append(A.LetBinding(name, self.top_value(t, rng.randint(0, cfg.max_depth - 1))))
                 self.scalars.append((name, t))
+        if self.chance(cfg.p_unused_action):  # runs for its effect: strict driver code
+            t = rng.choice([INT, INT, P_II, BOOL])
+            lets.append(A.LetBinding(self.fresh("u"), self.aggregation(t, rng.randint(1, cfg.max_depth))))
         body = self.body_part() if not self.chance(cfg.p_tuple_body) else \
             A.TupleExpr(tuple(self.body_part() for _ in range(rng.randint(2, 3))))
         return A.Program(self.fresh("P"), tuple(params), tuple(self.defs), tuple(lets), body)

@@ -21,12 +21,15 @@ in ``docs/semantics-notes.md``). The essentials:
   of an empty bag give ``ErrorOutcome("ValueError")``. Bags are lazy, as RDDs are: a bag's elements are
   computed only when an action or the final collection needs them (an error inside a bag nobody
   consumes never happens), and ``cartesian`` computes its right side only when its left side has an
-  element (Spark's ``CartesianRDD`` never opens the right partition otherwise). Lets are evaluated in
-  order, and only those the result depends on (the code generator emits exactly those assignments);
-  within an expression evaluation is left to right, as Python evaluates the equivalent PySpark call
-  chain (receiver, then arguments, then the action). After the body, result bags are collected left to
-  right. Inside one Spark job the only task-side error is ``ZeroDivisionError``, so which task fails
-  first does not change the outcome.
+  element (Spark's ``CartesianRDD`` never opens the right partition otherwise).
+- The driver is strict, as Python is: every let is evaluated, in order, whether or not the result uses
+  it, so an action whose value is unused still runs and its error is the program's outcome (the code
+  generator emits every let as an assignment). Within an expression evaluation is left to right, as
+  Python evaluates the equivalent PySpark call chain (receiver, then arguments, then the action); a
+  tuple evaluates all its components even when only one is projected. After the body, result bags are
+  collected left to right. Inside one Spark job the only task-side error is ``ZeroDivisionError``, so
+  which task fails first does not change the outcome. Which exceptions exist, and where, is
+  ``sparklite.effects``.
 """
 
 from __future__ import annotations
@@ -38,12 +41,13 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from sparklite import ast as A
+from sparklite import effects
 from sparklite.partitions import default_partitioning
 from sparklite.types import BagType
 from sparklite.values import Bag, ErrorOutcome, Outcome, Partitioning
 
 __all__ = [
-    "run", "EmptyReduceError", "default_partitioning", "portable_hash", "used_lets", "LazyBag", "evaluate",
+    "run", "EmptyReduceError", "default_partitioning", "portable_hash", "LazyBag", "evaluate",
 ]
 
 
@@ -119,34 +123,6 @@ _ARITH: dict[str, Callable[[Any, Any], Any]] = {
 }
 _BUILTINS: dict[str, Callable[..., Any]] = {"min": min, "max": max, "abs": abs}
 _GROUP_AGGS: dict[str, Callable[[list[Any]], Any]] = {"sum": sum, "len": len, "min": min, "max": max}
-
-
-def _mentioned(node: A.Node) -> set[str]:
-    names: set[str] = set()
-    for n in A.walk(node):
-        if isinstance(n, (A.Var, A.FnRef)):
-            names.add(n.name)
-        elif isinstance(n, A.Call):
-            names.add(n.func)
-        elif isinstance(n, A.PApp):
-            names.add(n.name)
-    return names
-
-
-def used_lets(program: A.Program) -> list[A.LetBinding]:
-    """The lets the result depends on (mentioned by the body, transitively through lets and defs), in
-    program order. Only these are evaluated, here and in the PySpark code ``codegen`` emits."""
-    by_name: dict[str, A.Node] = {d.name: d for d in program.defs}
-    by_name.update({b.name: b.value for b in program.lets})
-    used: set[str] = set()
-    todo = list(_mentioned(program.body))
-    while todo:
-        name = todo.pop()
-        if name in used or name not in by_name:
-            continue
-        used.add(name)
-        todo.extend(_mentioned(by_name[name]))
-    return [b for b in program.lets if b.name in used]
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -462,7 +438,7 @@ def evaluate(program: A.Program, inputs: Mapping[str, Any],
     ev = _Evaluator(env, {d.name for d in program.defs})
     for d in program.defs:
         env[d.name] = ev.define(d, env)
-    for b in used_lets(program):
+    for b in program.lets:  # strict driver: every let runs, used or not
         env[b.name] = ev.ev(b.value, env)
     return ev.ev(program.body, env)
 
@@ -479,6 +455,6 @@ def run(program: A.Program, inputs: Mapping[str, Any],
     try:
         return _observe(evaluate(program, inputs, partitions))
     except ZeroDivisionError:
-        return ErrorOutcome("ZeroDivisionError")
+        return ErrorOutcome(effects.ZERO_DIVISION)
     except EmptyReduceError:
-        return ErrorOutcome("ValueError")
+        return ErrorOutcome(effects.EMPTY_ACTION)

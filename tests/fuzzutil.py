@@ -19,6 +19,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from sparklite import ast as A
+from sparklite import effects
+from sparklite.types import BagType
 
 # ---------------------------------------------------------------------------------------------------
 # Locating and replacing sub-expressions
@@ -119,25 +121,9 @@ def _defs(program: A.Program) -> dict[str, A.Def]:
     return {d.name: d for d in program.defs}
 
 
-def may_raise(node: A.Node, program: A.Program, seen: frozenset[str] = frozenset()) -> bool:
-    """Conservatively: can evaluating ``node`` raise (a ``//``/``%`` whose divisor is not a non-zero
-    literal, possibly inside a named function it calls)?"""
-    defs = _defs(program)
-    for sub in A.walk(node):
-        if isinstance(sub, A.BinOp) and sub.op in ("//", "%"):
-            if not (isinstance(sub.right, A.IntLit) and sub.right.value != 0):
-                return True
-        name = None
-        if isinstance(sub, A.FnRef | A.PApp):
-            name = sub.name
-        elif isinstance(sub, A.Call) and sub.func in defs:
-            name = sub.func
-        if name is not None and name in defs and name not in seen:
-            d = defs[name]
-            body = d.body if isinstance(d, A.FunDef) else d.fn
-            if may_raise(body, program, seen | {name}):
-                return True
-    return False
+def may_raise(node: A.Node, program: A.Program) -> bool:
+    """The interpreter's notion (``sparklite.effects``): rewrites never drop what may raise."""
+    return effects.may_raise(node, _defs(program))
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -233,7 +219,31 @@ def _reduce_by_key_to_group(n: A.Node, p: A.Program, rng: random.Random) -> A.No
     return None
 
 
+def _first_bag(p: A.Program) -> A.Var | None:
+    bags = [q.name for q in p.params if isinstance(q.type, BagType)]
+    return A.Var(bags[0]) if bags else None
+
+
+def _project_away_total(n: A.Node, p: A.Program, rng: random.Random) -> A.Node | None:
+    """``agg`` -> ``(R.count(), agg)[1]``: Python runs the count too, which never raises."""
+    bag = _first_bag(p)
+    if not isinstance(n, A.AGGREGATIONS) or bag is None:
+        return None
+    return A.Proj(A.TupleExpr((A.SimpleAgg("count", bag), n)), 1)
+
+
+def _len_of_tuple(n: A.Node, p: A.Program, rng: random.Random) -> A.Node | None:
+    """``agg`` -> ``(agg, len((agg, R.count())))[0]``-style: a tuple of the value and a ``len``."""
+    bag = _first_bag(p)
+    if not isinstance(n, A.AGGREGATIONS) or bag is None:
+        return None
+    length = A.Proj(A.TupleExpr((A.SimpleAgg("count", bag), A.IntLit(1))), 1)
+    return A.Proj(A.TupleExpr((n, length)), 0)
+
+
 PRESERVING: dict[str, Rule] = {
+    "project_away_total": _project_away_total,
+    "len_of_tuple": _len_of_tuple,
     "map_fusion": _map_fusion,
     "map_fission": _map_fission,
     "filter_reorder": _filter_reorder,
@@ -316,7 +326,24 @@ def _distinct(n: A.Node, p: A.Program, rng: random.Random) -> A.Node | None:
     return None
 
 
+def _project_away_partial(n: A.Node, p: A.Program, rng: random.Random) -> A.Node | None:
+    """``agg`` -> ``(R.reduce(lambda a, b: a), agg)[1]``: Python raises on an empty R."""
+    bag = _first_bag(p)
+    if not isinstance(n, A.AGGREGATIONS) or bag is None:
+        return None
+    return A.Proj(A.TupleExpr((A.Reduce(lam(2, lambda a, b: a), bag), n)), 1)
+
+
+def _drop_projected(n: A.Node, p: A.Program, rng: random.Random) -> A.Node | None:
+    """``(e0, ..., en)[i]`` -> ``ei`` even when another component may raise (the old frontend's bug)."""
+    if isinstance(n, A.Proj) and isinstance(n.tuple, A.TupleExpr):
+        return n.tuple.elems[n.index]
+    return None
+
+
 MUTATING: dict[str, Rule] = {
+    "project_away_partial": _project_away_partial,
+    "drop_projected": _drop_projected,
     "const_shift": _const_shift,
     "op_swap": _op_swap,
     "drop_filter": _drop_filter,
@@ -403,7 +430,7 @@ def make_variant(program: A.Program, rng: random.Random, mutate: bool, steps: in
 def from_json(value: object, t: object) -> object:
     """A JSON value of SparkLite type ``t`` as a runtime value: lists become tuples where ``t`` says
     tuple, bags become lists of elements."""
-    from sparklite.types import BagType, TupleType
+    from sparklite.types import TupleType
 
     if isinstance(t, BagType):
         assert isinstance(value, list), value
@@ -418,7 +445,6 @@ def counterexample_args(
     program: A.Program, inputs: dict, partitions: dict | None
 ) -> tuple[dict, dict | None]:
     """Interpreter arguments for a counterexample's JSON ``inputs`` and ``partitions``."""
-    from sparklite.types import BagType
 
     types = {p.name: p.type for p in program.params}
     values = {name: from_json(v, types[name]) for name, v in inputs.items()}

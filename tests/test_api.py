@@ -113,9 +113,26 @@ def test_syntax_error_is_located(tmp_path: Path) -> None:
     assert "bad.sl:2:" in result.reason
 
 
-def test_incomparable_parameters_are_an_input_error(tmp_path: Path) -> None:
+def test_parameters_are_matched_by_position(tmp_path: Path) -> None:
+    """A renamed parameter is a routine refactor; the counterexample uses LEFT's names."""
     left = sl(tmp_path, "l.sl", "R")
     right = sl(tmp_path, "r.sl", "S", params="S: Bag[Int]")
+    assert verifier.check(left, right, replay=False).verdict == "equivalent"
+    differs = sl(tmp_path, "d.sl", "filter(lambda (x: Int) -> x > 0)(S)", params="S: Bag[Int]")
+    result = verifier.check(left, differs, replay=False)
+    assert result.verdict == "not_equivalent"
+    assert set(result.counterexample.inputs) == {"R"}
+
+
+def test_renamed_python_parameters_are_matched_by_position() -> None:
+    left = "def p(R: RDD[int]) -> int:\n    return R.map(lambda x: x + 1).count()\n"
+    right = "def q(rows: RDD[int]) -> int:\n    return rows.count()\n"
+    assert verifier.check((left, "p"), (right, "q"), replay=False).verdict == "equivalent"
+
+
+def test_incomparable_parameters_are_an_input_error(tmp_path: Path) -> None:
+    left = sl(tmp_path, "l.sl", "R")
+    right = sl(tmp_path, "r.sl", "count(S)", params="S: Bag[Int], t: Int")
     result = verifier.check(left, right, replay=False)
     assert result.verdict == "error"
     assert "parameters differ" in result.reason

@@ -380,13 +380,33 @@ CASES = {
         'program p(R: Bag[Int]) =\n'
         '  filter(lambda (x: Int) -> x > 0)(map(lambda (x: Int) -> x + 1)(R))\n'
     ),
-    'unused_pure_action_dropped': (
+    'unused_action_is_kept': (
         'def p(R: RDD[int]):\n    n = R.count()\n    return R\n',
-        'program p(R: Bag[Int]) =\n  R\n'
+        'program p(R: Bag[Int]) =\n  let n = count(R)\n  R\n'
     ),
     'cache_and_action_statements': (
         'def p(R: RDD[int]):\n    R.cache()\n    R.sum()\n    return R.distinct()\n',
-        'program p(R: Bag[Int]) =\n  distinct(R)\n'
+        'program p(R: Bag[Int]) =\n  let unused = sum(R)\n  distinct(R)\n'
+    ),
+    'unused_raising_action_is_kept': (
+        'def p(R: RDD[int]):\n    t = R.reduce(lambda a, b: a + b)\n    return R\n',
+        'program p(R: Bag[Int]) =\n  let t = reduce(lambda (a: Int, b: Int) -> a + b)(R)\n  R\n'
+    ),
+    'projected_tuple_keeps_every_action': (
+        'def p(R: RDD[int], S: RDD[int]):\n    return (R.max(), S.count())[1]\n',
+        'program p(R: Bag[Int], S: Bag[Int]) =\n  (max(R), count(S))[1]\n'
+    ),
+    'len_of_a_tuple_evaluates_its_elements': (
+        'def p(R: RDD[int]):\n    return len((R.max(), 1))\n',
+        'program p(R: Bag[Int]) =\n  (max(R), 1, 2)[2]\n'
+    ),
+    'rdd_tuple_item_that_raises_is_a_let': (
+        'def p(R: RDD[int], S: RDD[int]):\n    return (S, R.min())[0]\n',
+        'program p(R: Bag[Int], S: Bag[Int]) =\n  let item = min(R)\n  S\n'
+    ),
+    'unpacked_tuple_is_one_let': (
+        'def p(R: RDD[int], S: RDD[int]):\n    a, b = R.max(), S.count()\n    return b\n',
+        'program p(R: Bag[Int], S: Bag[Int]) =\n  let a_b = (max(R), count(S))\n  a_b[1]\n'
     ),
     'local_param_helper': (
         'def p(R: RDD[int], t: int):\n'

@@ -80,8 +80,16 @@ CASES: dict[str, tuple[str, type[InputError], int, int]] = {
                               U, 2, 28),
     "if statement in the pipeline": ("def p(R: 'RDD[int]'):\n    if R.count() > 0:\n        return R\n    return R\n",
                                      U, 2, 5),
-    "unused action result": ("from operator import add\n\ndef p(R: 'RDD[int]'):\n    t = R.reduce(add)\n    return R\n",
-                             U, 4, 5),
+    "helper argument that may raise":
+        ("def p(R: 'RDD[int]', t: int):\n    def above(n):\n        return lambda v: v > n\n"
+         "    return R.max() + R.filter(above(10 // t)).count()\n", U, 4, 37),
+    "module constant that may raise":
+        ("K = 10 // 0\n\ndef p(R: 'RDD[int]'):\n    return R.map(lambda x: x + K)\n", U, 1, 5),
+    "RDD helper call after other driver work":
+        ("def h(X, m):\n    return X.filter(lambda x: x > m)\n\n"
+         "def p(R: 'RDD[int]', S: 'RDD[int]'):\n    return R.max() + h(R, S.min()).count()\n", U, 5, 22),
+    "tuple of an RDD and an action that may raise":
+        ("def p(R: 'RDD[int]', S: 'RDD[int]'):\n    return S.count() + (S, R.min())[1]\n", U, 2, 28),
     "rebinding a captured variable": ("def p(R: 'RDD[int]'):\n    m = R.count()\n    f = lambda x: x + m\n    m = 2\n    return R.map(f)\n",
                                       U, 4, 5),
     "redefined function": ("def f(x):\n    return x\n\ndef f(x):\n    return x + 1\n\ndef p(R: 'RDD[int]'):\n    return R.map(f)\n",

@@ -10,7 +10,7 @@ import random
 import pytest
 
 from sparklite import ast as A
-from sparklite.interpreter import LazyBag, evaluate, portable_hash, run, used_lets
+from sparklite.interpreter import LazyBag, evaluate, portable_hash, run
 from sparklite.partitions import random_partitioning
 from sparklite.types import BOOL, INT, BagType, TupleType
 from sparklite.values import Bag, ErrorOutcome
@@ -220,12 +220,19 @@ def test_aggregate_by_key_and_combine_by_key() -> None:
 # -- laziness and evaluation order ------------------------------------------------------------------
 
 
-def test_unused_lets_are_never_evaluated() -> None:
-    lets = (A.LetBinding("boom", A.Reduce(ADD, V("R"))),
-            A.LetBinding("B", A.Map(lam("x", op("//", V("x"), I(0))), V("R"))))
-    p = prog(A.SimpleAgg("count", V("R")), lets=lets)
-    assert used_lets(p) == []
-    assert run(p, {"R": []}) == 0
+def test_unused_lets_run_as_python_runs_them() -> None:
+    """The driver is strict: an unused action still raises; an unused bag is lazy and never does."""
+    boom = (A.LetBinding("boom", A.Reduce(ADD, V("R"))),)
+    lazy = (A.LetBinding("B", A.Map(lam("x", op("//", V("x"), I(0))), V("R"))),)
+    assert run(prog(A.SimpleAgg("count", V("R")), lets=boom), {"R": []}) == ErrorOutcome("ValueError")
+    assert run(prog(A.SimpleAgg("count", V("R")), lets=boom), {"R": [3]}) == 1
+    assert run(prog(A.SimpleAgg("count", V("R")), lets=lazy), {"R": [1]}) == 1
+
+
+def test_a_projected_tuple_evaluates_every_component() -> None:
+    body = A.Proj(A.TupleExpr((A.SimpleAgg("max", V("R")), A.SimpleAgg("count", V("R")))), 1)
+    assert run(prog(body), {"R": []}) == ErrorOutcome("ValueError")
+    assert run(prog(body), {"R": [4, 5]}) == 2
 
 
 def test_bags_are_lazy_errors_surface_only_when_consumed() -> None:

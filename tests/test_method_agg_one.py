@@ -152,8 +152,19 @@ def test_agg_one_b_is_sound_but_incomplete():
     assert isinstance(agg_mult.run(pair(left, same), OPTS), Proved)
 
 
-def test_unused_min_let_does_not_raise():
+def test_unused_min_let_still_raises():
+    """Driver code is strict: an unused ``min`` raises on an empty R, so the pair differs there."""
     left = prog(R, A.SimpleAgg("count", v("R")), lets={"m": A.SimpleAgg("min", v("R"))})
+    right = prog(R, A.SimpleAgg("count", v("R")))
+    for method in (agg_one, agg_mult, agg_one_sync):
+        outcome = method.run(pair(left, right), OPTS)
+        assert not isinstance(outcome, Proved)
+    refuted = agg_mult.run(pair(left, right), OPTS)
+    assert any(c.inputs["R"] == [] for c in getattr(refuted, "candidates", ()))
+
+
+def test_unused_count_let_is_harmless():
+    left = prog(R, A.SimpleAgg("count", v("R")), lets={"m": A.SimpleAgg("count", v("R"))})
     right = prog(R, A.SimpleAgg("count", v("R")))
     assert isinstance(agg_one.run(pair(left, right), OPTS), Proved)
 

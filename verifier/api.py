@@ -184,10 +184,32 @@ def _prepare(left: Any, right: Any, run: _Run) -> tuple[Pair, tuple[LoadedProgra
     lt, rt = typecheck(lp.program), typecheck(rp.program)
     left_prog = getattr(lt, "program", None) or lp.program
     right_prog = getattr(rt, "program", None) or rp.program
+    right_prog = _match_by_position(left_prog, right_prog)
     _comparable(left_prog, right_prog, getattr(lt, "result", None), getattr(rt, "result", None))
     lp = LoadedProgram(left_prog, lp.language, lp.path, lp.function, lp.source, lp.warnings)
     rp = LoadedProgram(right_prog, rp.language, rp.path, rp.function, rp.source, rp.warnings)
-    return Pair(left_prog, right_prog), (lp, rp)
+    return Pair(kernel(left_prog), kernel(right_prog)), (lp, rp)
+
+
+def kernel(program: Program) -> Program:
+    """What the methods, the encoder and validation read: the program after SparkLite's passes."""
+    from sparklite.simplify import simplify
+
+    return simplify(program)
+
+
+def _match_by_position(left: Program, right: Program) -> Program:
+    """RIGHT with its parameters renamed to LEFT's (parameters are matched by position)."""
+    from sparklite.rename import rename_params
+
+    if len(left.params) != len(right.params):
+        return right
+    renamed = rename_params(right, [p.name for p in left.params])
+    if renamed is None:
+        where = right.params[0].loc if right.params else right.loc
+        raise InputError("RIGHT uses one of LEFT's parameter names for something else, so its parameters "
+                         "cannot be renamed to LEFT's; rename that variable or parameter", where)
+    return renamed
 
 
 def _signature(program: Program) -> str:

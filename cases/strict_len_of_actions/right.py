@@ -1,0 +1,5 @@
+from pyspark import RDD
+
+
+def right(R: RDD[int], S: RDD[int]) -> int:
+    return 2

@@ -1,0 +1,98 @@
+"""Which SparkLite expressions may raise: the one notion of "may raise" every part of sparkeq shares.
+
+Why one module: a simplification is sound only if it never drops, reorders or duplicates a
+subexpression that can raise, and sparkeq once lost an action that raises because the frontend kept its
+own, narrower notion (it forgot that ``R.max()`` raises on an empty RDD). The interpreter names its
+errors through the tables here, the simplification pass (``sparklite.simplify``) and the frontend ask
+``may_raise``, and the soundness fuzzer checks the contract: an expression for which ``may_raise`` is
+false never gives an error outcome in the interpreter.
+
+What raises under Spark (``shared/design/spark-semantics.md``):
+
+- ``//`` and ``%`` with a zero divisor: ``ZeroDivisionError`` (in a task or on the driver);
+- ``reduce``, ``min()`` and ``max()`` of an empty RDD: ``ValueError`` on the driver;
+- anything that forces a bag whose functions may raise (an action over ``map(lambda x: 1 // x)``), and
+  any call of a function whose body may raise.
+
+The answer is conservative (may say "may raise" for an expression that never does) and syntactic: it
+looks at every subexpression, including function bodies, whether or not they are reached.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from sparklite import ast as A
+
+ZERO_DIVISION = "ZeroDivisionError"
+EMPTY_ACTION = "ValueError"
+
+RAISING_BINOPS: Mapping[str, str] = {"//": ZERO_DIVISION, "%": ZERO_DIVISION}
+"""Binary operators that raise, with the exception, when their right operand is zero."""
+
+EMPTY_RAISING_SIMPLE_AGGS: Mapping[str, str] = {"min": EMPTY_ACTION, "max": EMPTY_ACTION}
+"""``SimpleAgg`` kinds that raise on an empty bag (``count`` and ``sum`` do not)."""
+
+
+def raises_here(node: A.Node) -> str | None:
+    """The exception ``node`` itself may raise (ignoring its subexpressions), or None."""
+    if isinstance(node, A.BinOp) and node.op in RAISING_BINOPS:
+        if isinstance(node.right, A.IntLit) and node.right.value != 0:
+            return None
+        return RAISING_BINOPS[node.op]
+    if isinstance(node, A.Reduce):
+        return EMPTY_ACTION
+    if isinstance(node, A.SimpleAgg):
+        return EMPTY_RAISING_SIMPLE_AGGS.get(node.kind)
+    return None
+
+
+def may_raise(node: A.Node, defs: Mapping[str, A.Def] | None = None) -> bool:
+    """Whether evaluating ``node`` (and forcing any bag it builds) may raise.
+
+    ``defs`` are the program's named functions: a call of one may raise if its body may. Without
+    ``defs`` every call of a named function is assumed to raise. Free variables never raise (they are
+    parameters or let-bound values, already evaluated).
+    """
+    return _may_raise(node, defs, set())
+
+
+def _may_raise(node: A.Node, defs: Mapping[str, A.Def] | None, seen: set[str]) -> bool:
+    if raises_here(node) is not None:
+        return True
+    name: str | None = None
+    if isinstance(node, A.Call) and node.func not in A.BUILTINS:
+        name = node.func
+    elif isinstance(node, A.Call) and defs is not None and node.func in defs:
+        name = node.func  # a def named like a builtin shadows it
+    elif isinstance(node, (A.FnRef, A.PApp)):
+        name = node.name
+    if name is not None and name not in seen:
+        if defs is None or name not in defs:
+            return True
+        seen.add(name)
+        d = defs[name]
+        if _may_raise(d.body if isinstance(d, A.FunDef) else d.fn, defs, seen):
+            return True
+    return any(_may_raise(c, defs, seen) for c in A.children(node))
+
+
+def program_defs(program: A.Program) -> dict[str, A.Def]:
+    return {d.name: d for d in program.defs}
+
+
+def driver_may_raise(node: A.Node, defs: Mapping[str, A.Def] | None = None) -> bool:
+    """Whether *building* ``node`` on the driver may raise, before any action forces a bag.
+
+    A bag is lazy: its functions run only when a job needs its elements. What Python does evaluate
+    when it builds an RDD chain are the method arguments: a parametric helper's arguments
+    (``filter(geq(1 // z))``) and the zero values of the by-key aggregations. A basic expression is
+    evaluated whole (``may_raise``).
+    """
+    if isinstance(node, A.Lambda | A.FnRef):
+        return False
+    if isinstance(node, A.PApp):
+        return any(may_raise(a, defs) for a in node.args)
+    if isinstance(node, A.BAG_OPS) or isinstance(node, A.Var):
+        return any(driver_may_raise(c, defs) for c in A.children(node))
+    return may_raise(node, defs)

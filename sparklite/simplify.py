@@ -1,0 +1,90 @@
+"""The one simplification pass over SparkLite: what the frontends must not do themselves.
+
+Frontends translate subexpression for subexpression (a translator that optimises once dropped an
+action that raises, and sparkeq said "equivalent" where Python raised). Simplifying still pays: an
+unused ``count()`` kept as a let adds an aggregation every proof method must carry along. So the
+simplifications live here, each guarded by ``sparklite.effects`` -- the interpreter's notion of what
+may raise -- and the soundness fuzzer checks that ``simplify(p)`` and ``p`` have the same outcome on
+random inputs and partitionings.
+
+Rewrites (each preserves the outcome, errors included, on every input and partitioning):
+
+- an unused let whose evaluation cannot raise is dropped (repeated until nothing changes);
+- ``(e0, ..., en)[i]`` becomes ``ei`` when no other component may raise;
+- integer arithmetic on literals is folded (never a division by a zero literal);
+- ``if c then e else e`` becomes ``e`` when ``c`` cannot raise (the frontend's way of forcing the
+  evaluation of an unused local that may raise, once that local turns out not to raise).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from typing import Any
+
+from sparklite import ast as A
+from sparklite.effects import driver_may_raise, may_raise
+
+_FOLD = {
+    "+": lambda a, b: a + b,
+    "-": lambda a, b: a - b,
+    "*": lambda a, b: a * b,
+    "//": lambda a, b: a // b,
+    "%": lambda a, b: a % b,
+}
+MAX_FOLDED_DIGITS = 64  # keep literals small: folding 2**64**64 would only move the cost
+
+
+def simplify(program: A.Program) -> A.Program:
+    """``program`` with the rewrites of the module doc applied."""
+    defs = {d.name: d for d in program.defs}
+    lets = tuple(dataclasses.replace(b, value=simplify_expr(b.value, defs)) for b in program.lets)
+    body = simplify_expr(program.body, defs)
+    lets = _drop_unused_lets(lets, body, defs)
+    new_defs = tuple(_simplify_def(d, defs) for d in program.defs)
+    return dataclasses.replace(program, defs=new_defs, lets=lets, body=body)
+
+
+def _simplify_def(d: A.Def, defs: Mapping[str, A.Def]) -> A.Def:
+    if isinstance(d, A.FunDef):
+        return dataclasses.replace(d, body=simplify_expr(d.body, defs))
+    return dataclasses.replace(d, fn=simplify_expr(d.fn, defs))
+
+
+def simplify_expr(e: Any, defs: Mapping[str, A.Def]) -> Any:
+    """Bottom-up rewrite of one expression (functions included)."""
+    return A.transform(e, lambda n: _rewrite(n, defs))
+
+
+def _rewrite(n: A.Node, defs: Mapping[str, A.Def]) -> A.Node:
+    if isinstance(n, A.Proj) and isinstance(n.tuple, A.TupleExpr) and n.index < len(n.tuple.elems):
+        others = [x for i, x in enumerate(n.tuple.elems) if i != n.index]
+        if not any(may_raise(x, defs) for x in others):
+            return n.tuple.elems[n.index]
+    if isinstance(n, A.BinOp) and n.op in _FOLD and isinstance(n.left, A.IntLit) \
+            and isinstance(n.right, A.IntLit):
+        if n.op in ("//", "%") and n.right.value == 0:
+            return n
+        value = _FOLD[n.op](n.left.value, n.right.value)
+        if len(str(abs(value))) <= MAX_FOLDED_DIGITS:
+            return A.IntLit(value, loc=n.loc)
+    if isinstance(n, A.Ite) and n.then == n.orelse and not may_raise(n.cond, defs):
+        return n.then
+    return n
+
+
+def _drop_unused_lets(lets: tuple[A.LetBinding, ...], body: A.Expr,
+                      defs: Mapping[str, A.Def]) -> tuple[A.LetBinding, ...]:
+    """Drop, from the last let backwards, every let nobody mentions whose evaluation cannot raise
+    (for a bag: whose construction on the driver cannot raise; its elements are lazy)."""
+    mentioned = _names(body) | {name for d in defs.values() for name in _names(d)}
+    kept: list[A.LetBinding] = []
+    for b in reversed(lets):
+        if b.name in mentioned or driver_may_raise(b.value, defs):
+            kept.append(b)
+            mentioned |= _names(b.value)
+    return tuple(reversed(kept))
+
+
+def _names(node: A.Node) -> set[str]:
+    return {n.name for n in A.walk(node) if isinstance(n, A.Var)}
