@@ -170,8 +170,6 @@ def _simple(kind: str, elem: Sym) -> FoldShape:
 def fold_shape(node: A.Expr, enc: BasicEncoder, env: Mapping[str, Sym], elem: Sym) -> FoldShape:
     """The sequential fold of a whole-bag aggregation (``elem`` is a sample element of its bag)."""
     match node:
-        case A.Fold(zero=z, op=op):
-            return _fold(enc.expr(z, env), _fn_step(enc, op, env))
         case A.Aggregate(zero=z, seq=seq):
             return _fold(enc.expr(z, env), _fn_step(enc, seq, env))
         case A.Reduce(op=op):
@@ -184,20 +182,20 @@ def fold_shape(node: A.Expr, enc: BasicEncoder, env: Mapping[str, Sym], elem: Sy
 def bucket_shape(node: A.Expr, enc: BasicEncoder, env: Mapping[str, Sym], value: Sym) -> FoldShape:
     """The per-key fold of a by-key aggregation, over the *values* of one key (``value`` is a sample).
 
-    Spark starts each key with ``f(zero, v)`` (foldByKey), ``seq(zero, v)`` (aggregateByKey), ``v``
-    (reduceByKey) or ``create(v)`` (combineByKey); sequentially that is the fold/reduce below.
+    Spark starts each (partition, key) with ``create(v)``, or ``create(zero, v)`` in the kernel form of
+    ``foldByKey``/``aggregateByKey`` (``sparklite.desugar``); sequentially that is a reduce, or a fold
+    from ``zero`` whose first step is ``create(zero, v)``.
     """
     match node:
-        case A.FoldByKey(zero=z, op=op):
-            return _fold(enc.expr(z, env), _fn_step(enc, op, env))
-        case A.AggregateByKey(zero=z, seq=seq):
-            return _fold(enc.expr(z, env), _fn_step(enc, seq, env))
-        case A.ReduceByKey(op=op):
-            return _reduce(_fn_step(enc, op, env), _identity, value)
-        case A.CombineByKey(create=create, merge_value=mv):
+        case A.CombineByKey(create=create, merge_value=mv, zero=z):
             env2 = dict(env)
+            step = _fn_step(enc, mv, env)
+            if z is not None:
+                init = enc.expr(z, env)
+                first_z: First = lambda e, path=None: enc.apply(create, [init, e], env2, path)
+                return FoldShape("fold", init, step, first_z, init)
             first: First = lambda e, path=None: enc.apply(create, [e], env2, path)
-            return _reduce(_fn_step(enc, mv, env), first, value)
+            return _reduce(step, first, value)
         case A.GroupByKeyAgg(kinds=kinds):
             parts = [_simple(k, value) for k in kinds]
             if len(parts) == 1:

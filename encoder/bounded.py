@@ -30,6 +30,7 @@ import z3
 
 from encoder.basic import BasicEncoder, EncodingError, Sym, fresh, sym_eq, sym_ite, sym_to_value
 from sparklite import ast as A
+from sparklite.desugar import desugar
 from sparklite.types import BagType
 
 TRUE = z3.BoolVal(True)
@@ -91,6 +92,7 @@ class Evaluator:
     errors: list[tuple[z3.BoolRef, int]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
+        self.program = desugar(self.program)  # the bounded evaluator reads only the kernel
         self.enc = BasicEncoder.for_program(self.program)
 
     # -- entry point ---------------------------------------------------------------------------
@@ -154,9 +156,9 @@ class Evaluator:
                 return _ite_outcome(cond, tv, fv, e.loc)
             case A.Map() | A.Filter() | A.FlatMap() | A.Cartesian() | A.Join() | A.Union() | A.Distinct():
                 return self._bag_op(e, env)
-            case A.Fold() | A.Aggregate() | A.Reduce() | A.SimpleAgg():
+            case A.Aggregate() | A.Reduce() | A.SimpleAgg():
                 return self._aggregation(e, env)
-            case A.FoldByKey() | A.AggregateByKey() | A.ReduceByKey() | A.CombineByKey() | A.GroupByKeyAgg():
+            case A.CombineByKey() | A.GroupByKeyAgg():
                 return self._by_key(e, env)
         if any(isinstance(n, (*A.BAG_OPS, *A.AGGREGATIONS)) for n in A.walk(e)):
             return self._lifted(e, env)
@@ -244,8 +246,6 @@ class Evaluator:
 
     def _aggregation(self, e: A.Expr, env: Mapping[str, Any]) -> Sym:
         match e:
-            case A.Fold(zero=z, op=op, source=src):
-                return self._aggregate(e, z, op, op, src, env)
             case A.Aggregate(zero=z, seq=seq, comb=comb, source=src):
                 return self._aggregate(e, z, seq, comb, src, env)
             case A.Reduce(op=op, source=src):
@@ -309,20 +309,12 @@ class Evaluator:
         the rest; merge the per-partition combiners with ``merge_combiners`` in partition order. The
         output holds one element per key, at the key's first occurrence."""
         match e:
-            case A.FoldByKey(zero=z, op=op, source=src):
-                zv = self.basic(z, env)
-                create = lambda v, g: self.apply(op, [zv, v], env, g)
-                mv = mc = lambda a, v, g: self.apply(op, [a, v], env, g)
-            case A.AggregateByKey(zero=z, seq=seq, comb=comb, source=src):
-                zv = self.basic(z, env)
-                create = lambda v, g: self.apply(seq, [zv, v], env, g)
-                mv = lambda a, v, g: self.apply(seq, [a, v], env, g)
-                mc = lambda a, v, g: self.apply(comb, [a, v], env, g)
-            case A.ReduceByKey(op=op, source=src):
-                create = lambda v, g: v
-                mv = mc = lambda a, v, g: self.apply(op, [a, v], env, g)
-            case A.CombineByKey(create=cr, merge_value=mvf, merge_combiners=mcf, source=src):
-                create = lambda v, g: self.apply(cr, [v], env, g)
+            case A.CombineByKey(create=cr, merge_value=mvf, merge_combiners=mcf, source=src, zero=z):
+                if z is not None:  # the kernel's foldByKey/aggregateByKey: create(zero, v)
+                    zv = self.basic(z, env)
+                    create = lambda v, g: self.apply(cr, [zv, v], env, g)
+                else:
+                    create = lambda v, g: self.apply(cr, [v], env, g)
                 mv = lambda a, v, g: self.apply(mvf, [a, v], env, g)
                 mc = lambda a, v, g: self.apply(mcf, [a, v], env, g)
             case A.GroupByKeyAgg(kinds=kinds, source=src):

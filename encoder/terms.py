@@ -45,6 +45,7 @@ from encoder.aggregates import (
 )
 from encoder.basic import BasicEncoder, EncodingError, Sym, fresh, fresh_like, leaves, sym_eq
 from sparklite import ast as A
+from sparklite.desugar import desugar
 from sparklite.types import BagType, Type
 
 
@@ -325,7 +326,7 @@ class _TermEncoder(BasicEncoder):
                                            z3.And(a.present, b.present, same_key),
                                            a.occurrences + b.occurrences, self.bag_params, a.keyed + b.keyed))
                 return tuple(out)
-            case A.FoldByKey() | A.AggregateByKey() | A.ReduceByKey() | A.CombineByKey() | A.GroupByKeyAgg():
+            case A.CombineByKey() | A.GroupByKeyAgg():
                 return (self._by_key(e),)
             case A.Distinct():
                 raise UnsupportedShape("distinct (multiplicities collapse)", e.loc)
@@ -384,6 +385,7 @@ def _mentions(term: Sym, acc: Sym) -> bool:
 def encode_program(program: A.Program, side: str) -> ProgramEncoding:
     """Encode one program. ``side`` ("L"/"R") keeps the two programs' private variables apart; scalars
     (``v:name``) are shared by name. Raises ``EncodingError``/``UnsupportedShape``."""
+    program = desugar(program)  # the encoder reads only the kernel
     enc = _TermEncoder(defs={d.name: d for d in program.defs}, side=side)
     scalars: dict[str, Sym] = {}
     for p in program.params:

@@ -259,12 +259,14 @@ class Fold(Node):
 
 @dataclass(frozen=True)
 class Aggregate(Node):
-    """Spark's ``aggregate(zero, seq, comb)``: ``seq`` within partitions, ``comb`` at the driver."""
+    """Spark's ``aggregate(zero, seq, comb)``: ``seq`` within partitions, ``comb`` at the driver; also
+    the kernel form of ``fold`` (``surface`` names what the user wrote, for messages)."""
 
     zero: Expr
     seq: Fn
     comb: Fn
     source: Expr
+    surface: str = field(default="aggregate", compare=False, repr=False, kw_only=True)
 
 
 @dataclass(frozen=True)
@@ -320,10 +322,18 @@ class ReduceByKey(Node):
 
 @dataclass(frozen=True)
 class CombineByKey(Node):
+    """Spark's ``combineByKey``; also the kernel form of every by-key aggregation (``sparklite.desugar``).
+
+    ``zero`` (kernel only: the desugaring of ``foldByKey``/``aggregateByKey``) is evaluated once, on the
+    driver, when the RDD is built, as PySpark evaluates ``zeroValue``; ``create`` then takes
+    ``(zero, v)``. ``surface`` names the method the user wrote, for messages."""
+
     create: Fn
     merge_value: Fn
     merge_combiners: Fn
     source: Expr
+    zero: Expr | None = None
+    surface: str = field(default="combineByKey", compare=False, repr=False, kw_only=True)
 
 
 GroupAggKind = Literal["sum", "len", "min", "max"]

@@ -102,6 +102,11 @@ class _Gen:
                     f"{self.fn(e.comb)})")
         if isinstance(e, A.ReduceByKey):
             return f"{self.expr(e.source)}.reduceByKey({self.fn(e.op)})"
+        if isinstance(e, A.CombineByKey) and e.zero is not None:  # kernel form of aggregateByKey
+            if e.create != e.merge_value:
+                raise TypeError("a kernel combineByKey with a zero whose create is not its merge_value")
+            return (f"{self.expr(e.source)}.aggregateByKey({self.expr(e.zero)}, {self.fn(e.create)}, "
+                    f"{self.fn(e.merge_combiners)})")
         if isinstance(e, A.CombineByKey):
             return (f"{self.expr(e.source)}.combineByKey({self.fn(e.create)}, {self.fn(e.merge_value)}, "
                     f"{self.fn(e.merge_combiners)})")

@@ -42,6 +42,7 @@ from typing import Any
 
 from sparklite import ast as A
 from sparklite import effects
+from sparklite.desugar import desugar
 from sparklite.partitions import default_partitioning
 from sparklite.types import BagType
 from sparklite.values import Bag, ErrorOutcome, Outcome, Partitioning
@@ -342,24 +343,14 @@ class _Evaluator:
             return _union(left, self.bag(e.right, env))
         if isinstance(e, A.Distinct):
             return _distinct(self.bag(e.source, env))
-        if isinstance(e, A.FoldByKey):
+        if isinstance(e, A.CombineByKey):  # the kernel's only by-key aggregation (sparklite.desugar)
             src = self.bag(e.source, env)
-            zero = self.ev(e.zero, env)
-            op = self.fn(e.op, env)
-            return _combine_by_key(src, lambda v: op(zero, v), op, op)
-        if isinstance(e, A.AggregateByKey):
-            src = self.bag(e.source, env)
-            zero = self.ev(e.zero, env)
-            seq = self.fn(e.seq, env)
-            comb = self.fn(e.comb, env)
-            return _combine_by_key(src, lambda v: seq(zero, v), seq, comb)
-        if isinstance(e, A.ReduceByKey):
-            src = self.bag(e.source, env)
-            op = self.fn(e.op, env)
-            return _combine_by_key(src, lambda v: v, op, op)
-        if isinstance(e, A.CombineByKey):
-            src = self.bag(e.source, env)
-            create = self.fn(e.create, env)
+            if e.zero is not None:  # evaluated once, on the driver, when the RDD is built
+                zero = self.ev(e.zero, env)
+                create_z = self.fn(e.create, env)
+                create = lambda v: create_z(zero, v)  # noqa: E731
+            else:
+                create = self.fn(e.create, env)
             mv = self.fn(e.merge_value, env)
             mc = self.fn(e.merge_combiners, env)
             return _combine_by_key(src, create, mv, mc)
@@ -372,12 +363,6 @@ class _Evaluator:
             return _map_parts(grouped, True,
                               lambda p: [(k, tuple(g(vs) for g in aggs)) for k, vs in p])
         # aggregations: receiver, then arguments, then the job
-        if isinstance(e, A.Fold):
-            src = self.bag(e.source, env)
-            zero = self.ev(e.zero, env)
-            op = self.fn(e.op, env)
-            vals = [functools.reduce(op, p, zero) for p in src.parts()]
-            return functools.reduce(op, vals, zero)
         if isinstance(e, A.Aggregate):
             src = self.bag(e.source, env)
             zero = self.ev(e.zero, env)
@@ -429,6 +414,7 @@ def evaluate(program: A.Program, inputs: Mapping[str, Any],
     """Evaluate ``program`` and return the raw result (bags as ``LazyBag``, not yet forced); raises
     ``ZeroDivisionError`` or the internal empty-reduce error. ``run`` is the interface to use; this is
     for callers that want to inspect result partitions (``LazyBag.parts()``)."""
+    program = desugar(program)  # the interpreter reads only the kernel
     env: dict[str, Any] = {}
     for p in program.params:
         if isinstance(p.type, BagType):

@@ -166,6 +166,12 @@ def _pretty_bag_expr(e: A.Expr) -> str:
         return f"aggregateByKey({x(e.zero)}, {f(e.seq)}, {f(e.comb)})({x(e.source)})"
     if isinstance(e, A.ReduceByKey):
         return f"reduceByKey({f(e.op)})({x(e.source)})"
+    if isinstance(e, A.CombineByKey) and e.zero is not None:  # kernel form: print what it came from
+        if e.create != e.merge_value:
+            raise TypeError("a kernel combineByKey with a zero whose create is not its merge_value")
+        if e.merge_value == e.merge_combiners:
+            return f"foldByKey({x(e.zero)}, {f(e.create)})({x(e.source)})"
+        return f"aggregateByKey({x(e.zero)}, {f(e.create)}, {f(e.merge_combiners)})({x(e.source)})"
     if isinstance(e, A.CombineByKey):
         return (f"combineByKey({f(e.create)}, {f(e.merge_value)}, {f(e.merge_combiners)})"
                 f"({x(e.source)})")

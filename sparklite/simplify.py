@@ -13,7 +13,10 @@ Rewrites (each preserves the outcome, errors included, on every input and partit
 - ``(e0, ..., en)[i]`` becomes ``ei`` when no other component may raise;
 - integer arithmetic on literals is folded (never a division by a zero literal);
 - ``if c then e else e`` becomes ``e`` when ``c`` cannot raise (the frontend's way of forcing the
-  evaluation of an unused local that may raise, once that local turns out not to raise).
+  evaluation of an unused local that may raise, once that local turns out not to raise);
+- a let bound to a literal value (``zero = (0, 0)`` in the user's code) is replaced by that value where
+  it is used: reasoning about ``aggregateByKey(zero, ...)`` then knows the zero, where a variable
+  would stand for any value.
 """
 
 from __future__ import annotations
@@ -40,6 +43,7 @@ def simplify(program: A.Program) -> A.Program:
     defs = {d.name: d for d in program.defs}
     lets = tuple(dataclasses.replace(b, value=simplify_expr(b.value, defs)) for b in program.lets)
     body = simplify_expr(program.body, defs)
+    lets, body = _inline_literal_lets(lets, body)
     lets = _drop_unused_lets(lets, body, defs)
     new_defs = tuple(_simplify_def(d, defs) for d in program.defs)
     return dataclasses.replace(program, defs=new_defs, lets=lets, body=body)
@@ -71,6 +75,30 @@ def _rewrite(n: A.Node, defs: Mapping[str, A.Def]) -> A.Node:
     if isinstance(n, A.Ite) and n.then == n.orelse and not may_raise(n.cond, defs):
         return n.then
     return n
+
+
+def _is_literal(e: A.Node) -> bool:
+    if isinstance(e, A.IntLit | A.BoolLit):
+        return True
+    if isinstance(e, A.Neg):
+        return _is_literal(e.operand)
+    return isinstance(e, A.TupleExpr) and all(_is_literal(x) for x in e.elems)
+
+
+def _inline_literal_lets(lets: tuple[A.LetBinding, ...], body: A.Expr
+                         ) -> tuple[tuple[A.LetBinding, ...], A.Expr]:
+    """Replace uses of lets bound to literals by the literal (names are never shadowed in SparkLite and
+    a literal has no free variables, so plain replacement cannot capture); the lets themselves become
+    unused and go with the other unused lets."""
+    values = {b.name: b.value for b in lets if _is_literal(b.value)}
+    if not values:
+        return lets, body
+
+    def inline(n: A.Node) -> A.Node:
+        return values[n.name] if isinstance(n, A.Var) and n.name in values else n
+
+    new_lets = tuple(dataclasses.replace(b, value=A.transform(b.value, inline)) for b in lets)
+    return new_lets, A.transform(body, inline)
 
 
 def _drop_unused_lets(lets: tuple[A.LetBinding, ...], body: A.Expr,

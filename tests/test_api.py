@@ -289,3 +289,14 @@ def test_z3_watchdog_cancels_a_query_past_the_deadline():
     after = z3.Solver()
     after.add(x > 1)
     assert after.check() == z3.sat
+
+
+def test_an_unproved_aggregation_is_not_called_partition_dependent_without_a_witness(tmp_path: Path) -> None:
+    """``fold(m, +)`` with ``m = count(R) - count(R)``: the proof must allow any zero, but m is always 0,
+    so no partitioning changes the result. The warning says what was not proved, never "dependent"."""
+    body = "let m = count(R) - count(R)\n  fold(m, lambda (a: Int, b: Int) -> a + b)(R)"
+    result = verifier.check(sl(tmp_path, "l.sl", body), sl(tmp_path, "r.sl", "sum(R)"), replay=False,
+                            timeout=20)
+    assert result.verdict != "not_equivalent"
+    assert not any(w.startswith("partition-dependent") for w in result.warnings), result.warnings
+    assert any("not proved partition-independent" in w and "l.sl:3:" in w for w in result.warnings)

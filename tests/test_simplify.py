@@ -58,6 +58,13 @@ def test_a_let_used_only_by_a_dropped_let_is_dropped_too() -> None:
     assert simplify(parse(src)).lets == ()
 
 
+def test_lets_bound_to_literals_are_replaced_by_their_value() -> None:
+    src = ("program p(R: Bag[(Int, Int)]) =\n  let zero = (0, -1)\n"
+           "  foldByKey(zero, lambda (a: (Int, Int), b: Int) -> (a[0] + b, a[1]))(R)\n")
+    out = simplify(parse(src))
+    assert out.lets == () and out.body.zero == parse("program q() = (0, -1)\n").body  # type: ignore[union-attr]
+
+
 def test_literal_arithmetic_is_folded_but_never_a_division_by_zero() -> None:
     src = "program p(t: Int) =\n  (2 * 3 + 1, 7 // 0, t % 4)\n"
     assert simplified(src) == pretty(parse("program p(t: Int) =\n  (7, 7 // 0, t % 4)\n"))

@@ -192,10 +192,12 @@ def _prepare(left: Any, right: Any, run: _Run) -> tuple[Pair, tuple[LoadedProgra
 
 
 def kernel(program: Program) -> Program:
-    """What the methods, the encoder and validation read: the program after SparkLite's passes."""
+    """What the methods, the encoder and validation read: the program after SparkLite's passes
+    (desugaring to the kernel, then the one simplification pass)."""
+    from sparklite.desugar import desugar
     from sparklite.simplify import simplify
 
-    return simplify(program)
+    return simplify(desugar(program))
 
 
 def _match_by_position(left: Program, right: Program) -> Program:
@@ -319,14 +321,15 @@ def _partition_dependence(pair: Pair, checks: list[list[Any]], run: _Run) -> Res
         bad = [c for c in cs if not c.independent]
         if not bad:
             continue
-        run.warnings.extend(c.warning() for c in bad)
-        if run.remaining() <= 0:
-            continue
-        try:
-            witness = pi.find_witness(program, run.method_options(), deadline=run.deadline)
-        except Exception as exc:  # noqa: BLE001
-            _internal(run, "partition-dependence search", exc)
-            continue
+        # a warning is a claim: "partition-dependent" only with a witness the interpreter confirmed
+        witness = None
+        if run.remaining() > 0:
+            try:
+                witness = pi.find_witness(program, run.method_options(), deadline=run.deadline)
+            except Exception as exc:  # noqa: BLE001
+                _internal(run, "partition-dependence search", exc)
+        run.warnings.extend(c.warning() if witness is not None and len(bad) == 1 else c.unproved()
+                            for c in bad)
         if witness is None:
             run.said.append(f"partition independence: {side} not proved partition-independent and no "
                             "input found on which its output depends on partitioning")

@@ -42,6 +42,7 @@ from verifier.methods.base import (
     Pair,
     Refuted,
 )
+from verifier.methods.bucket_facts import bucket_facts
 
 MAX_PERMUTATIONS = 120
 
@@ -77,8 +78,10 @@ def prepare(pair: Pair, options: Options, method: str) -> Prepared | NotApplicab
         return NotApplicable(method, f"cannot encode the programs: {exc}")
     hazards = left.hazards + right.hazards
     if hazards:
+        # a bucket holds at least one value: facts proved of every bucket (e.g. its count >= 1)
+        facts = bucket_facts((left, right), options.timeout_s)
         try:
-            m = find_model(z3.Or(*hazards), options.timeout_s)
+            m = find_model(z3.And(z3.Or(*hazards), *facts), options.timeout_s)
         except Unknown:
             return NotApplicable(method, "could not rule out a division by zero")
         if m is not None:

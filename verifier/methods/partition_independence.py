@@ -34,17 +34,14 @@ import z3
 from encoder.basic import BasicEncoder, EncodingError, Sym, fresh_like, sym_eq, sym_to_value
 from encoder.bounded import Evaluator, SBag, outcomes_equal, partitions_from, split_layouts, symbolic_inputs
 from sparklite import ast as A
+from sparklite.desugar import desugar
 from sparklite.types import BagType
 from sparklite.values import Outcome, Partitioning
 from verifier.methods.base import Options
 
 NAME = "partition_independence"
 
-_LABELS = {
-    A.Fold: "fold", A.Aggregate: "aggregate", A.Reduce: "reduce", A.SimpleAgg: "",
-    A.FoldByKey: "foldByKey", A.AggregateByKey: "aggregateByKey", A.ReduceByKey: "reduceByKey",
-    A.CombineByKey: "combineByKey", A.GroupByKeyAgg: "groupByKey",
-}
+_LABELS = {A.Reduce: "reduce", A.GroupByKeyAgg: "groupByKey"}
 
 
 @dataclass(frozen=True)
@@ -61,7 +58,17 @@ class AggCheck:
     def loc(self) -> A.Loc | None:
         return self.node.loc
 
+    def unproved(self) -> str:
+        """What could not be proved, when no input showed a dependence: not a claim that there is one
+        (the failed condition's values range over everything the types allow, reachable or not)."""
+        where = str(self.loc) if self.loc is not None else "<input>"
+        what = "; ".join(self.failures)
+        return f"aggregation at {where} not proved partition-independent: {self.label}: {what}; no input " \
+               "was found on which its result depends on partitioning (the values shown satisfy the " \
+               "types but may never reach it)"
+
     def warning(self) -> str:
+        """The claim, once a witness confirmed that the program's output depends on partitioning."""
         where = str(self.loc) if self.loc is not None else "<input>"
         what = "; ".join(self.failures)
         if self.undecided:
@@ -91,8 +98,12 @@ def aggregations(program: A.Program) -> list[A.Node]:
     return [n for root in nodes for n in A.walk(root) if isinstance(n, (*A.AGGREGATIONS, *A.BY_KEY_OPS))]
 
 
+_COMB_NAMES = {"fold": "op", "foldByKey": "op", "reduceByKey": "op", "aggregateByKey": "combOp"}
+
+
 def check_program(program: A.Program, options: Options) -> list[AggCheck]:
-    """One ``AggCheck`` per aggregation of ``program`` (in evaluation order)."""
+    """One ``AggCheck`` per aggregation of ``program`` (in evaluation order), on its kernel form."""
+    program = desugar(program)
     seen: dict[int, tuple[A.Node, Sym, Sym | None, dict[str, Any]]] = {}
 
     def hook(node: A.Node, elem: Sym, acc: Sym | None, env: Mapping[str, Any]) -> None:
@@ -124,8 +135,11 @@ def check_program(program: A.Program, options: Options) -> list[AggCheck]:
 
 
 def _label(node: A.Node) -> str:
+    """The method the user wrote (kernel nodes remember it in ``surface``)."""
     if isinstance(node, A.SimpleAgg):
         return f"{node.kind}()"
+    if isinstance(node, A.Aggregate | A.CombineByKey):
+        return node.surface
     return _LABELS.get(type(node), type(node).__name__)
 
 
@@ -157,24 +171,18 @@ def _check(program: A.Program, node: A.Node, elem: Sym, acc: Sym | None, env: Ma
         return lambda *args: enc.apply(fn, list(args), fenv)
 
     match node:
-        case A.Fold(zero=z, op=op):
-            zv = enc.expr(z, fenv)
-            fns = _Fns(app(op), app(op), zv, None, True)
         case A.Aggregate(zero=z, seq=seq, comb=comb):
             zv = enc.expr(z, fenv)
-            fns = _Fns(app(seq), app(comb), zv, None, True, "combOp")
-        case A.Reduce(op=op) | A.ReduceByKey(op=op):
+            fns = _Fns(app(seq), app(comb), zv, None, True, _COMB_NAMES.get(node.surface, "combOp"))
+        case A.Reduce(op=op):
             fns = _Fns(app(op), app(op), None, lambda x: x, False)
-        case A.FoldByKey(zero=z, op=op):
-            zv = enc.expr(z, fenv)
-            f = app(op)
-            fns = _Fns(f, f, None, lambda x: f(zv, x), False)
-        case A.AggregateByKey(zero=z, seq=seq, comb=comb):
-            zv = enc.expr(z, fenv)
-            s = app(seq)
-            fns = _Fns(s, app(comb), None, lambda x: s(zv, x), False, "combOp")
-        case A.CombineByKey(create=cr, merge_value=mv, merge_combiners=mc):
-            fns = _Fns(app(mv), app(mc), None, app(cr), False, "mergeCombiners")
+        case A.CombineByKey(create=cr, merge_value=mv, merge_combiners=mc, zero=z):
+            comb_name = _COMB_NAMES.get(node.surface, "mergeCombiners")
+            if z is None:
+                fns = _Fns(app(mv), app(mc), None, app(cr), False, comb_name)
+            else:  # each (partition, key) starts at create(zero, v); no driver-side zero
+                zv, create = enc.expr(z, fenv), app(cr)
+                fns = _Fns(app(mv), app(mc), None, lambda x: create(zv, x), False, comb_name)
         case _:
             return AggCheck(node, _label(node), False, ("unknown aggregation",), True)
     x = fresh_like("x", value_shape)
