@@ -7,13 +7,15 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from schema_util import validate
 
 import verifier
 from sparklite.parser import parse
 from sparklite.values import outcomes_equal
 from verifier.validate import full_partitions, normalise_inputs, run_program
 
-JSON_KEYS = ["verdict", "method", "reason", "counterexample", "warnings", "seconds"]
+JSON_KEYS = ["schema_version", "verdict", "method", "reason", "counterexample", "warnings", "assumptions",
+             "seconds"]
 CEX_KEYS = ["inputs", "partitions", "left", "right", "replayed_on_spark"]
 
 
@@ -37,7 +39,7 @@ def assert_real_counterexample(result: verifier.Result) -> None:
     data = result.to_json()
     assert list(data) == JSON_KEYS
     assert list(data["counterexample"]) == CEX_KEYS
-    json.dumps(data)
+    validate(json.loads(json.dumps(data)))
 
 
 def test_equivalent_sparklite_pair(tmp_path: Path) -> None:

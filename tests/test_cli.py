@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
+from schema_util import validate
 
 from verifier.cli import main
 
@@ -19,8 +20,12 @@ SCRIPT = Path(sys.executable).parent / "sparkeq"
 
 
 def sparkeq(*args: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
-    command = [str(SCRIPT)] if SCRIPT.exists() else [sys.executable, "-m", "verifier.cli"]
-    return subprocess.run([*command, *args], capture_output=True, text=True, timeout=timeout, cwd=ROOT)
+    """Run the real console script; every ``--json`` output is validated against the schema."""
+    command = [str(SCRIPT)] if SCRIPT.exists() else [sys.executable, "-m", "sparkeq"]
+    proc = subprocess.run([*command, *args], capture_output=True, text=True, timeout=timeout, cwd=ROOT)
+    if "--json" in args and proc.stdout.strip():
+        validate(json.loads(proc.stdout))
+    return proc
 
 
 def sl(tmp_path: Path, name: str, body: str, params: str = "R: Bag[Int]") -> str:
@@ -35,7 +40,9 @@ def test_not_equivalent_json_exit_1(tmp_path: Path) -> None:
     proc = sparkeq("check", left, right, "--json", "--no-replay")
     assert proc.returncode == 1, proc.stderr
     data = json.loads(proc.stdout)  # exactly one JSON object: json.loads rejects trailing data
-    assert list(data) == ["verdict", "method", "reason", "counterexample", "warnings", "seconds"]
+    assert list(data) == ["schema_version", "verdict", "method", "reason", "counterexample", "warnings",
+                          "assumptions", "seconds"]
+    assert data["schema_version"] == 2 and data["assumptions"] == []
     assert data["verdict"] == "not_equivalent"
     assert data["method"]  # NoAgg once it handles union, else bounded
     cex = data["counterexample"]
@@ -77,7 +84,7 @@ def test_in_process_exit_codes(tmp_path: Path, capsys: pytest.CaptureFixture[str
     right = sl(tmp_path, "r.sl", "filter(lambda x -> x >= 5)(R)")
     assert main(["check", left, right, "--json", "--no-replay"]) == 1
     out = capsys.readouterr().out
-    assert json.loads(out)["counterexample"]["inputs"] == {"R": [5]}
+    assert validate(json.loads(out))["counterexample"]["inputs"] == {"R": [5]}
 
 
 def test_human_report_shows_counterexample_and_warning_source(tmp_path: Path) -> None:

@@ -17,6 +17,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from schema_util import validate
 
 from verifier import check
 from verifier.cli import main
@@ -86,7 +87,7 @@ def hook(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]
 
 def hook_json(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, dict]:
     code, out, err = hook(capsys, "--json", *args)
-    data = json.loads(out)  # exactly one JSON object: json.loads rejects trailing data
+    data = validate(json.loads(out), "hook_report")  # one JSON object: json.loads rejects trailing data
     assert data["exit_status"] == code, err
     return code, data
 
@@ -285,7 +286,7 @@ def test_strict_turns_unknown_into_2(repo: Path, capsys: pytest.CaptureFixture[s
     assert by_function(data)["parity"]["result"]["verdict"] == "unknown"
     code, out, _ = hook(capsys, "--timeout", "3", "--strict")
     assert code == 2
-    assert "jobs.py::parity: unknown" in out
+    assert "jobs.py::parity: NOT PROVED (unknown)" in out
 
 
 def test_not_a_repository_or_bad_revision_exit_3(tmp_path: Path, repo: Path,
@@ -317,7 +318,7 @@ def test_json_is_one_object_with_result_to_json(repo: Path, capsys: pytest.Captu
     (repo / "jobs.py").write_text(module(EARLY_FILTER, OTHER.replace("2 * x", "x + x")))
     code, data = hook_json(capsys)
     assert code == 0
-    assert list(data) == ["rev", "against", "exit_status", "error", "results"]
+    assert list(data) == ["schema_version", "rev", "against", "exit_status", "error", "results"]
     assert data["rev"] == "HEAD" and data["against"] == "working-tree"
     keys = list(Result("equivalent").to_json())
     for entry in data["results"]:

@@ -57,7 +57,7 @@ class CheckOptions:
     instead of reporting it (for tests and the fuzzer)."""
 
     timeout: float = DEFAULT_TIMEOUT_S
-    replay: bool = True
+    replay: bool = False  # the library never starts a JVM unless asked; the CLI passes True
     master: str = "local[2]"
     bound: int = 3
     max_partitions: int = 2
@@ -130,7 +130,35 @@ def check(left: Any, right: Any, **options: Any) -> Result:
         result = _decide(pair, run)
     if result.verdict == "not_equivalent" and opts.replay:
         result = _replay(result, loaded, run)
-    return result
+    return _plain_reason(result, left, right, opts)
+
+
+def _plain_reason(result: Result, left: Any, right: Any, opts: CheckOptions) -> Result:
+    """The user-facing reason (``verifier.reasons``); an unknown verdict reloads both sides (cheap,
+    source only) so the reason can point at the code that blocked the proof."""
+    from verifier.reasons import summarise
+
+    programs: list[Program] = []
+    if result.verdict == "unknown":
+        with contextlib.suppress(Exception):
+            programs = [load(left, function=opts.left_function or opts.function).program,
+                        load(right, function=opts.right_function or opts.function).program]
+    return summarise(result, programs)
+
+
+def replay_counterexample(result: Result, left: Any, right: Any, **options: Any) -> Result:
+    """Replay a ``not_equivalent`` result of ``check(..., replay=False)`` on Spark, as ``replay=True``
+    would have: the CLI prints the verdict first and replays while the user reads it."""
+    if result.verdict != "not_equivalent" or result.counterexample is None:
+        return result
+    opts = CheckOptions.of({**options, "replay": True})
+    started = time.monotonic() - result.seconds
+    run = _Run(opts, started, started + max(opts.timeout, 0.1))
+    try:
+        _, loaded = _prepare(left, right, run)
+    except InputError as exc:  # pragma: no cover - the same sides were loaded by check()
+        return _with_warning(result, f"counterexample not replayed on Spark: {exc}")
+    return _plain_reason(_replay(result, loaded, run), left, right, opts)
 
 
 WATCHDOG_GRACE_S = 2.0

@@ -1,23 +1,41 @@
-"""``sparkeq check LEFT RIGHT [--json] [--no-replay] [--master URL] [--timeout SECONDS]
-[--diff-on-spark N]``.
+"""``sparkeq check LEFT RIGHT [--json] [--no-replay] [--master URL] [--timeout SECONDS] [--explain]
+[--diff-on-spark N]``, ``sparkeq hook ...``, ``sparkeq batch PAIRS.jsonl ...``.
 
 Exit status (interfaces.md): 0 equivalent, 1 not equivalent, 2 unknown, 3 input error (one line
 ``file:line:col: message`` on stderr, never a traceback), 4 a bug in sparkeq (a short message). With
 ``--json`` exactly one JSON object goes to stdout. Heavy modules (Z3, rich, pyspark) are imported only
 once the arguments are known to need them; pyspark only when a counterexample is replayed.
+
+The verdict is printed before the counterexample is replayed on Spark (a JVM takes 15-25 s to start),
+with a status line on stderr while Spark runs; the replay line (or a changed verdict) follows.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING, Any
 
+from verifier import batch_cli
 from verifier.cli_options import add_run_options
+
+if TYPE_CHECKING:
+    from verifier.result import Result
 
 EXIT_INPUT_ERROR = 3
 EXIT_BUG = 4
+
+EXIT_CODES_HELP = """exit status:
+  0  equivalent (proved)
+  1  not equivalent (a counterexample is shown)
+  2  unknown (no proof and no counterexample; the reason says why)
+  3  input error (file:line:col: message), usage error
+  4  a bug in sparkeq
+(sparkeq hook and sparkeq batch: see their --help)"""
 
 
 class _UsageError(Exception):
@@ -32,13 +50,19 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="sparkeq", description="SMT-based equivalence checking of PySpark programs.")
-    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
-    check = sub.add_parser("check", help="check two programs for equivalence")
+    parser = _Parser(prog="sparkeq", description="SMT-based equivalence checking of PySpark programs.",
+                     epilog=EXIT_CODES_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
+    sub = parser.add_subparsers(dest="command", parser_class=_Parser)
+    check = sub.add_parser("check", help="check two programs for equivalence", epilog=EXIT_CODES_HELP,
+                           formatter_class=argparse.RawDescriptionHelpFormatter)
     check.add_argument("left", metavar="LEFT",
                        help="path/to/file.py::function, path/to/file.py or a .sl file")
     check.add_argument("right", metavar="RIGHT", help="the program to compare LEFT with")
     add_run_options(check, "overall time limit of the check (default 60)")
+    check.add_argument("--explain", action="store_true",
+                       help="also show each method's own explanation (terms, formulas) and what every "
+                            "step of the check said")
     check.add_argument("--diff-on-spark", type=int, default=0, metavar="N",
                        help="after the check, run N random inputs through both programs on Spark "
                             "(verifier.difftest.spark_fallback; a difference settles 'unknown')")
@@ -46,20 +70,38 @@ def _parser() -> argparse.ArgumentParser:
 
     hook.add_arguments(sub.add_parser("hook", help="check that changed pipeline functions are refactors "
                                       "(for pre-commit)"))
+    batch_cli.add_arguments(sub.add_parser("batch", help="check many pairs (JSONL), in parallel or on a "
+                                           "Spark cluster", epilog=batch_cli.EXIT_HELP,
+                                           formatter_class=argparse.RawDescriptionHelpFormatter))
     return parser
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
     try:
-        args = _parser().parse_args(argv)
+        return version("sparkeq")
+    except PackageNotFoundError:  # pragma: no cover - running from a source tree without installing
+        return "unknown"
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = _parser()
+    try:
+        args = parser.parse_args(argv)
     except _UsageError as exc:
         print(f"sparkeq: {exc}", file=sys.stderr)
+        return EXIT_INPUT_ERROR
+    if args.command is None:  # bare `sparkeq`: how to use it
+        parser.print_help(sys.stderr)
         return EXIT_INPUT_ERROR
     try:
         if args.command == "hook":
             from verifier.hook import run as run_hook
 
             return run_hook(args)
+        if args.command == "batch":
+            return batch_cli.run(args)
         return _check(args)
     except KeyboardInterrupt:
         print("sparkeq: interrupted", file=sys.stderr)
@@ -70,29 +112,97 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _check(args: argparse.Namespace) -> int:
+    """Decide without Spark, show the verdict, then replay a counterexample (the slow part) with a
+    status line, and show what Spark said."""
     from verifier.api import check
 
     if args.timeout is not None and args.timeout <= 0:
         print("sparkeq: --timeout must be positive", file=sys.stderr)
         return EXIT_INPUT_ERROR
-    result = check(args.left, args.right, replay=not args.no_replay, master=args.master, timeout=args.timeout)
+    result = check(args.left, args.right, replay=False, master=args.master, timeout=args.timeout)
+    replay = not args.no_replay and result.verdict == "not_equivalent"
     if args.diff_on_spark > 0:
-        from verifier.difftest import spark_fallback
-
-        result = spark_fallback(result, args.left, args.right, args.diff_on_spark, master=args.master)
-    if args.json:
-        sys.stdout.write(json.dumps(result.to_json()) + "\n")
-        sys.stdout.flush()
-        if result.verdict == "error":
-            print(result.reason, file=sys.stderr)
-        return result.exit_code
+        result = _diff_on_spark(result, args)
     if result.verdict == "error":
+        if args.json:
+            _print_json(result)
         print(result.reason, file=sys.stderr)
         return result.exit_code
-    from verifier.render import render
+    if args.json:
+        if replay:
+            result = _replayed(result, args)
+        _print_json(result)
+        return result.exit_code
+    from verifier.render import render, replay_line
 
-    render(result, left=args.left, right=args.right)
+    render(result, left=args.left, right=args.right, explain=args.explain, replay_pending=replay)
+    if replay:
+        final = _replayed(result, args)
+        _after_replay(result, final, args, replay_line)
+        result = final
     return result.exit_code
+
+
+def _diff_on_spark(result: Result, args: argparse.Namespace) -> Result:
+    from verifier.difftest import spark_fallback
+    from verifier.reasons import summarise
+
+    with _status(f"running {args.diff_on_spark} random inputs on Spark ({args.master})"):
+        return summarise(spark_fallback(result, args.left, args.right, args.diff_on_spark,
+                                        master=args.master))
+
+
+def _replayed(result: Result, args: argparse.Namespace) -> Result:
+    from verifier.api import replay_counterexample
+
+    with _status(f"replaying the counterexample on Spark ({args.master}{_starting(args.master)})"):
+        return replay_counterexample(result, args.left, args.right, master=args.master, timeout=args.timeout)
+
+
+def _after_replay(before: Result, final: Result, args: argparse.Namespace, replay_line: Any) -> None:
+    """What Spark said: the replay line, new warnings, or the changed verdict in full."""
+    from rich.console import Console
+
+    console = Console()
+    if final.verdict != "not_equivalent":
+        from verifier.render import render
+
+        console.print("Spark did not reproduce the difference; the verdict changes to:")
+        render(final, console, left=args.left, right=args.right, explain=args.explain)
+        return
+    assert final.counterexample is not None
+    console.print(replay_line(final.counterexample.replayed_on_spark))
+    for warning in final.warnings:
+        if warning not in before.warnings:
+            console.print(f"warning: {warning}", style="yellow", highlight=False)
+    console.print(f"({final.seconds:.2f} s)", style="dim", highlight=False)
+
+
+def _starting(master: str) -> str:
+    """", starting" while no SparkContext runs in this process yet (the JVM takes seconds to start)."""
+    from verifier import spark
+
+    return "" if spark.get_context.cache_info().currsize else ", starting"
+
+
+@contextlib.contextmanager
+def _status(text: str) -> Iterator[None]:
+    """A transient status line on stderr (only on a terminal: logs and pipes get no spinner noise).
+
+    It writes to a duplicate of file descriptor 2, because starting the JVM points descriptor 2 at a
+    log file for a while (``verifier.spark``) and the spinner must stay visible meanwhile."""
+    if not os.isatty(2):
+        yield
+        return
+    from rich.console import Console
+
+    with os.fdopen(os.dup(2), "w") as stream, Console(file=stream).status(text + "\u2026"):
+        yield
+
+
+def _print_json(result: Result) -> None:
+    sys.stdout.write(json.dumps(result.to_json()) + "\n")
+    sys.stdout.flush()
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -150,7 +150,7 @@ def show_case(console: Console, showcase: Showcase, case: dict[str, Any], master
     console.print(Text(f"{case['name']}: {case['description']}", style="italic"))
     console.print(Columns([_source_panel(case["left"], "LEFT"), _source_panel(case["right"], "RIGHT")],
                           equal=True, expand=True))
-    result = check(_spec(case["left"]), _spec(case["right"]), master=master)
+    result = check(_spec(case["left"]), _spec(case["right"]), master=master, replay=True)
     render(result, console=console, left=case["left"], right=case["right"])
     table = _spark_table(result)
     if table is not None:

@@ -482,7 +482,10 @@ class _Git:
 def _print_json(reports: Sequence[FunctionReport], options: HookOptions, status: int,
                 error: str | None = None) -> None:
     """Exactly one JSON object: the run's settings, its exit status and one entry per function."""
+    from verifier.result import SCHEMA_VERSION
+
     obj = {
+        "schema_version": SCHEMA_VERSION,
         "rev": options.rev,
         "against": "index" if options.staged else "working-tree",
         "exit_status": status,
@@ -523,15 +526,37 @@ def _print_human(reports: Sequence[FunctionReport], options: HookOptions, status
             console.print(head + Text("input error in the new version (see the message on stderr)",
                                       style="bold red"))
         else:
-            label = "NOT EQUIVALENT" if res.verdict == "not_equivalent" else "unknown"
+            label = "NOT EQUIVALENT" if res.verdict == "not_equivalent" else "NOT PROVED (unknown)"
             style = "bold red" if res.verdict == "not_equivalent" else "bold yellow"
             console.print(head + Text(label, style=style))
         if r.note:
             console.print(Text(f"  {r.note}", style="dim"))
         if res.verdict in ("not_equivalent", "unknown"):
             fn = f"::{r.function}" if r.function else ""
-            render(res, console, left=f"{r.old}{fn}", right=f"{r.new}{fn}")
+            render(res, console, left=f"{r.old}{fn}", right=f"{r.new}{fn}", names=side_names(options))
     console.print(Text(_summary(counts, options, status), style="bold" if status else "dim"))
+    advice = _advice(counts, options)
+    if advice:
+        console.print(Text(advice, style="yellow"))
+
+
+def side_names(options: HookOptions) -> tuple[str, str]:
+    """What the two versions are called in reports: the revision and the new side (never LEFT/RIGHT)."""
+    return options.rev, "staged" if options.staged else "working tree"
+
+
+def _advice(counts: dict[str, int], options: HookOptions) -> str | None:
+    """What the user can do next: a blocked commit that is meant to change behaviour is committed with
+    ``SKIP=sparkeq`` (pre-commit's switch), unproved functions are allowed unless --strict."""
+    lines = []
+    if counts.get("not_equivalent"):
+        lines.append("If this change of behaviour is intended, commit it with `SKIP=sparkeq git commit` "
+                     "(pre-commit) or `git commit --no-verify` (plain git hook).")
+    if counts.get("unknown"):
+        lines.append(f"{counts['unknown']} changed function(s) could not be proved equivalent (see above); "
+                     + ("--strict blocks the commit." if options.strict else
+                        "the commit is allowed (use --strict to block it)."))
+    return "\n".join(lines) or None
 
 
 def _summary(counts: dict[str, int], options: HookOptions, status: int) -> str:

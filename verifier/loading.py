@@ -10,6 +10,7 @@ Every failure is an ``InputError`` with a location, so the CLI can print one lin
 
 from __future__ import annotations
 
+import contextlib
 import inspect
 import os
 import re
@@ -64,9 +65,15 @@ def _load_function_object(fn: Any) -> LoadedProgram:
     """Read a function's source with ``inspect`` (never calling it) and translate it.
 
     A top-level function is translated in the context of its whole file (module-level helpers and
-    constants resolve); if that fails, or the function is nested, its own text alone is translated,
-    padded with blank lines so that locations keep the line numbers of the original file.
+    constants resolve); if that fails, or the function is nested, a static method or a lambda assigned
+    to a name, its own text alone is translated, padded with blank lines so that locations keep the
+    line numbers of the original file. The values of the closure cells and globals it reads are
+    appended as constants when they are ints, strings or bools: they are read from the function
+    object, which runs nothing (a closure ``def make(k): return lambda R: R.filter(lambda x: x > k)``
+    loads with ``k`` fixed).
     """
+    if isinstance(fn, staticmethod):
+        fn = fn.__func__
     try:
         lines, first_line = inspect.getsourcelines(fn)
         filename = inspect.getsourcefile(fn) or "<input>"
@@ -74,23 +81,74 @@ def _load_function_object(fn: Any) -> LoadedProgram:
         raise InputError(f"cannot read the source of {fn!r}: {exc}") from None
     file_text = _file_text_or(filename, "")
     first_error: InputError | None = None
-    if file_text and fn.__qualname__ == fn.__name__:
+    if file_text and fn.__qualname__ == fn.__name__ and fn.__name__ != "<lambda>":
         try:
             loaded = load_python_source(file_text, fn.__name__, filename)
             return LoadedProgram(loaded.program, "python", path=filename, function=fn.__name__,
                                  source=file_text)
         except InputError as exc:
             first_error = exc
-    source = textwrap.dedent("".join(lines))
-    padded = "\n" * max(first_line - 1, 0) + source
+    name, source = _own_source(fn, textwrap.dedent("".join(lines)))
+    padded = "\n" * max(first_line - 1, 0) + source + _constants(fn, source)
     try:
-        loaded = load_python_source(padded, fn.__name__, filename)
+        loaded = load_python_source(padded, name, filename)
     except InputError:
         if first_error is not None:
             raise first_error from None
         raise
-    return LoadedProgram(loaded.program, "python", path=loaded.path, function=fn.__name__,
-                         source=padded)
+    return LoadedProgram(loaded.program, "python", path=loaded.path, function=name, source=padded)
+
+
+def _own_source(fn: Any, source: str) -> tuple[str, str]:
+    """The function's name and a ``def`` of it: decorators (``@staticmethod``) blanked out, line for
+    line; ``name = lambda ...: body`` rewritten as ``def name(...): return body`` on the same line."""
+    import ast
+
+    try:
+        node = ast.parse(source).body[0]
+    except (SyntaxError, IndexError):
+        return fn.__name__, source
+    lines = source.splitlines(keepends=True)
+    if isinstance(node, ast.FunctionDef) and node.decorator_list:
+        for i in range(node.decorator_list[0].lineno - 1, node.lineno - 1):
+            lines[i] = "\n"
+        return node.name, "".join(lines)
+    if isinstance(node, ast.Assign | ast.AnnAssign) and isinstance(node.value, ast.Lambda):
+        target = node.targets[0] if isinstance(node, ast.Assign) else node.target
+        lam = node.value
+        if isinstance(target, ast.Name):
+            args = ast.unparse(lam.args)
+            body = ast.get_source_segment(source, lam.body) or ""
+            head = "\n" * (lam.lineno - 1)
+            return target.id, f"{head}def {target.id}({args}):\n    return ({body})\n"
+    return fn.__name__, source
+
+
+def _constants(fn: Any, source: str) -> str:
+    """Module-level assignments for the int/str/bool values the function's closure cells and globals
+    hold (names the source already binds at the top level are left alone)."""
+    values: dict[str, Any] = {}
+    code = getattr(fn, "__code__", None)
+    if code is None:
+        return ""
+    for name, cell in zip(code.co_freevars, fn.__closure__ or (), strict=False):
+        with contextlib.suppress(ValueError):  # an empty cell
+            values[name] = cell.cell_contents
+    for name in _global_names(code):
+        if name in fn.__globals__ and name not in values:
+            values[name] = fn.__globals__[name]
+    simple = {k: v for k, v in values.items() if isinstance(v, int | str | bool) and
+              not re.search(rf"^{re.escape(k)}\s*=", source, re.M)}
+    return "".join(f"\n{k} = {v!r}\n" for k, v in sorted(simple.items()))
+
+
+def _global_names(code: Any) -> set[str]:
+    """Names the code object and its nested code objects (lambdas inside) read."""
+    names = set(code.co_names)
+    for const in code.co_consts:
+        if inspect.iscode(const):
+            names |= _global_names(const)
+    return names
 
 
 def _file_text_or(filename: str, fallback: str) -> str:
@@ -151,7 +209,7 @@ def load(spec: Any, function: str | None = None) -> LoadedProgram:
         return load_python_source(spec[0], spec[1])
     if isinstance(spec, str):
         return _load_string(spec, function)
-    if inspect.isfunction(spec) or inspect.ismethod(spec):
+    if inspect.isfunction(spec) or inspect.ismethod(spec) or isinstance(spec, staticmethod):
         return _load_function_object(spec)
     raise InputError(f"cannot load a program from {type(spec).__name__}: expected a file path, "
                      "'file.py::function', source text, a Python function or a SparkLite Program")

@@ -1,6 +1,7 @@
-"""Human-readable output of a ``Result`` with rich: the verdict, why the method applies, the
-counterexample as tables (inputs and partitions; both outputs side by side with the differing elements
-highlighted) and the warnings with the source lines they point at quoted."""
+"""Human-readable output of a ``Result`` with rich: the verdict and its plain reason, the counterexample
+as tables (inputs and partitions; both outputs side by side with the differing elements highlighted,
+and marked in text when the output is not a terminal) and the warnings with the source lines they point
+at quoted. The methods' vocabulary is shown only on request (``explain``)."""
 
 from __future__ import annotations
 
@@ -20,6 +21,8 @@ _STYLES = {"equivalent": "bold green", "not_equivalent": "bold red", "unknown": 
            "error": "bold red"}
 _TITLES = {"equivalent": "EQUIVALENT", "not_equivalent": "NOT EQUIVALENT", "unknown": "UNKNOWN",
            "error": "INPUT ERROR"}
+_MARK = ">>{}<<"
+_REASON_STYLES = {"unknown": "yellow", "error": "red"}
 _LOC = re.compile(r"at (?P<file>[^\s:][^:]*):(?P<line>\d+)(?::(?P<col>\d+))?")
 
 
@@ -39,8 +42,9 @@ def _source_line(result: Result, file: str, line: int) -> str | None:
     return lines[line - 1] if 0 < line <= len(lines) else None
 
 
-def _highlighted(value: Any, other: Any) -> Text:
-    """``value`` as JSON, with the elements (of a list/bag) not matched in ``other`` highlighted."""
+def _highlighted(value: Any, other: Any, marks: bool = False) -> Text:
+    """``value`` as JSON, with the elements (of a list/bag) not matched in ``other`` highlighted, and,
+    with ``marks`` (output that is not a terminal, where styles vanish), wrapped in ``>>...<<``."""
     if isinstance(value, list) and isinstance(other, list):
         remaining = Counter(_dump(v) for v in other)
         text = Text("[")
@@ -52,16 +56,42 @@ def _highlighted(value: Any, other: Any) -> Text:
                 remaining[key] -= 1
                 text.append(key)
             else:
-                text.append(key, style="bold red reverse")
+                text.append(_MARK.format(key) if marks else key, style="bold red reverse")
         text.append("]")
         return text
     if value == other:
         return Text(_dump(value))
-    return Text(_dump(value), style="bold red")
+    return Text(_MARK.format(_dump(value)) if marks else _dump(value), style="bold red")
+
+
+def _renamed(result: Result, names: tuple[str, str]) -> Result:
+    """``result`` with LEFT/RIGHT in its texts replaced by ``names``."""
+    import dataclasses
+
+    def sub(text: str | None) -> str | None:
+        if text is None:
+            return None
+        return re.sub(r"\bRIGHT\b", names[1], re.sub(r"\bLEFT\b", names[0], text))
+
+    return dataclasses.replace(result, reason=sub(result.reason), explanation=sub(result.explanation),
+                               warnings=tuple(sub(w) or "" for w in result.warnings))
+
+
+def _explain(result: Result, console: Console) -> None:
+    """The method's own explanation and what each step of the pipeline said."""
+    if result.explanation:
+        console.print(Text("method: ", style="bold") + Text(result.explanation))
+    from verifier.reasons import detail
+
+    steps = detail(result)
+    if steps:
+        console.print(Text("steps:", style="bold"))
+        for step in steps:
+            console.print(Text(f"  - {step}"))
 
 
 def _inputs_table(inputs: Mapping[str, Any], partitions: Mapping[str, Any] | None) -> Table:
-    table = Table(title="Inputs", title_justify="left")
+    table = Table()
     table.add_column("parameter", style="cyan")
     table.add_column("value")
     if partitions is not None:
@@ -74,39 +104,59 @@ def _inputs_table(inputs: Mapping[str, Any], partitions: Mapping[str, Any] | Non
     return table
 
 
-def _outputs_table(left: Any, right: Any, is_tuple: bool) -> Table:
-    table = Table(title="Outputs (differing elements highlighted)", title_justify="left")
-    table.add_column("LEFT")
-    table.add_column("RIGHT")
+def _outputs_table(left: Any, right: Any, is_tuple: bool, marks: bool,
+                   names: tuple[str, str] = ("LEFT", "RIGHT")) -> Table:
+    """Both outputs side by side. The table has no title: a title is as wide as the table and wrapped
+    into several lines when the outputs are short; the caption line above the table says it instead."""
+    table = Table()
+    table.add_column(names[0])
+    table.add_column(names[1])
     if is_tuple and isinstance(left, list) and isinstance(right, list) and len(left) == len(right):
         # a tuple of results (e.g. a bag and a count): one row per component
         for lv, rv in zip(left, right, strict=True):
-            table.add_row(_highlighted(lv, rv), _highlighted(rv, lv))
+            table.add_row(_highlighted(lv, rv, marks), _highlighted(rv, lv, marks))
     else:
-        table.add_row(_highlighted(left, right), _highlighted(right, left))
+        table.add_row(_highlighted(left, right, marks), _highlighted(right, left, marks))
     return table
 
 
-def render(result: Result, console: Console | None = None, left: str = "LEFT", right: str = "RIGHT") -> None:
-    """Print ``result`` for a person."""
+def replay_line(replayed: bool) -> Text:
+    """The counterexample's replay status, as the report's last line about it."""
+    text = "yes: Spark reproduced the difference" if replayed else "no"
+    return Text(f"Replayed on Spark: {text}", style="green" if replayed else "dim")
+
+
+def render(result: Result, console: Console | None = None, left: str = "LEFT", right: str = "RIGHT",
+           explain: bool = False, replay_pending: bool = False,
+           names: tuple[str, str] = ("LEFT", "RIGHT")) -> None:
+    """Print ``result`` for a person: plain language by default; the methods' own terms (RepVarSets,
+    bucket conditions, formulas) and what every step said only with ``explain``. ``replay_pending``
+    leaves out the replay line (the caller prints it once Spark has run). ``names`` are what the two
+    sides are called (the hook says ``HEAD`` and ``staged``): they replace LEFT/RIGHT in the text."""
     console = console or Console()
+    if names != ("LEFT", "RIGHT"):
+        result = _renamed(result, names)
     title = Text(_TITLES[result.verdict], style=_STYLES[result.verdict])
     if result.method:
         title.append(f"  (method: {result.method})", style="dim")
     console.print(title)
     console.print(Text(f"  {left}\n  {right}", style="dim"))
-    if result.explanation:
-        console.print(Text(result.explanation))
     if result.reason:
-        console.print(Text(result.reason, style="yellow" if result.verdict == "unknown" else "red"))
+        console.print(Text(result.reason, style=_REASON_STYLES.get(result.verdict, "")))
+    if explain:
+        _explain(result, console)
     cex = result.counterexample
     if cex is not None:
+        marks = console.no_color or not console.is_terminal
+        console.print(Text("Inputs", style="bold"))
         console.print(_inputs_table(cex.inputs, cex.partitions))
+        legend = ">>marked<< elements" if marks else "highlighted elements"
+        console.print(Text("Outputs", style="bold") + Text(f" ({legend} appear on one side only)",
+                                                           style="dim"))
         is_tuple = isinstance(cex.left_outcome, tuple) and isinstance(cex.right_outcome, tuple)
-        console.print(_outputs_table(cex.left, cex.right, is_tuple))
-        replayed = "yes: Spark reproduced the difference" if cex.replayed_on_spark else "no"
-        style = "green" if cex.replayed_on_spark else "dim"
-        console.print(Text(f"Replayed on Spark: {replayed}", style=style))
+        console.print(_outputs_table(cex.left, cex.right, is_tuple, marks, names))
+        if not replay_pending:
+            console.print(replay_line(cex.replayed_on_spark))
     for warning in result.warnings:
         console.print(Text("warning: ", style="bold yellow") + Text(warning))
         match = _LOC.search(warning)
@@ -117,4 +167,5 @@ def render(result: Result, console: Console | None = None, left: str = "LEFT", r
                 if match.group("col"):
                     pad = len(match.group("line")) + 3 + int(match.group("col")) - 1
                     console.print(Text(" " * (4 + pad) + "^", style="yellow"))
-    console.print(Text(f"({result.seconds:.2f} s)", style="dim"))
+    if not (replay_pending and cex is not None):  # else the caller ends with the time, after Spark
+        console.print(Text(f"({result.seconds:.2f} s)", style="dim"))

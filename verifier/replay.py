@@ -62,11 +62,17 @@ def replay(
     Raises ``SparkUnavailable`` when Spark cannot start (no Java, ...), ``ReplayError`` when a program
     cannot be run at all.
     """
+    from py4j.protocol import Py4JError
+
     started = time.perf_counter()
     sc = get_context(master)
-    with _quiet(sc):
-        out_left = run_on_spark(left, candidate_inputs, partitions, master)
-        out_right = run_on_spark(right, candidate_inputs, partitions, master)
+    try:
+        with _quiet(sc):
+            out_left = run_on_spark(left, candidate_inputs, partitions, master)
+            out_right = run_on_spark(right, candidate_inputs, partitions, master)
+    except Py4JError as exc:  # Spark itself failed (the programs' own errors are outcomes, caught inside)
+        first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+        raise SparkUnavailable(f"Spark failed at master {master!r}: {first}") from exc
     return ReplayResult(
         left=out_left,
         right=out_right,

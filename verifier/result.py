@@ -1,10 +1,11 @@
 """The answer of one equivalence check, shaped exactly like the JSON of ``interfaces.md``.
 
-``Result`` carries the JSON fields (``verdict``, ``method``, ``reason``, ``counterexample``,
-``warnings``, ``seconds``) and, outside the JSON, what a human or a test wants to see next: the
-method's explanation, the raw interpreter outcomes of the counterexample (so the renderer can highlight
-differing elements) and debug statistics (how many candidates validation discarded, what each method
-said). ``to_json()`` emits only the contract's fields, so adding debug data never changes the contract.
+``Result`` carries the JSON fields (``schema_version``, ``verdict``, ``method``, ``reason``,
+``counterexample``, ``warnings``, ``assumptions``, ``seconds``) and, outside the JSON, what a human or a
+test wants to see next: the method's explanation, the raw interpreter outcomes of the counterexample
+(so the renderer can highlight differing elements) and debug statistics (how many candidates
+validation discarded, what each method said). ``to_json()`` emits only the contract's fields, so
+adding debug data never changes the contract.
 """
 
 from __future__ import annotations
@@ -16,6 +17,9 @@ from typing import Any, Literal
 Verdict = Literal["equivalent", "not_equivalent", "unknown", "error"]
 
 EXIT_CODES: Mapping[str, int] = {"equivalent": 0, "not_equivalent": 1, "unknown": 2, "error": 3}
+
+# Version of the JSON contract (docs/json.md, docs/result.schema.json); bumped when a field changes.
+SCHEMA_VERSION = 2
 
 
 @dataclass(frozen=True)
@@ -60,6 +64,17 @@ class Result:
     explanation: str | None = field(default=None, compare=False)
     stats: Mapping[str, Any] = field(default_factory=dict, compare=False)
     sources: Mapping[str, str] = field(default_factory=dict, compare=False, repr=False)
+    assumptions: tuple[str, ...] = ()
+
+    def __repr__(self) -> str:
+        """Short, for a REPL or a log line: the verdict, the method and the start of the reason."""
+        reason = self.reason or ""
+        if len(reason) > 70:
+            reason = reason[:67] + "..."
+        parts = [self.verdict] + ([f"method={self.method}"] if self.method else [])
+        if reason:
+            parts.append(repr(reason))
+        return f"<Result {' '.join(parts)} ({self.seconds:.2f} s)>"
 
     @property
     def exit_code(self) -> int:
@@ -67,12 +82,14 @@ class Result:
         return EXIT_CODES[self.verdict]
 
     def to_json(self) -> dict[str, Any]:
-        """Exactly the fields of interfaces.md, in its order."""
+        """Exactly the fields of interfaces.md (schema version 2), in its order."""
         return {
+            "schema_version": SCHEMA_VERSION,
             "verdict": self.verdict,
             "method": self.method,
             "reason": self.reason,
             "counterexample": self.counterexample.to_json() if self.counterexample is not None else None,
             "warnings": list(self.warnings),
+            "assumptions": list(self.assumptions),
             "seconds": round(self.seconds, 3),
         }

@@ -8,13 +8,14 @@ because starting a JVM costs seconds. ``exact_rdd`` reproduces an explicit parti
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import re
 import shutil
 import subprocess
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 DEFAULT_MASTER = "local[2]"
@@ -83,12 +84,42 @@ def get_context(master: str = DEFAULT_MASTER) -> Any:
         .set("spark.driver.host", "127.0.0.1")
         .set("spark.driver.bindAddress", "127.0.0.1")
     )
+    log = jvm_log_path()
     try:
-        sc = SparkContext.getOrCreate(conf)
+        with _stderr_to(log):  # the JVM inherits this stderr: its start-up chatter goes to the log
+            sc = SparkContext.getOrCreate(conf)
     except Exception as exc:  # the JVM failed to start: say so instead of a py4j traceback
-        raise SparkUnavailable(f"Spark could not start: {exc}") from exc
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise SparkUnavailable(f"Spark could not start at master {master!r}: {first} "
+                               f"(the JVM's log: {log})") from exc
     sc.setLogLevel("ERROR")
     return sc
+
+
+def jvm_log_path() -> str:
+    """Where the JVM's own stderr goes (one file per sparkeq process, in the temp directory)."""
+    import tempfile
+
+    return os.path.join(tempfile.gettempdir(), f"sparkeq-spark-{os.getpid()}.log")
+
+
+@contextlib.contextmanager
+def _stderr_to(path: str) -> Iterator[None]:
+    """Point file descriptor 2 at ``path`` while the block runs. The JVM that PySpark launches
+    inherits the descriptor and keeps it, so JVM warnings and log4j's start-up lines never reach the
+    user's terminal (``--master bogus`` used to print a Java stack trace); Python's ``sys.stderr`` is
+    restored when the block ends."""
+    sys.stderr.flush()
+    saved = os.dup(2)
+    target = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+    try:
+        os.dup2(target, 2)
+        yield
+    finally:
+        sys.stderr.flush()
+        os.dup2(saved, 2)
+        os.close(saved)
+        os.close(target)
 
 
 def exact_rdd(sc: Any, partitions: Sequence[Sequence[Any]]) -> Any:

@@ -1,0 +1,8 @@
+"""``python -m sparkeq``: the ``sparkeq`` command (same arguments, same exit codes)."""
+
+import sys
+
+from verifier.cli import main
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,53 @@
+"""pytest helpers: ``assert_equivalent(old, new, **options)`` and ``assert_not_equivalent``.
+
+Usable from any test suite (plain ``assert`` semantics: an ``AssertionError`` whose message shows the
+verdict, the plain reason and the counterexample table, so a failing refactor test reads like
+``sparkeq check``'s report). Where ``pyspark.testing.assertDataFrameEqual`` or chispa compare two
+results on inputs the test author chose, these compare two *programs* on every input: a proof, or a
+counterexample the author did not think of. Replay on Spark is off unless ``replay=True``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from verifier.result import Result
+
+__all__ = ["assert_equivalent", "assert_not_equivalent", "describe"]
+
+
+def assert_equivalent(old: Any, new: Any, **options: Any) -> Result:
+    """Fail unless sparkeq *proves* ``old`` and ``new`` equivalent (``unknown`` fails too: no proof).
+    ``options`` are ``sparkeq.check``'s. Returns the ``Result`` for further assertions."""
+    from verifier.api import check
+
+    result = check(old, new, **options)
+    if result.verdict != "equivalent":
+        raise AssertionError(describe(result, "expected the programs to be equivalent"))
+    return result
+
+
+def assert_not_equivalent(old: Any, new: Any, **options: Any) -> Result:
+    """Fail unless sparkeq finds a counterexample (an intended change of behaviour, or a test that a
+    known-wrong rewrite is caught). Returns the ``Result`` (its ``counterexample`` holds the inputs)."""
+    from verifier.api import check
+
+    result = check(old, new, **options)
+    if result.verdict != "not_equivalent":
+        raise AssertionError(describe(result, "expected the programs to differ"))
+    return result
+
+
+def describe(result: Result, expectation: str, width: int = 100) -> str:
+    """The failure message: the expectation, then ``sparkeq check``'s plain report of ``result`` (no
+    colours: pytest prints it as text)."""
+    import io
+
+    from rich.console import Console
+
+    from verifier.render import render
+
+    buffer = io.StringIO()
+    console = Console(file=buffer, width=width, no_color=True, force_terminal=False, highlight=False)
+    render(result, console, left="old", right="new")
+    return f"sparkeq: {expectation}, got {result.verdict.upper().replace('_', ' ')}\n{buffer.getvalue()}"
