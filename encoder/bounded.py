@@ -30,6 +30,7 @@ import z3
 
 from encoder.basic import BasicEncoder, EncodingError, Sym, fresh, sym_eq, sym_ite, sym_to_value
 from sparklite import ast as A
+from sparklite.deadline import Deadline
 from sparklite.desugar import desugar
 from sparklite.types import BagType
 
@@ -88,6 +89,7 @@ class Evaluator:
 
     program: A.Program
     on_aggregation: AggHook | None = None
+    deadline: Deadline = field(default_factory=Deadline)  # checked per bag operation and element
     enc: BasicEncoder = field(init=False)
     errors: list[tuple[z3.BoolRef, int]] = field(default_factory=list)
 
@@ -193,6 +195,7 @@ class Evaluator:
         return self.eval(rewritten, scope)
 
     def _bag_op(self, e: A.Expr, env: Mapping[str, Any]) -> SBag:
+        self.deadline.check("bounded unrolling")
         match e:
             case A.Map(fn=fn, source=src):
                 b = self.bag(src, env)
@@ -221,6 +224,7 @@ class Evaluator:
                 lb, rb = self.bag(lft, env), self.bag(rgt, env)
                 out = []
                 for a, pa in lb.elems():
+                    self.deadline.check("bounded unrolling")
                     for b, pb in rb.elems():
                         if not (isinstance(a, tuple) and isinstance(b, tuple)):
                             raise EncodingError("join needs (key, value) pairs", e.loc)

@@ -15,12 +15,20 @@ Order of business, soundness first:
    verdict falls back to ``unknown``: the difference was an artefact of sparkeq's model, a bug.
 
 Z3 timeouts and resource limits end in ``unknown``, never in an exception.
+
+Time: ``timeout`` bounds everything but the replay. Z3 queries get a per-query timeout capped by the
+deadline and are cancelled by a watchdog at the deadline; Python-side loops (term building,
+instantiations, bounded unrolling, candidate validation) check a ``Deadline`` and raise ``OutOfTime``,
+which ends the check with ``unknown`` ("ran out of time"). The check runs in a worker thread with a
+large stack, so deep pipelines (hundreds of chained operations) do not hit Python's recursion limit,
+and so that the caller gets its answer at the deadline even if a step without deadline checks overruns.
 """
 
 from __future__ import annotations
 
 import contextlib
 import importlib
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
@@ -28,6 +36,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sparklite.ast import Loc, Program
+from sparklite.deadline import Deadline, OutOfTime
 from sparklite.errors import InputError
 from sparklite.values import to_json
 from verifier.loading import load
@@ -45,7 +54,18 @@ from verifier.result import Counterexample, Result
 from verifier.validate import Confirmed, ValidationStats, validate
 
 DEFAULT_TIMEOUT_S = 60.0
-PER_QUERY_TIMEOUT_S = 10.0
+# Patience: one Z3 query's timeout, 1/80 of the check's budget (0.75 s at the default), within
+# [0.5 s, 10 s]. Z3 rarely settles a query later that it has not settled in a second, and every query
+# that cannot be settled costs its whole timeout: a pair nothing can settle used to take 18 s at the
+# default budget (10 s per query). The searches for counterexamples after the proof methods get a
+# multiple of it (bounded: symbolic queries and concrete enumeration; then random inputs), so that an
+# unsettleable pair answers ``unknown`` in about 2.5 patiences. A larger --timeout buys patience as
+# well as time overall; the budget itself is the hard limit for pipelines whose encoding is slow.
+PER_QUERY_FRACTION = 1 / 80
+PER_QUERY_MIN_S = 0.5
+PER_QUERY_MAX_S = 10.0
+BOUNDED_PATIENCES = 1.0
+DIFFTEST_PATIENCES = 0.5
 DEPENDENCE_METHOD = "partition_dependence"
 
 
@@ -96,10 +116,27 @@ class _Run:
     def remaining(self) -> float:
         return self.deadline - time.monotonic()
 
+    @property
+    def budget(self) -> Deadline:
+        return Deadline(self.deadline)
+
+    def slack(self) -> float:
+        """How far past the deadline finishing touches may run: validating a counterexample already
+        found, building the answer. Half of the tolerance ``check`` promises (10% + 0.5 s)."""
+        return 0.05 * self.options.timeout + 0.25
+
+    def patience(self) -> float:
+        return min(PER_QUERY_MAX_S, max(PER_QUERY_MIN_S, self.options.timeout * PER_QUERY_FRACTION))
+
+    def step_end(self, patiences: float) -> float:
+        """When a step given ``patiences`` patiences from now must end (never after the deadline)."""
+        return min(self.deadline, time.monotonic() + patiences * self.patience())
+
     def method_options(self) -> Options:
-        per_query = max(0.05, min(PER_QUERY_TIMEOUT_S, self.remaining()))
+        per_query = max(0.05, min(self.patience(), self.remaining()))
         return Options(timeout_s=per_query, bound=self.options.bound,
-                       max_partitions=self.options.max_partitions, seed=self.options.seed)
+                       max_partitions=self.options.max_partitions, seed=self.options.seed,
+                       deadline=self.budget)
 
     def stats(self, **extra: Any) -> dict[str, Any]:
         return {
@@ -122,14 +159,7 @@ def check(left: Any, right: Any, **options: Any) -> Result:
     opts = CheckOptions.of(options)
     started = time.monotonic()
     run = _Run(opts, started, started + max(opts.timeout, 0.1))
-    try:
-        pair, loaded = _prepare(left, right, run)
-    except InputError as exc:
-        return run.result("error", reason=str(exc))
-    with _z3_watchdog(run.deadline + WATCHDOG_GRACE_S):
-        result = _decide(pair, run)
-    if result.verdict == "not_equivalent" and opts.replay:
-        result = _replay(result, loaded, run)
+    result = _in_worker(lambda decided: _check(left, right, run, decided), run)
     return _plain_reason(result, left, right, opts)
 
 
@@ -161,7 +191,69 @@ def replay_counterexample(result: Result, left: Any, right: Any, **options: Any)
     return _plain_reason(_replay(result, loaded, run), left, right, opts)
 
 
-WATCHDOG_GRACE_S = 2.0
+def _check(left: Any, right: Any, run: _Run, decided: threading.Event) -> Result:
+    """The check proper (in the worker thread); sets ``decided`` once only the replay is left."""
+    try:
+        pair, loaded = _prepare(left, right, run)
+    except InputError as exc:
+        return run.result("error", reason=str(exc))
+    with _z3_watchdog(run.deadline):
+        result = _decide(pair, run)
+    decided.set()
+    if result.verdict == "not_equivalent" and run.options.replay:
+        result = _replay(result, loaded, run)
+    return result
+
+
+WORKER_STACK_BYTES = 512 * 1024 * 1024
+WORKER_RECURSION_LIMIT = 40_000
+
+
+def _in_worker(work: Callable[[threading.Event], Result], run: _Run) -> Result:
+    """Run ``work`` in a thread with a large stack and answer by the deadline.
+
+    Why a thread: the frontend, type checker, encoder and interpreter recurse over the pipeline, one
+    level (or a few) per chained operation, so a few hundred operations overflow Python's default
+    recursion limit; a larger limit needs a larger C stack than the main thread may have. The limit is
+    only ever raised (never lowered: another check may be running). ``threading.stack_size`` is set
+    just for this thread's creation.
+
+    Why the wait has a limit: every long step checks the deadline, but some work (encoding a program,
+    a single interpreter run) cannot be interrupted. If the worker has not decided by the deadline plus
+    the promised tolerance, the caller gets ``unknown`` now; the worker, a daemon, stops at its next
+    deadline check. The replay on Spark is not timed: it starts only after the verdict is decided.
+    """
+    box: dict[str, Any] = {}
+    decided = threading.Event()
+
+    def target() -> None:
+        try:
+            box["result"] = work(decided)
+        except BaseException as exc:  # noqa: BLE001 - handed to the caller's thread below
+            box["error"] = exc
+        finally:
+            decided.set()
+
+    if sys.getrecursionlimit() < WORKER_RECURSION_LIMIT:
+        sys.setrecursionlimit(WORKER_RECURSION_LIMIT)
+    previous = threading.stack_size(WORKER_STACK_BYTES)
+    try:
+        worker = threading.Thread(target=target, name="sparkeq-check", daemon=True)
+        worker.start()
+    finally:
+        threading.stack_size(previous)
+    limit = run.deadline + 2 * run.slack()
+    if not decided.wait(max(0.0, limit - time.monotonic())):
+        return _out_of_time(run)
+    worker.join()
+    if "error" in box:
+        raise box["error"]
+    return box["result"]
+
+
+def _out_of_time(run: _Run) -> Result:
+    return run.result("unknown", reason=f"ran out of time (timeout {run.options.timeout:g} s); "
+                      "no proof and no counterexample: " + "; ".join(list(run.said)))
 
 
 @contextlib.contextmanager
@@ -272,12 +364,23 @@ def _first_mismatch(left: Program, right: Program) -> Loc | None:
 
 
 def _decide(pair: Pair, run: _Run) -> Result:
+    """``_steps``, ended early by ``OutOfTime`` from any step: ``unknown``, never a partial verdict."""
+    try:
+        return _steps(pair, run)
+    except OutOfTime as exc:
+        run.said.append(f"{exc.where}: stopped (out of time)")
+        return _out_of_time(run)
+
+
+def _steps(pair: Pair, run: _Run) -> Result:
     from verifier.methods import partition_independence as pi
 
     checks = []
     for program in (pair.left, pair.right):
         try:
             checks.append(pi.check_program(program, run.method_options()))
+        except OutOfTime:
+            raise
         except Exception as exc:  # noqa: BLE001 - no proof of independence, which is safe
             _internal(run, "partition independence", exc)
             checks.append([pi.AggCheck(n, "aggregation", False, ("internal error",), True)
@@ -319,7 +422,7 @@ def _decide(pair: Pair, run: _Run) -> Result:
 
     if run.remaining() > 0:
         outcome = _run_method(bounded.NAME, lambda: bounded.run(pair, run.method_options(),
-                                                                deadline=run.deadline,
+                                                                deadline=run.step_end(BOUNDED_PATIENCES),
                                                                 stats=run.validation), run)
         if isinstance(outcome, Refuted):
             confirmed = _validate(pair, outcome.candidates, run)
@@ -334,10 +437,9 @@ def _decide(pair: Pair, run: _Run) -> Result:
     found = _difftest(pair, run)
     if found is not None:
         return found
-    reason = "no proof and no counterexample: " + "; ".join(run.said)
     if run.remaining() <= 0:
-        reason = f"ran out of time (timeout {run.options.timeout:g} s); " + reason
-    return run.result("unknown", reason=reason)
+        return _out_of_time(run)
+    return run.result("unknown", reason="no proof and no counterexample: " + "; ".join(run.said))
 
 
 def _partition_dependence(pair: Pair, checks: list[list[Any]], run: _Run) -> Result | None:
@@ -354,6 +456,9 @@ def _partition_dependence(pair: Pair, checks: list[list[Any]], run: _Run) -> Res
         if run.remaining() > 0:
             try:
                 witness = pi.find_witness(program, run.method_options(), deadline=run.deadline)
+            except OutOfTime:
+                run.warnings.extend(c.unproved() for c in bad)
+                raise
             except Exception as exc:  # noqa: BLE001
                 _internal(run, "partition-dependence search", exc)
         run.warnings.extend(c.warning() if witness is not None and len(bad) == 1 else c.unproved()
@@ -368,7 +473,8 @@ def _partition_dependence(pair: Pair, checks: list[list[Any]], run: _Run) -> Res
             f"{_json_text(witness.second_outcome)} with partitions {_parts_text(witness.second)}")
         cands = [Candidate(witness.inputs, witness.first, "partition witness"),
                  Candidate(witness.inputs, witness.second, "partition witness")]
-        confirmed = validate(pair.left, pair.right, cands, stats=run.validation)
+        confirmed = validate(pair.left, pair.right, cands, stats=run.validation,
+                             deadline=run.deadline + run.slack())
         if confirmed is not None:
             why = (f"{side}'s result depends on how Spark partitions its input, and the two programs "
                    "give different results on this input and partitioning")
@@ -393,6 +499,8 @@ def _run_method(name: str, call: Callable[[], Any], run: _Run) -> Any:
     """Run one method; a Z3 failure or an internal error becomes ``Inconclusive`` (never a crash)."""
     try:
         return call()
+    except OutOfTime:
+        raise
     except Exception as exc:  # noqa: BLE001 - a broken method may not take the verdict down with it
         if run.options.strict and not _is_resource_error(exc):
             raise
@@ -414,7 +522,8 @@ def _validate(pair: Pair, candidates: Any, run: _Run) -> Confirmed | None:
     if not candidates:
         return None
     return validate(pair.left, pair.right, candidates, all_partitions=not pair.sequential_ok,
-                    max_parts=run.options.max_partitions, stats=run.validation, deadline=run.deadline + 5)
+                    max_parts=run.options.max_partitions, stats=run.validation,
+                    deadline=run.deadline + run.slack())
 
 
 def _difftest(pair: Pair, run: _Run) -> Result | None:
@@ -425,7 +534,7 @@ def _difftest(pair: Pair, run: _Run) -> Result | None:
         difftest = importlib.import_module("verifier.difftest")
     except ImportError:
         return None
-    budget = max(0.05, min(run.remaining(), 10.0))
+    budget = max(0.05, run.step_end(DIFFTEST_PATIENCES) - time.monotonic())
 
     def search() -> Any:
         return difftest.search(pair.left, pair.right, seed=run.options.seed, time_budget_s=budget,

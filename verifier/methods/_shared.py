@@ -13,7 +13,7 @@ from __future__ import annotations
 import itertools
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import z3
 
@@ -32,6 +32,7 @@ from encoder.terms import (
     substitute,
     sym_pairs,
 )
+from sparklite.deadline import Deadline
 from sparklite.types import BagType, Type
 from verifier.methods.base import (
     Candidate,
@@ -58,9 +59,18 @@ class Unknown(Exception):
 
 @dataclass(frozen=True)
 class Prepared:
+    """Both programs' encodings, with the per-query timeout and the check's deadline."""
+
     left: ProgramEncoding
     right: ProgramEncoding
-    timeout_s: float
+    per_query_s: float
+    deadline: Deadline = field(default_factory=Deadline)
+
+    @property
+    def timeout_s(self) -> float:
+        """The timeout for the next Z3 query: the per-query timeout, cut short by the deadline (read
+        at each query, so a method's later queries do not outlive the check)."""
+        return self.deadline.cap(self.per_query_s)
 
 
 def prepare(pair: Pair, options: Options, method: str) -> Prepared | NotApplicable:
@@ -87,7 +97,8 @@ def prepare(pair: Pair, options: Options, method: str) -> Prepared | NotApplicab
         if m is not None:
             return NotApplicable(method, "division by zero possible (left to the bounded method and "
                                          "the interpreter)")
-    return Prepared(left, right, options.timeout_s)
+    options.deadline.check(f"{method} (encoding)")
+    return Prepared(left, right, options.timeout_s, options.deadline)
 
 
 # ---------------------------------------------------------------------------------------------------

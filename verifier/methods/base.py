@@ -22,17 +22,21 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from sparklite.ast import Program
+from sparklite.deadline import Deadline
 from sparklite.values import Partitioning
 
 
 @dataclass(frozen=True)
 class Options:
-    """Knobs shared by all methods. ``timeout_s`` bounds each Z3 query (and the whole check in api)."""
+    """Knobs shared by all methods. ``timeout_s`` bounds each Z3 query; ``deadline`` is the whole
+    check's budget, which long Python-side loops check (``Deadline.check`` raises ``OutOfTime``) and
+    which shortens the last queries (``Deadline.cap``)."""
 
     timeout_s: float = 10.0
     bound: int = 3  # bounded disproof: bags of 1..bound elements
     max_partitions: int = 2  # bounded disproof: partitionings into up to this many partitions
     seed: int = 0
+    deadline: Deadline = field(default_factory=Deadline)
 
 
 @dataclass(frozen=True)

@@ -38,7 +38,14 @@ MODELS_PER_QUERY = 4  # spurious models blocked before moving on to the next siz
 ENUMERATION_LIMIT = 4000  # concrete candidates tried by the fallback
 ENUMERATION_SECONDS = 5.0  # enumeration after Z3 gave up on some sizes
 QUERY_TIMEOUT_S = 4.0  # one size/layout query: Z3 rarely succeeds later when it has not by then
-MAX_UNDECIDED = 2  # give up the symbolic search after this many undecided queries
+# A symbolic query gets at most this share of the per-query timeout: on inputs this small Z3 decides
+# quickly or not at all, and an undecided query leaves the rest of the step to the enumeration.
+QUERY_SHARE = 0.5
+# Give up the symbolic search after this many undecided queries: the sizes are tried smallest first,
+# and where Z3 cannot decide the smallest (nonlinear arithmetic, typically) a larger one of the same
+# programs is no easier -- a second try only doubled the time to ``unknown``. The concrete enumeration
+# then takes over.
+MAX_UNDECIDED = 1
 
 
 def _deadline(options: Options, deadline: float | None) -> float:
@@ -89,10 +96,11 @@ def _symbolic(pair: Pair, options: Options, end: float, stats: ValidationStats) 
             if remaining <= 0:
                 return Inconclusive(NAME, _summary(options, unknowns, timed_out=True))
             sym = symbolic_inputs(left, dict(zip(bags, sizes, strict=True)))
-            enc_l = Evaluator(left).run(sym.laid_out(layout))
-            enc_r = Evaluator(right).run(sym.laid_out(layout))
+            enc_l = Evaluator(left, deadline=options.deadline).run(sym.laid_out(layout))
+            enc_r = Evaluator(right, deadline=options.deadline).run(sym.laid_out(layout))
             solver = z3.Solver()
-            solver.set("timeout", max(1, int(min(remaining, options.timeout_s, QUERY_TIMEOUT_S) * 1000)))
+            query_s = min(remaining, options.timeout_s * QUERY_SHARE, QUERY_TIMEOUT_S)
+            solver.set("timeout", max(1, int(query_s * 1000)))
             solver.add(z3.Not(outcomes_equal(enc_l, enc_r)))
             for _ in range(MODELS_PER_QUERY):
                 answer = solver.check()
