@@ -28,9 +28,6 @@ def _version() -> str:
         return "0+unknown"
 
 
-__version__ = _version()
-
-
 def check(left: Any, right: Any, **options: Any) -> Result:
     """Are ``left`` and ``right`` equivalent under Spark's semantics?
 
@@ -56,6 +53,8 @@ def check_many(pairs: Iterable[Any], *, workers: int | None = None, master: str 
 
 
 def __getattr__(name: str) -> Any:
+    if name == "__version__":  # read lazily: importlib.metadata costs ~30 ms at every start
+        return _version()
     if name in ("Result", "Counterexample"):
         from verifier import result
 

@@ -49,5 +49,5 @@ def describe(result: Result, expectation: str, width: int = 100) -> str:
 
     buffer = io.StringIO()
     console = Console(file=buffer, width=width, no_color=True, force_terminal=False, highlight=False)
-    render(result, console, left="old", right="new")
+    render(result, console, left="old", right="new", names=("old", "new"))
     return f"sparkeq: {expectation}, got {result.verdict.upper().replace('_', ' ')}\n{buffer.getvalue()}"

@@ -21,7 +21,7 @@ from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 from verifier import batch_cli
-from verifier.cli_options import add_run_options
+from verifier.cli_options import add_hook_arguments, add_run_options
 
 if TYPE_CHECKING:
     from verifier.result import Result
@@ -52,7 +52,7 @@ class _Parser(argparse.ArgumentParser):
 def _parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="sparkeq", description="SMT-based equivalence checking of PySpark programs.",
                      epilog=EXIT_CODES_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
+    parser.add_argument("--version", action=_Version, nargs=0, help="show the version and exit")
     sub = parser.add_subparsers(dest="command", parser_class=_Parser)
     check = sub.add_parser("check", help="check two programs for equivalence", epilog=EXIT_CODES_HELP,
                            formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -66,14 +66,20 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("--diff-on-spark", type=int, default=0, metavar="N",
                        help="after the check, run N random inputs through both programs on Spark "
                             "(verifier.difftest.spark_fallback; a difference settles 'unknown')")
-    from verifier import hook  # light: stdlib only until there is something to check
-
-    hook.add_arguments(sub.add_parser("hook", help="check that changed pipeline functions are refactors "
+    add_hook_arguments(sub.add_parser("hook", help="check that changed pipeline functions are refactors "
                                       "(for pre-commit)"))
     batch_cli.add_arguments(sub.add_parser("batch", help="check many pairs (JSONL), in parallel or on a "
                                            "Spark cluster", epilog=batch_cli.EXIT_HELP,
                                            formatter_class=argparse.RawDescriptionHelpFormatter))
     return parser
+
+
+class _Version(argparse.Action):
+    """``--version``, reading the installed version only when asked (importlib.metadata is slow)."""
+
+    def __call__(self, parser: argparse.ArgumentParser, *args: Any, **kwargs: Any) -> None:
+        print(f"sparkeq {_version()}")
+        parser.exit()
 
 
 def _version() -> str:

@@ -27,3 +27,17 @@ def add_run_options(parser: argparse.ArgumentParser, timeout_help: str) -> None:
     parser.add_argument("--master", default="local[2]", type=master_url,
                         help="Spark master for replay (default local[2])")
     parser.add_argument("--timeout", type=float, default=None, metavar="SECONDS", help=timeout_help)
+
+
+def add_hook_arguments(parser: argparse.ArgumentParser) -> None:
+    """The ``hook`` subcommand's arguments (here, so building the CLI's parser does not import the hook)."""
+    parser.add_argument("files", nargs="*", metavar="FILES",
+                        help="files to check (default: the .py files changed against REV)")
+    parser.add_argument("--rev", default="HEAD", help="the revision holding the old versions (default HEAD)")
+    side = parser.add_mutually_exclusive_group()
+    side.add_argument("--staged", action="store_true",
+                      help="compare REV with the index (what is about to be committed)")
+    side.add_argument("--working-tree", action="store_true",
+                      help="compare REV with the working tree (the default)")
+    parser.add_argument("--strict", action="store_true", help="exit 2 if any verdict is unknown")
+    add_run_options(parser, "time limit of each function's check (default: check's, 60)")

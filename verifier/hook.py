@@ -36,7 +36,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
-from verifier.cli_options import add_run_options
+from verifier.cli_options import add_hook_arguments
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -105,18 +105,9 @@ class FunctionReport:
 # ---------------------------------------------------------------------------------------------------
 
 
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """The ``hook`` subcommand's arguments (kept here so cli.py only registers and dispatches)."""
-    parser.add_argument("files", nargs="*", metavar="FILES",
-                        help="files to check (default: the .py files changed against REV)")
-    parser.add_argument("--rev", default="HEAD", help="the revision holding the old versions (default HEAD)")
-    side = parser.add_mutually_exclusive_group()
-    side.add_argument("--staged", action="store_true",
-                      help="compare REV with the index (what is about to be committed)")
-    side.add_argument("--working-tree", action="store_true",
-                      help="compare REV with the working tree (the default)")
-    parser.add_argument("--strict", action="store_true", help="exit 2 if any verdict is unknown")
-    add_run_options(parser, "time limit of each function's check (default: check's, 60)")
+# The hook's arguments are defined in cli_options (the CLI builds every parser without importing this
+# module); re-exported here for callers that build a parser around the hook.
+add_arguments = add_hook_arguments
 
 
 def run(args: argparse.Namespace) -> int:
