@@ -414,30 +414,34 @@ def _count(elems: Sequence[tuple[Sym, z3.BoolRef]], v: Sym) -> z3.ArithRef:
     return z3.Sum([z3.If(z3.And(p, sym_eq(w, v)), 1, 0) for w, p in elems]) if elems else z3.IntVal(0)
 
 
-def bag_eq(a: SBag, b: SBag) -> z3.BoolRef:
-    """Multiset equality of two symbolic bags: every present element occurs equally often in both."""
+def bag_eq(a: SBag, b: SBag, deadline: Deadline = Deadline()) -> z3.BoolRef:  # noqa: B008 - immutable
+    """Multiset equality of two symbolic bags: every present element occurs equally often in both.
+    Quadratic in the bags' sizes (unions and products of small bags are big), hence the deadline."""
     ea, eb = a.elems(), b.elems()
-    conds = [z3.Implies(p, _count(ea, v) == _count(eb, v)) for v, p in ea + eb]
+    conds = []
+    for v, p in ea + eb:
+        deadline.check("bounded unrolling (comparing bags)")
+        conds.append(z3.Implies(p, _count(ea, v) == _count(eb, v)))
     return z3.And(*conds) if conds else TRUE
 
 
-def outcome_value_eq(a: SymOutcome, b: SymOutcome) -> z3.BoolRef:
+def outcome_value_eq(a: SymOutcome, b: SymOutcome, deadline: Deadline = Deadline()) -> z3.BoolRef:  # noqa: B008
     if isinstance(a, SBag) and isinstance(b, SBag):
-        return bag_eq(a, b)
+        return bag_eq(a, b, deadline)
     if isinstance(a, tuple) and isinstance(b, tuple) and any(isinstance(x, SBag) for x in (*a, *b)):
         if len(a) != len(b):
             return FALSE
-        return z3.And(*[outcome_value_eq(x, y) for x, y in zip(a, b, strict=True)])
+        return z3.And(*[outcome_value_eq(x, y, deadline) for x, y in zip(a, b, strict=True)])
     if isinstance(a, SBag) or isinstance(b, SBag):
         return FALSE
     return sym_eq(a, b)
 
 
-def outcomes_equal(a: Encoded, b: Encoded) -> z3.BoolRef:
+def outcomes_equal(a: Encoded, b: Encoded, deadline: Deadline = Deadline()) -> z3.BoolRef:  # noqa: B008
     """Both raise the same exception kind, or neither raises and the values are equal."""
     ea, eb = a.is_error(), b.is_error()
     return z3.If(ea, z3.And(eb, a.error_kind() == b.error_kind()),
-                 z3.And(z3.Not(eb), outcome_value_eq(a.value, b.value)))
+                 z3.And(z3.Not(eb), outcome_value_eq(a.value, b.value, deadline)))
 
 
 # ---------------------------------------------------------------------------------------------------

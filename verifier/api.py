@@ -20,8 +20,7 @@ Time: ``timeout`` bounds everything but the replay. Z3 queries get a per-query t
 deadline and are cancelled by a watchdog at the deadline; Python-side loops (term building,
 instantiations, bounded unrolling, candidate validation) check a ``Deadline`` and raise ``OutOfTime``,
 which ends the check with ``unknown`` ("ran out of time"). The check runs in a worker thread with a
-large stack, so deep pipelines (hundreds of chained operations) do not hit Python's recursion limit,
-and so that the caller gets its answer at the deadline even if a step without deadline checks overruns.
+large stack, so deep pipelines (hundreds of chained operations) do not hit Python's recursion limit.
 """
 
 from __future__ import annotations
@@ -159,7 +158,7 @@ def check(left: Any, right: Any, **options: Any) -> Result:
     opts = CheckOptions.of(options)
     started = time.monotonic()
     run = _Run(opts, started, started + max(opts.timeout, 0.1))
-    result = _in_worker(lambda decided: _check(left, right, run, decided), run)
+    result = _in_worker(lambda: _check(left, right, run))
     return _plain_reason(result, left, right, opts)
 
 
@@ -191,15 +190,14 @@ def replay_counterexample(result: Result, left: Any, right: Any, **options: Any)
     return _plain_reason(_replay(result, loaded, run), left, right, opts)
 
 
-def _check(left: Any, right: Any, run: _Run, decided: threading.Event) -> Result:
-    """The check proper (in the worker thread); sets ``decided`` once only the replay is left."""
+def _check(left: Any, right: Any, run: _Run) -> Result:
+    """The check proper (in the worker thread)."""
     try:
         pair, loaded = _prepare(left, right, run)
     except InputError as exc:
         return run.result("error", reason=str(exc))
     with _z3_watchdog(run.deadline):
         result = _decide(pair, run)
-    decided.set()
     if result.verdict == "not_equivalent" and run.options.replay:
         result = _replay(result, loaded, run)
     return result
@@ -209,8 +207,8 @@ WORKER_STACK_BYTES = 512 * 1024 * 1024
 WORKER_RECURSION_LIMIT = 40_000
 
 
-def _in_worker(work: Callable[[threading.Event], Result], run: _Run) -> Result:
-    """Run ``work`` in a thread with a large stack and answer by the deadline.
+def _in_worker(work: Callable[[], Result]) -> Result:
+    """Run ``work`` in a thread with a large stack, and wait for it.
 
     Why a thread: the frontend, type checker, encoder and interpreter recurse over the pipeline, one
     level (or a few) per chained operation, so a few hundred operations overflow Python's default
@@ -218,21 +216,19 @@ def _in_worker(work: Callable[[threading.Event], Result], run: _Run) -> Result:
     only ever raised (never lowered: another check may be running). ``threading.stack_size`` is set
     just for this thread's creation.
 
-    Why the wait has a limit: every long step checks the deadline, but some work (encoding a program,
-    a single interpreter run) cannot be interrupted. If the worker has not decided by the deadline plus
-    the promised tolerance, the caller gets ``unknown`` now; the worker, a daemon, stops at its next
-    deadline check. The replay on Spark is not timed: it starts only after the verdict is decided.
+    Why the caller always waits, even past the deadline: the worker uses Z3's process-wide context, and
+    a worker left running while the caller starts the next check crashed Z3 (two threads in one
+    context). The deadline is honoured by the worker itself: every long step checks it and the
+    watchdog cancels Z3; only single uninterruptible pieces (encoding one program, one interpreter
+    run) can overrun it, by their own duration.
     """
     box: dict[str, Any] = {}
-    decided = threading.Event()
 
     def target() -> None:
         try:
-            box["result"] = work(decided)
+            box["result"] = work()
         except BaseException as exc:  # noqa: BLE001 - handed to the caller's thread below
             box["error"] = exc
-        finally:
-            decided.set()
 
     if sys.getrecursionlimit() < WORKER_RECURSION_LIMIT:
         sys.setrecursionlimit(WORKER_RECURSION_LIMIT)
@@ -242,9 +238,6 @@ def _in_worker(work: Callable[[threading.Event], Result], run: _Run) -> Result:
         worker.start()
     finally:
         threading.stack_size(previous)
-    limit = run.deadline + 2 * run.slack()
-    if not decided.wait(max(0.0, limit - time.monotonic())):
-        return _out_of_time(run)
     worker.join()
     if "error" in box:
         raise box["error"]

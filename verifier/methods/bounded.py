@@ -29,6 +29,7 @@ from encoder.bounded import (
     symbolic_inputs,
 )
 from sparklite import ast as A
+from sparklite.deadline import Deadline, OutOfTime
 from sparklite.types import BagType, BoolType, IntType, TupleType, Type
 from verifier.methods.base import Candidate, Inconclusive, MethodOutcome, Options, Pair, Refuted
 from verifier.validate import ValidationStats, validate
@@ -74,6 +75,8 @@ def run(pair: Pair, options: Options, *, deadline: float | None = None,
     stats = stats if stats is not None else ValidationStats()
     try:
         outcome = _symbolic(pair, options, end, stats)
+    except OutOfTime:  # the unrolling or the comparison of two big symbolic bags outlasted the step
+        return Inconclusive(NAME, _summary(options, (), timed_out=True))
     except (EncodingError, z3.Z3Exception, RecursionError) as exc:
         note = f"the symbolic encoding failed ({exc}); enumerated small concrete inputs instead"
         return _enumerate(pair, options, end, stats, note)
@@ -96,12 +99,13 @@ def _symbolic(pair: Pair, options: Options, end: float, stats: ValidationStats) 
             if remaining <= 0:
                 return Inconclusive(NAME, _summary(options, unknowns, timed_out=True))
             sym = symbolic_inputs(left, dict(zip(bags, sizes, strict=True)))
-            enc_l = Evaluator(left, deadline=options.deadline).run(sym.laid_out(layout))
-            enc_r = Evaluator(right, deadline=options.deadline).run(sym.laid_out(layout))
+            step = Deadline(end)  # never later than the check's deadline (api passes the earlier)
+            enc_l = Evaluator(left, deadline=step).run(sym.laid_out(layout))
+            enc_r = Evaluator(right, deadline=step).run(sym.laid_out(layout))
             solver = z3.Solver()
             query_s = min(remaining, options.timeout_s * QUERY_SHARE, QUERY_TIMEOUT_S)
             solver.set("timeout", max(1, int(query_s * 1000)))
-            solver.add(z3.Not(outcomes_equal(enc_l, enc_r)))
+            solver.add(z3.Not(outcomes_equal(enc_l, enc_r, step)))
             for _ in range(MODELS_PER_QUERY):
                 answer = solver.check()
                 if answer == z3.unknown:
