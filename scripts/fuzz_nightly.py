@@ -3,6 +3,9 @@
     .venv/bin/python scripts/fuzz_nightly.py --seed 7 --pairs 5000 [--workers 4] [--timeout 5]
                                              [--report fuzz-report.json]
 
+``--hours H`` stops the campaign near ``H`` whatever ``--pairs`` says: work is handed to the workers a
+few pairs at a time and nothing new starts after the deadline (the pairs already running finish).
+
 Exit status 0 when there was no violation (a wrong ``equivalent`` or a counterexample the interpreter
 does not reproduce) and no crash, 1 otherwise. A violation is printed with both programs in SparkLite
 syntax and can be replayed from its seed and index (``check_pair(seed, index, ...)`` in

@@ -24,8 +24,8 @@ import time
 import traceback
 import warnings
 from collections import Counter
-from collections.abc import Iterable, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -292,32 +292,51 @@ class Campaign:
         return "\n".join(lines)
 
 
-def _chunks(indices: Sequence[int], size: int) -> Iterable[list[int]]:
-    for i in range(0, len(indices), size):
-        yield list(indices[i:i + size])
+CHUNK = 10  # pairs per task: few enough to spread the work evenly, enough to keep IPC negligible
+DEADLINE_CHUNK = 2  # with a deadline, tasks are small so that the last ones end soon after it
 
 
 def run_campaign(seed: int, pairs: int, workers: int = WORKERS, timeout_s: float = CHECK_TIMEOUT_S,
                  trials: int = EQUIV_TRIALS, deadline_s: float | None = None,
                  max_depth: int = MAX_DEPTH) -> Campaign:
-    """Check ``pairs`` usable pairs (draws that give no usable variant are replaced by further draws)."""
+    """Check ``pairs`` usable pairs (draws that give no usable variant are replaced by further draws),
+    or as many as fit in ``deadline_s`` seconds.
+
+    Tasks are submitted a few at a time (two per worker in flight), never the whole campaign at once:
+    the deadline is checked before every submission, so a nightly run with a huge ``pairs`` stops within
+    about one task's time of its deadline instead of after the whole first round."""
     campaign = Campaign(seed)
     start = time.perf_counter()
+    chunk = CHUNK if deadline_s is None else DEADLINE_CHUNK
     next_index = 0
     ctx = multiprocessing.get_context("spawn")  # no fork after Z3/Spark threads exist in the parent
+
+    def done() -> int:
+        return len(campaign.checked) + len(campaign.crashes)
+
+    def out_of_time() -> bool:
+        return deadline_s is not None and time.perf_counter() - start > deadline_s
+
     with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
-        while len(campaign.checked) + len(campaign.crashes) < pairs:
-            missing = pairs - len(campaign.checked) - len(campaign.crashes)
-            indices = list(range(next_index, next_index + missing))
-            next_index += missing
-            futures = [pool.submit(check_chunk, seed, chunk, timeout_s, trials, max_depth)
-                       for chunk in _chunks(indices, 10)]
-            for fut in futures:
+        in_flight: dict[Future[list[PairRecord]], int] = {}  # task -> how many pairs it checks
+        while True:
+            # Draws that give no usable pair do not count, so more are drawn until enough were checked
+            # (a task is only submitted if the pairs in flight cannot be enough, so the indices checked
+            # are the same on every run); a generator that keeps giving unusable programs stops the
+            # campaign (the summary says so).
+            while len(in_flight) < 2 * workers and not out_of_time() and next_index <= 4 * pairs:
+                size = min(chunk, pairs - done() - sum(in_flight.values()))
+                if size <= 0:
+                    break
+                indices = list(range(next_index, next_index + size))
+                next_index += size
+                in_flight[pool.submit(check_chunk, seed, indices, timeout_s, trials, max_depth)] = size
+            if not in_flight:
+                break
+            finished, _ = wait(in_flight, return_when=FIRST_COMPLETED)
+            for fut in finished:
+                del in_flight[fut]
                 campaign.records.extend(fut.result())
-            if deadline_s is not None and time.perf_counter() - start > deadline_s:
-                break
-            if next_index > 4 * pairs:  # the generator keeps giving unusable programs: stop, say so
-                break
     campaign.records.sort(key=lambda r: r.index)
     campaign.seconds = time.perf_counter() - start
     return campaign
@@ -370,3 +389,13 @@ def test_preserving_rewrites_preserve_meaning() -> None:
             mislabelled.append(f"{i} {variant.steps}: differs on {diff}")
     assert tried >= 100
     assert not mislabelled, "\n".join(mislabelled)
+
+
+def test_campaign_stops_near_its_deadline() -> None:
+    """``fuzz_nightly.py --hours`` with a huge ``--pairs``: the campaign stops about one task after its
+    deadline (worker start-up and the tasks in flight), not after the whole first round."""
+    started = time.perf_counter()
+    campaign = run_campaign(SEED, 2000, workers=1, deadline_s=3.0)
+    elapsed = time.perf_counter() - started
+    assert 0 < len(campaign.checked) < 2000
+    assert elapsed < 3.0 + 20
