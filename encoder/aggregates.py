@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Literal
 
 import z3
 
-from encoder.basic import BasicEncoder, EncodingError, Sym, fresh_like, sym_ite
+from encoder.basic import BasicEncoder, EncodingError, Sym, as_number, fresh_like, sym_ite, sym_max, sym_min
 from sparklite import ast as A
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
@@ -70,13 +70,21 @@ class AggTerm:
 @dataclass(frozen=True)
 class KeyedAgg:
     """One by-key aggregation: per-bucket fold of the values ``elem.value[1]`` grouped by
-    ``elem.value[0]``. Its output elements are ``(key, acc)`` with the placeholders below."""
+    ``elem.value[0]``. Its output elements are ``(key, acc)`` with the placeholders below.
+
+    ``alts`` are all alternatives of the aggregated bag (``union``/``flatMap`` before the aggregation:
+    a bucket then mixes elements of several alternatives); ``elem`` is the first."""
 
     node: A.Expr
     shape: FoldShape
     elem: BagTerm
     key: Sym
     acc: Sym  # the bucket's final accumulated value (buckets are never empty)
+    alts: tuple[BagTerm, ...] = ()
+
+    @property
+    def all_alts(self) -> tuple[BagTerm, ...]:
+        return self.alts or (self.elem,)
 
 
 def default_like(shape: Sym) -> Sym:
@@ -142,26 +150,20 @@ def _identity(e: Sym, path: z3.BoolRef | None = None) -> Sym:
 
 
 def _minmax(kind: str) -> Step:
+    """Python's ``min``/``max`` over ints, bools or tuples (``sym_min``/``sym_max``)."""
     def step(acc: Sym, e: Sym, path: z3.BoolRef | None = None) -> Sym:
-        if isinstance(acc, tuple) or z3.is_bool(acc):
-            raise EncodingError(f"{kind} of non-integer elements is not supported")
-        return z3.If(e < acc, e, acc) if kind == "min" else z3.If(e > acc, e, acc)
+        return sym_min(acc, e) if kind == "min" else sym_max(acc, e)
 
     return step
 
 
-def _int_only(elem: Sym, what: str) -> None:
-    if isinstance(elem, tuple) or z3.is_bool(elem):
-        raise EncodingError(f"{what} of non-integer elements is not supported")
-
-
 def _simple(kind: str, elem: Sym) -> FoldShape:
-    """count/sum/min/max over a bag (also the whole-group functions len/sum/min/max of groupByKey)."""
+    """count/sum/min/max over a bag (also the whole-group functions len/sum/min/max of groupByKey);
+    ``sum`` of bools counts the Trues, as Python's does."""
     if kind in ("count", "len"):
         return _fold(z3.IntVal(0), lambda a, e, path=None: a + 1)
-    _int_only(elem, kind)
     if kind == "sum":
-        return _fold(z3.IntVal(0), lambda a, e, path=None: a + e)
+        return _fold(z3.IntVal(0), lambda a, e, path=None: a + as_number(e))
     if kind in ("min", "max"):
         return _reduce(_minmax(kind), _identity, elem)
     raise EncodingError(f"unknown aggregation {kind}")

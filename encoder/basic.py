@@ -81,6 +81,38 @@ def sym_eq(a: Sym, b: Sym) -> z3.BoolRef:
     return a == b
 
 
+def sym_lt(a: Sym, b: Sym) -> z3.BoolRef:
+    """Python's ``a < b`` on ordered values: ints, bools (``False < True``) and tuples of those
+    (lexicographic, as Python compares tuples)."""
+    if isinstance(a, tuple) or isinstance(b, tuple):
+        if not (isinstance(a, tuple) and isinstance(b, tuple)) or len(a) != len(b):
+            raise EncodingError("comparison of tuples of different shapes")
+        result: z3.BoolRef = z3.BoolVal(False)
+        for x, y in reversed(list(zip(a, b, strict=True))):
+            result = z3.Or(sym_lt(x, y), z3.And(sym_eq(x, y), result))
+        return result
+    if z3.is_bool(a):
+        return z3.And(z3.Not(a), b)
+    return a < b
+
+
+def sym_min(a: Sym, b: Sym) -> Sym:
+    """Python's ``min(a, b)``: ``b`` only when ``b < a``."""
+    return sym_ite(sym_lt(b, a), b, a)
+
+
+def sym_max(a: Sym, b: Sym) -> Sym:
+    """Python's ``max(a, b)``: ``b`` only when ``a < b``."""
+    return sym_ite(sym_lt(a, b), b, a)
+
+
+def as_number(v: Sym) -> z3.ArithRef:
+    """A bool used as a number (``sum`` of bools counts the Trues), an int as is."""
+    if isinstance(v, tuple):
+        raise EncodingError("a tuple used as a number")
+    return z3.If(v, z3.IntVal(1), z3.IntVal(0)) if z3.is_bool(v) else v
+
+
 def sym_ite(c: z3.BoolRef, a: Sym, b: Sym) -> Sym:
     if isinstance(a, tuple):
         if not isinstance(b, tuple) or len(a) != len(b):
@@ -222,9 +254,8 @@ class BasicEncoder:
             return z3.If(vals[0] >= 0, vals[0], -vals[0])
         if name in ("min", "max") and len(vals) >= 1:
             acc = vals[0]
-            for v in vals[1:]:
-                # Python's min keeps the first of equal values, max likewise: irrelevant for ints.
-                acc = z3.If(v < acc, v, acc) if name == "min" else z3.If(v > acc, v, acc)
+            for v in vals[1:]:  # ints, bools, tuples: Python's order
+                acc = sym_min(acc, v) if name == "min" else sym_max(acc, v)
             return acc
         d = self.defs.get(name)
         if isinstance(d, A.FunDef):

@@ -28,7 +28,18 @@ from typing import Any
 
 import z3
 
-from encoder.basic import BasicEncoder, EncodingError, Sym, fresh, sym_eq, sym_ite, sym_to_value
+from encoder.basic import (
+    BasicEncoder,
+    EncodingError,
+    Sym,
+    as_number,
+    fresh,
+    sym_eq,
+    sym_ite,
+    sym_max,
+    sym_min,
+    sym_to_value,
+)
 from sparklite import ast as A
 from sparklite.deadline import Deadline
 from sparklite.desugar import desugar
@@ -78,7 +89,9 @@ class Encoded:
         return kind
 
 
-AggHook = Callable[[A.Node, Sym, Sym | None, Mapping[str, Any]], None]
+AggHook = Callable[[A.Node, Sym, Sym | None, Mapping[str, Any], "tuple[Sym, z3.BoolRef] | None"], None]
+"""Told (node, a sample element, a sample accumulator, the basic scope, and -- when the aggregated bag
+is one symbolic element -- that element's value and presence condition)."""
 
 
 @dataclass
@@ -244,9 +257,11 @@ class Evaluator:
 
     # -- aggregations --------------------------------------------------------------------------
 
-    def _hook(self, e: A.Node, elem: Sym | None, acc: Sym | None, env: Mapping[str, Any]) -> None:
+    def _hook(self, e: A.Node, elem: Sym | None, acc: Sym | None, env: Mapping[str, Any],
+              bag: SBag | None = None) -> None:
         if self.on_aggregation is not None and elem is not None:
-            self.on_aggregation(e, elem, acc, env)
+            elems = bag.elems() if bag is not None else []
+            self.on_aggregation(e, elem, acc, env, elems[0] if len(elems) == 1 else None)
 
     def _aggregation(self, e: A.Expr, env: Mapping[str, Any]) -> Sym:
         match e:
@@ -254,16 +269,17 @@ class Evaluator:
                 return self._aggregate(e, z, seq, comb, src, env)
             case A.Reduce(op=op, source=src):
                 b = self.bag(src, env)
-                self._hook(e, _sample(b), _sample(b), env)
+                self._hook(e, _sample(b), _sample(b), env, b)
                 return self._reduce(b, lambda acc, v, g: self.apply(op, [acc, v], env, g))
             case A.SimpleAgg(kind=kind, source=src):
                 b = self.bag(src, env)
                 if kind == "count":
                     return z3.Sum([z3.If(p, 1, 0) for _, p in b.elems()]) if b.elems() else z3.IntVal(0)
                 if kind == "sum":
-                    return z3.Sum([z3.If(p, v, 0) for v, p in b.elems()]) if b.elems() else z3.IntVal(0)
-                pick = (lambda acc, v, g: z3.If(v < acc, v, acc)) if kind == "min" else \
-                    (lambda acc, v, g: z3.If(v > acc, v, acc))
+                    return z3.Sum([z3.If(p, as_number(v), 0) for v, p in b.elems()]) if b.elems() \
+                        else z3.IntVal(0)
+                pick = (lambda acc, v, g: sym_min(acc, v)) if kind == "min" else \
+                    (lambda acc, v, g: sym_max(acc, v))
                 return self._reduce(b, pick)
         raise EncodingError(f"{type(e).__name__} is not an aggregation", e.loc)
 
@@ -273,7 +289,7 @@ class Evaluator:
         partition results with ``comb``, again from ``zero``."""
         z = self.basic(zero, env)
         b = self.bag(src, env)
-        self._hook(e, _sample(b), z, env)
+        self._hook(e, _sample(b), z, env, b)
         results = []
         for part in b.parts:
             acc = z
@@ -328,7 +344,7 @@ class Evaluator:
         b = self.bag(src, env)
         sample = _sample(b)
         if sample is not None:
-            self._hook(e, sample, None, env)
+            self._hook(e, sample, None, env, b)
         return self._combine(b, create, mv, mc, e.loc)
 
     def _combine(self, b: SBag, create: Callable, mv: Callable, mc: Callable, loc: A.Loc | None) -> SBag:

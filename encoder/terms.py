@@ -340,27 +340,30 @@ class _TermEncoder(BasicEncoder):
             self.element_level -= 1
 
     def _by_key(self, node: A.Expr) -> BagTerm:
-        src = self.bag1(node.source, "a by-key aggregation")  # type: ignore[union-attr]
-        if src.keyed:
-            raise UnsupportedShape("a by-key aggregation over the output of another", node.loc)
-        if not _is_pair(src.value):
-            raise EncodingError("by-key aggregation of elements that are not pairs", node.loc)
-        if self.aggregates and any(_mentions(src.value, a.acc) or _mentions(src.present, a.acc)
-                                   for a in self.aggregates):
-            raise UnsupportedShape("a by-key aggregation over a bag that depends on an aggregation",
-                                   node.loc)
+        alts = self.bag(node.source)  # type: ignore[union-attr]
+        for src in alts:
+            if src.keyed:
+                raise UnsupportedShape("a by-key aggregation over the output of another", node.loc)
+            if not _is_pair(src.value):
+                raise EncodingError("by-key aggregation of elements that are not pairs", node.loc)
+            if self.aggregates and any(_mentions(src.value, a.acc) or _mentions(src.present, a.acc)
+                                       for a in self.aggregates):
+                raise UnsupportedShape("a by-key aggregation over a bag that depends on an aggregation",
+                                       node.loc)
+        src = alts[0]
         self.element_level += 1
         try:
             shape = bucket_shape(node, self, self.top_env, src.value[1])
             j = len(self.keyed)
             key = fresh_like(f"{self.side}.key{j}", src.value[0])
             acc = fresh_like(f"{self.side}.bucket{j}", shape.value_shape)
-            # record hazards of the bucket's start and step on the element's value
-            shape.first(src.value[1], src.present)
-            shape.step(fresh_like(f"{self.side}.probe{j}", shape.value_shape), src.value[1], src.present)
+            probe = fresh_like(f"{self.side}.probe{j}", shape.value_shape)
+            for t in alts:  # record hazards of the bucket's start and step on every element's value
+                shape.first(t.value[1], t.present)
+                shape.step(probe, t.value[1], t.present)
         finally:
             self.element_level -= 1
-        self.keyed.append(KeyedAgg(node, shape, src, key, acc))
+        self.keyed.append(KeyedAgg(node, shape, src, key, acc, tuple(alts)))
         return BagTerm((key, acc), z3.BoolVal(True), (), self.bag_params, (j,))
 
 

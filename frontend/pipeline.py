@@ -27,10 +27,9 @@ from frontend.names import (
     Value,
     returns_function,
 )
-from frontend.nodes import Shaped, may_raise
+from frontend.nodes import Shaped
 from frontend.udf import Translator
 from sparklite import ast as sl
-from sparklite.effects import driver_may_raise
 from sparklite.errors import TypeCheckError
 from sparklite.types import BagType
 
@@ -80,7 +79,7 @@ def inline_helper(tr: Translator, mdef: ModuleDef, args: list[Value], call: pyas
     for (name, ann, _), value, arg in zip(params, args, call.args, strict=True):
         if isinstance(value, InputV) and ann is not None:
             value = BagV(value.var) if isinstance(ann, BagType) else Scalar(value.var)
-        if isinstance(value, Scalar) and may_raise(value.expr):
+        if isinstance(value, Scalar) and tr.raises(value.expr):
             if not first:
                 raise _not_first(tr, call)
             value = tr.strict_let(value.expr, name, tr.loc(arg))  # Python evaluates arguments at the call
@@ -93,7 +92,8 @@ def inline_helper(tr: Translator, mdef: ModuleDef, args: list[Value], call: pyas
     finally:
         tr.in_progress.pop()
         tr.stmt_root = root
-    if not first and any(may_raise(lt.value) for lt in tr.lets[lets_before:]):
+    if not first and any(tr.raises(lt.value) or lt.name in tr.bag_lets
+                         for lt in tr.lets[lets_before:]):
         raise _not_first(tr, call)
     return result
 
@@ -122,9 +122,10 @@ def pipeline_block(tr: Translator, stmts: list[pyast.stmt], scope: Scope, owner:
                     and value_node.func.id == "print":
                 raise tr.unsupported("print", "print is a side effect and is not supported", stmt)
             value = tr.expr(value_node, scope)
-            if isinstance(value, Scalar) or (isinstance(value, BagV) and driver_may_raise(value.expr)):
-                # run for its effect: an action, or an RDD built with arguments that may raise
-                tr.lets.append(sl.LetBinding(tr.fresh_let("unused"), value.expr, loc=tr.loc(stmt)))
+            if isinstance(value, Scalar):  # an action run for its effect: it may still raise
+                tr.strict_let(value.expr, "unused", tr.loc(stmt))
+            elif tr.builds_raising(value):  # an RDD built with arguments that may raise
+                tr.bag_let(value, "unused", tr.loc(stmt))  # type: ignore[arg-type]
             continue
         if isinstance(stmt, (pyast.Assign, pyast.AnnAssign, pyast.AugAssign)):
             target, value_node = tr.assignment_parts(stmt)
@@ -153,9 +154,9 @@ def bind_pipeline(tr: Translator, target: pyast.expr, value: Value, scope: Scope
     if isinstance(target, pyast.Name):
         if isinstance(value, Scalar) and not isinstance(value.expr, (sl.Var, sl.IntLit, sl.BoolLit)):
             scope.vars[target.id] = tr.strict_let(value.expr, target.id, loc)
-        elif isinstance(value, BagV) and driver_may_raise(value.expr):
+        elif isinstance(value, BagV) and tr.builds_raising(value):
             # an RDD whose construction may raise is built here, not where it is used (maybe never)
-            scope.vars[target.id] = BagV(tr.strict_let(value.expr, target.id, loc).expr)
+            scope.vars[target.id] = tr.bag_let(value, target.id, loc)
         else:
             scope.vars[target.id] = value
         return

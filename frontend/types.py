@@ -317,10 +317,14 @@ class Inference:
         if isinstance(e, sl.Call):
             pairs = [self.expr(a, env) for a in e.args]
             args = tuple(p[0] for p in pairs)
-            if e.func in sl.BUILTINS:
-                for a, (_, t) in zip(args, pairs, strict=True):
-                    u.unify(t, INT, a.loc, f"{e.func}() needs ints")
+            if e.func == "abs":
+                u.unify(pairs[0][1], INT, args[0].loc, "abs() needs an int")
                 return replace(e, args=args), INT
+            if e.func in sl.BUILTINS:  # min/max: one ordered type (SparkLite's checker insists)
+                first = pairs[0][1]
+                for a, (_, t) in zip(args[1:], pairs[1:], strict=True):
+                    u.unify(t, first, a.loc, f"{e.func}() of values of different types")
+                return replace(e, args=args), first
             sig = self.defs.get(e.func)
             if sig is None:
                 raise NameResolutionError(f"function '{e.func}' is not defined", loc)
@@ -438,8 +442,10 @@ class Inference:
             return replace(e, source=src), TBag(elem)
         if isinstance(e, sl.SimpleAgg):
             src, elem = self.bag_of(e.source, env, e.kind)
-            if e.kind != "count":
-                u.unify(elem, INT, loc, f"{e.kind}() needs an RDD of ints")
+            if e.kind == "sum":
+                u.numeric(elem, loc)  # ints, or bools summed as 0/1 as Python does
+            if e.kind in ("min", "max"):
+                return replace(e, source=src), elem  # any ordered type: SparkLite's checker insists
             return replace(e, source=src), INT
         if isinstance(e, (sl.Fold, sl.Reduce, sl.Aggregate)):
             src, elem = self.bag_of(e.source, env, name)

@@ -54,6 +54,7 @@ from frontend.nodes import (
     subst,
 )
 from sparklite import ast as sl
+from sparklite import effects
 from sparklite.effects import driver_may_raise
 from sparklite.errors import InputError, TypeCheckError
 
@@ -117,6 +118,7 @@ class Translator:
         self.synth_names: set[str] = set()  # parameters the frontend invents (kv, a, b)
         self.captured: set[tuple[int, str]] = set()  # (scope id, name) read by a closure
         self.stmt_root: pyast.AST | None = None  # the value of the driver statement being translated
+        self.bag_lets: dict[str, sl.Expr] = {}  # let-bound RDDs: forcing one runs its definition
 
     def check_rebind(self, target: pyast.expr, scope: Scope) -> None:
         """Python closures read a variable when they run (for Spark: when the job runs), not when they
@@ -292,44 +294,57 @@ class Translator:
         statement's whole value (nothing else in the statement runs before it)."""
         out: list[Value] = []
         for item, elt in zip(items, node.elts, strict=True):
-            raising = (isinstance(item, Scalar) and may_raise(item.expr)) or \
-                (isinstance(item, BagV) and driver_may_raise(item.expr))
-            if raising:
+            if self.builds_raising(item):
                 if not self.evaluated_first(node):
                     raise self.unsupported("tuple of an RDD and an action that may raise",
                                            "a tuple holding an RDD and a computation that may raise must "
                                            "be the whole value of an assignment or return", elt)
-                let = self.strict_let(item.expr, "item", self.loc(elt))  # type: ignore[union-attr]
-                item = let if isinstance(item, Scalar) else BagV(let.expr)
+                item = self.strict_let(item.expr, "item", self.loc(elt)) if isinstance(item, Scalar) \
+                    else self.bag_let(item, "item", self.loc(elt))  # type: ignore[arg-type]
             out.append(item)
         return TupleV(tuple(out))
 
     def evaluated_first(self, node: pyast.AST) -> bool:
-        """Whether Python evaluates ``node`` before anything else in the current driver statement: it is
-        the statement's value, or the first-evaluated part of it (a method chain's innermost receiver,
-        a subscript's base, a binary operation's left operand). Only then can a let, evaluated before
-        the statement, take its place without reordering errors."""
+        """Whether everything Python evaluates before ``node`` in the current driver statement is
+        surely harmless (names, constants, lambdas, RDD transformations of those, arithmetic that
+        cannot raise). Only then can a let, evaluated before the statement, take ``node``'s place
+        without reordering errors."""
         cur = self.stmt_root
-        while cur is not None:
-            if cur is node:
-                return True
-            if isinstance(cur, pyast.Call):
-                cur = cur.func.value if isinstance(cur.func, pyast.Attribute) else cur.func
-            elif isinstance(cur, (pyast.Subscript, pyast.Attribute)):
-                cur = cur.value
-            elif isinstance(cur, pyast.BinOp):
-                cur = cur.left
-            elif isinstance(cur, pyast.Compare):
-                cur = cur.left
+        while cur is not None and cur is not node:
+            ordered = _evaluation_order(cur)
+            for k, part in enumerate(ordered):
+                if any(n is node for n in pyast.walk(part)):
+                    if not all(_surely_harmless(p) for p in ordered[:k]):
+                        return False
+                    cur = part
+                    break
             else:
                 return False
-        return False
+        return cur is node
 
     def strict_let(self, expr: sl.Expr, base: str, loc: sl.Loc | None) -> Scalar:
         """Evaluate ``expr`` now, as Python does, by binding it to a (strict) let."""
         name = self.fresh_let(base)
         self.lets.append(sl.LetBinding(name, expr, loc=loc))
         return Scalar(sl.Var(name, loc=loc))
+
+    def bag_let(self, value: BagV, base: str, loc: sl.Loc | None) -> BagV:
+        """Build an RDD here (its construction may raise): a let, remembered as a bag."""
+        var = self.strict_let(value.expr, base, loc).expr
+        assert isinstance(var, sl.Var)
+        self.bag_lets[var.name] = value.expr
+        return BagV(var)
+
+    def raises(self, expr: sl.Expr) -> bool:
+        """``sparklite.effects.may_raise`` with the RDDs bound so far (an action forces their
+        definitions)."""
+        return effects.may_raise(expr, bags=self.bag_lets)
+
+    def builds_raising(self, value: Value) -> bool:
+        """Whether Python's evaluation of this driver value may raise where it stands."""
+        if isinstance(value, Scalar):
+            return self.raises(value.expr)
+        return isinstance(value, BagV) and driver_may_raise(value.expr, bags=self.bag_lets)
 
     def constant(self, node: pyast.Constant) -> sl.Expr:
         loc = self.loc(node)
@@ -979,7 +994,7 @@ class Translator:
             return PendingV(full, tuple(args), len(fn.params))
         for (name, _, _), arg, e in zip(params, node.args, args, strict=True):
             if not _simple(e):
-                if may_raise(e) and not self.evaluated_first(node):
+                if self.raises(e) and not self.evaluated_first(node):
                     raise self.unsupported("helper argument that may raise", "an argument that may raise "
                                            "must be computed first in its statement: assign it to a "
                                            "variable before this statement", arg)
@@ -1005,4 +1020,46 @@ def _returns_list(body: sl.Expr) -> bool:
         return True
     if isinstance(body, sl.Ite):
         return _returns_list(body.then) or _returns_list(body.orelse)
+    return False
+
+
+_LAZY_RDD_METHODS = frozenset({
+    "map", "filter", "flatMap", "mapValues", "keys", "values", "cartesian", "join", "union", "distinct",
+    "foldByKey", "reduceByKey", "aggregateByKey", "combineByKey", "groupByKey", "cache", "persist", "keyBy",
+})
+
+
+def _evaluation_order(node: pyast.AST) -> list[pyast.AST]:
+    """The direct parts of a Python expression in the order Python evaluates them."""
+    if isinstance(node, pyast.Call):
+        func = [node.func.value] if isinstance(node.func, pyast.Attribute) else [node.func]
+        return [*func, *node.args, *(k.value for k in node.keywords)]
+    if isinstance(node, pyast.BinOp):
+        return [node.left, node.right]
+    if isinstance(node, pyast.Compare):
+        return [node.left, *node.comparators]
+    if isinstance(node, pyast.Subscript):
+        return [node.value, node.slice]
+    if isinstance(node, pyast.Attribute):
+        return [node.value]
+    if isinstance(node, pyast.Tuple | pyast.List):
+        return list(node.elts)
+    if isinstance(node, pyast.UnaryOp):
+        return [node.operand]
+    return []  # conditionals and boolean operators evaluate only some parts: nothing is "after" them
+
+
+def _surely_harmless(node: pyast.AST) -> bool:
+    """Python evaluating ``node`` on the driver cannot raise (a syntactic, conservative judgement)."""
+    if isinstance(node, pyast.Name | pyast.Constant | pyast.Lambda):
+        return True
+    if isinstance(node, pyast.Attribute):
+        return _surely_harmless(node.value)
+    if isinstance(node, pyast.Tuple):
+        return all(_surely_harmless(e) for e in node.elts)
+    if isinstance(node, pyast.BinOp) and isinstance(node.op, pyast.Add | pyast.Sub | pyast.Mult):
+        return _surely_harmless(node.left) and _surely_harmless(node.right)
+    if isinstance(node, pyast.Call) and isinstance(node.func, pyast.Attribute) \
+            and node.func.attr in _LAZY_RDD_METHODS and not node.keywords:
+        return _surely_harmless(node.func.value) and all(_surely_harmless(a) for a in node.args)
     return False

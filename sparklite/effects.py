@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from sparklite import ast as A
+from sparklite.types import BagType
 
 ZERO_DIVISION = "ZeroDivisionError"
 EMPTY_ACTION = "ValueError"
@@ -47,19 +48,36 @@ def raises_here(node: A.Node) -> str | None:
     return None
 
 
-def may_raise(node: A.Node, defs: Mapping[str, A.Def] | None = None) -> bool:
+def may_raise(node: A.Node, defs: Mapping[str, A.Def] | None = None,
+              bags: Mapping[str, A.Expr] | None = None) -> bool:
     """Whether evaluating ``node`` (and forcing any bag it builds) may raise.
 
     ``defs`` are the program's named functions: a call of one may raise if its body may. Without
-    ``defs`` every call of a named function is assumed to raise. Free variables never raise (they are
-    parameters or let-bound values, already evaluated).
+    ``defs`` every call of a named function is assumed to raise. ``bags`` are the let-bound bags
+    (``bag_lets``): a bag is lazy, so forcing one runs its definition's functions now. Other variables
+    never raise (parameters, or let-bound values already evaluated).
     """
-    return _may_raise(node, defs, set())
+    return _may_raise(node, defs, set(), bags or {})
 
 
-def _may_raise(node: A.Node, defs: Mapping[str, A.Def] | None, seen: set[str]) -> bool:
+def bag_lets(program: A.Program) -> dict[str, A.Expr]:
+    """The program's let-bound bags (by name), whose definitions run when an action forces them."""
+    names = {p.name for p in program.params if isinstance(p.type, BagType)}
+    out: dict[str, A.Expr] = {}
+    for b in program.lets:
+        if isinstance(b.value, A.BAG_OPS) or (isinstance(b.value, A.Var) and b.value.name in names):
+            names.add(b.name)
+            out[b.name] = b.value
+    return out
+
+
+def _may_raise(node: A.Node, defs: Mapping[str, A.Def] | None, seen: set[str],
+               bags: Mapping[str, A.Expr]) -> bool:
     if raises_here(node) is not None:
         return True
+    if isinstance(node, A.Var) and node.name in bags and node.name not in seen:
+        seen.add(node.name)
+        return _may_raise(bags[node.name], defs, seen, bags)
     name: str | None = None
     if isinstance(node, A.Call) and node.func not in A.BUILTINS:
         name = node.func
@@ -72,16 +90,17 @@ def _may_raise(node: A.Node, defs: Mapping[str, A.Def] | None, seen: set[str]) -
             return True
         seen.add(name)
         d = defs[name]
-        if _may_raise(d.body if isinstance(d, A.FunDef) else d.fn, defs, seen):
+        if _may_raise(d.body if isinstance(d, A.FunDef) else d.fn, defs, seen, bags):
             return True
-    return any(_may_raise(c, defs, seen) for c in A.children(node))
+    return any(_may_raise(c, defs, seen, bags) for c in A.children(node))
 
 
 def program_defs(program: A.Program) -> dict[str, A.Def]:
     return {d.name: d for d in program.defs}
 
 
-def driver_may_raise(node: A.Node, defs: Mapping[str, A.Def] | None = None) -> bool:
+def driver_may_raise(node: A.Node, defs: Mapping[str, A.Def] | None = None,
+                     bags: Mapping[str, A.Expr] | None = None) -> bool:
     """Whether *building* ``node`` on the driver may raise, before any action forces a bag.
 
     A bag is lazy: its functions run only when a job needs its elements. What Python does evaluate
@@ -89,10 +108,10 @@ def driver_may_raise(node: A.Node, defs: Mapping[str, A.Def] | None = None) -> b
     (``filter(geq(1 // z))``) and the zero values of the by-key aggregations. A basic expression is
     evaluated whole (``may_raise``).
     """
-    if isinstance(node, A.Lambda | A.FnRef):
-        return False
+    if isinstance(node, A.Lambda | A.FnRef | A.Var):
+        return False  # a let-bound bag was built (and raised, if it does) where it was bound
     if isinstance(node, A.PApp):
-        return any(may_raise(a, defs) for a in node.args)
-    if isinstance(node, A.BAG_OPS) or isinstance(node, A.Var):
-        return any(driver_may_raise(c, defs) for c in A.children(node))
-    return may_raise(node, defs)
+        return any(may_raise(a, defs, bags) for a in node.args)
+    if isinstance(node, A.BAG_OPS):
+        return any(driver_may_raise(c, defs, bags) for c in A.children(node))
+    return may_raise(node, defs, bags)

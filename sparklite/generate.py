@@ -29,7 +29,7 @@ from typing import Any
 
 from sparklite import ast as A
 from sparklite.partitions import random_partitioning
-from sparklite.types import BOOL, INT, BagType, BoolType, IntType, TupleType, Type
+from sparklite.types import BOOL, INT, BagType, BoolType, IntType, TupleType, Type, is_ordered
 from sparklite.values import Partitioning
 
 __all__ = ["GenConfig", "random_program", "random_inputs", "random_partitionings", "random_value",
@@ -116,6 +116,9 @@ class _Gen:
             if self.chance(0.15):
                 return A.Ite(self.basic(BOOL, scope, depth - 1), self.basic(t, scope, depth - 1),
                              self.basic(t, scope, depth - 1))
+            if is_ordered(t) and self.chance(0.1):  # Python orders tuples lexicographically
+                return A.Call(rng.choice(["min", "max"]), (self.basic(t, scope, depth - 1),
+                                                           self.basic(t, scope, depth - 1)))
             return A.TupleExpr(tuple(self.basic(x, scope, depth - 1) for x in t.elems))
         sub = depth - 1
         if isinstance(t, IntType):
@@ -143,6 +146,8 @@ class _Gen:
                 lambda: A.Not(self.basic(BOOL, scope, sub)),
                 lambda: A.BinOp(rng.choice(["==", "!="]), self.basic(P_II, scope, sub),
                                 self.basic(P_II, scope, sub)),
+                lambda: A.Call(rng.choice(["min", "max"]), (self.basic(BOOL, scope, sub),
+                                                            self.basic(BOOL, scope, sub))),
             ]
             if leaves:
                 choices += [lambda: rng.choice(leaves)] * 2
@@ -290,7 +295,10 @@ class _Gen:
             choices += [
                 lambda: A.SimpleAgg("count", self.bag(rng.choice(BAG_ELEM_TYPES), depth)),
                 lambda: A.SimpleAgg(rng.choice(["sum", "min", "max"]), self.bag(INT, depth)),
+                lambda: A.SimpleAgg("sum", self.bag(BOOL, depth)),  # Python sums bools as 0/1
             ]
+        if t in (BOOL, P_II, P_IB):  # Python orders bools and tuples too
+            choices.append(lambda: A.SimpleAgg(rng.choice(["min", "max"]), self.bag(t, depth)))
         return rng.choice(choices)()
 
     def aggregate(self, t: Type, depth: int) -> A.Expr:

@@ -26,7 +26,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from sparklite import ast as A
-from sparklite.effects import driver_may_raise, may_raise
+from sparklite.effects import bag_lets, driver_may_raise, may_raise
 
 _FOLD = {
     "+": lambda a, b: a + b,
@@ -41,10 +41,11 @@ MAX_FOLDED_DIGITS = 64  # keep literals small: folding 2**64**64 would only move
 def simplify(program: A.Program) -> A.Program:
     """``program`` with the rewrites of the module doc applied."""
     defs = {d.name: d for d in program.defs}
-    lets = tuple(dataclasses.replace(b, value=simplify_expr(b.value, defs)) for b in program.lets)
-    body = simplify_expr(program.body, defs)
+    bags = bag_lets(program)  # simplification never changes which lets are bags, nor their sources
+    lets = tuple(dataclasses.replace(b, value=simplify_expr(b.value, defs, bags)) for b in program.lets)
+    body = simplify_expr(program.body, defs, bags)
     lets, body = _inline_literal_lets(lets, body)
-    lets = _drop_unused_lets(lets, body, defs)
+    lets = _drop_unused_lets(lets, body, defs, bags)
     new_defs = tuple(_simplify_def(d, defs) for d in program.defs)
     return dataclasses.replace(program, defs=new_defs, lets=lets, body=body)
 
@@ -55,15 +56,15 @@ def _simplify_def(d: A.Def, defs: Mapping[str, A.Def]) -> A.Def:
     return dataclasses.replace(d, fn=simplify_expr(d.fn, defs))
 
 
-def simplify_expr(e: Any, defs: Mapping[str, A.Def]) -> Any:
-    """Bottom-up rewrite of one expression (functions included)."""
-    return A.transform(e, lambda n: _rewrite(n, defs))
+def simplify_expr(e: Any, defs: Mapping[str, A.Def], bags: Mapping[str, A.Expr] | None = None) -> Any:
+    """Bottom-up rewrite of one expression (functions included); ``bags`` are the let-bound bags."""
+    return A.transform(e, lambda n: _rewrite(n, defs, bags or {}))
 
 
-def _rewrite(n: A.Node, defs: Mapping[str, A.Def]) -> A.Node:
+def _rewrite(n: A.Node, defs: Mapping[str, A.Def], bags: Mapping[str, A.Expr]) -> A.Node:
     if isinstance(n, A.Proj) and isinstance(n.tuple, A.TupleExpr) and n.index < len(n.tuple.elems):
         others = [x for i, x in enumerate(n.tuple.elems) if i != n.index]
-        if not any(may_raise(x, defs) for x in others):
+        if not any(may_raise(x, defs, bags) for x in others):
             return n.tuple.elems[n.index]
     if isinstance(n, A.BinOp) and n.op in _FOLD and isinstance(n.left, A.IntLit) \
             and isinstance(n.right, A.IntLit):
@@ -72,7 +73,7 @@ def _rewrite(n: A.Node, defs: Mapping[str, A.Def]) -> A.Node:
         value = _FOLD[n.op](n.left.value, n.right.value)
         if len(str(abs(value))) <= MAX_FOLDED_DIGITS:
             return A.IntLit(value, loc=n.loc)
-    if isinstance(n, A.Ite) and n.then == n.orelse and not may_raise(n.cond, defs):
+    if isinstance(n, A.Ite) and n.then == n.orelse and not may_raise(n.cond, defs, bags):
         return n.then
     return n
 
@@ -101,14 +102,14 @@ def _inline_literal_lets(lets: tuple[A.LetBinding, ...], body: A.Expr
     return new_lets, A.transform(body, inline)
 
 
-def _drop_unused_lets(lets: tuple[A.LetBinding, ...], body: A.Expr,
-                      defs: Mapping[str, A.Def]) -> tuple[A.LetBinding, ...]:
+def _drop_unused_lets(lets: tuple[A.LetBinding, ...], body: A.Expr, defs: Mapping[str, A.Def],
+                      bags: Mapping[str, A.Expr]) -> tuple[A.LetBinding, ...]:
     """Drop, from the last let backwards, every let nobody mentions whose evaluation cannot raise
     (for a bag: whose construction on the driver cannot raise; its elements are lazy)."""
     mentioned = _names(body) | {name for d in defs.values() for name in _names(d)}
     kept: list[A.LetBinding] = []
     for b in reversed(lets):
-        if b.name in mentioned or driver_may_raise(b.value, defs):
+        if b.name in mentioned or driver_may_raise(b.value, defs, bags):
             kept.append(b)
             mentioned |= _names(b.value)
     return tuple(reversed(kept))

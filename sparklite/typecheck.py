@@ -28,7 +28,7 @@ from sparklite import ast as A
 from sparklite.errors import NameResolutionError, TypeCheckError
 from sparklite.printer import pretty_type
 from sparklite.scope import BUILTIN_FUNCTIONS, Entry, FunEntry, Scope, VarEntry
-from sparklite.types import BOOL, INT, BagType, TupleType, Type, contains_bag, is_basic
+from sparklite.types import BOOL, INT, BagType, TupleType, Type, contains_bag, is_basic, is_ordered
 
 __all__ = ["FunSig", "ParamFunSig", "ProgramTypes", "typecheck", "type_of"]
 
@@ -385,11 +385,17 @@ class _Checker:
             if e.func != "abs" and len(args) < 2:
                 raise TypeCheckError(f"{e.func} of values takes at least 2 arguments but is given "
                                      f"{len(args)} (for the {e.func} of a bag write {e.func}(R))", e.loc)
-            for i, t in enumerate(types):
-                if t != INT:
-                    raise TypeCheckError(f"{e.func} needs Int arguments but argument {i + 1} has type {T(t)}",
+            if e.func == "abs":
+                if types[0] != INT:
+                    raise TypeCheckError(f"abs needs an Int argument but it has type {T(types[0])}",
+                                         e.args[0].loc or e.loc)
+                return self.note(out, INT)
+            for i, t in enumerate(types):  # Python orders ints, bools and tuples of them
+                if not is_ordered(t) or t != types[0]:
+                    raise TypeCheckError(f"{e.func} needs arguments of one ordered type (Int, Bool or tuples "
+                                         f"of them) but argument {i + 1} has type {T(t)}",
                                          e.args[i].loc or e.loc)
-            return self.note(out, INT)
+            return self.note(out, types[0])
         entry = scope.lookup(e.func)
         if isinstance(entry, FunEntry) and entry.parametric:
             raise TypeCheckError(f"'{e.func}' is a parametric function: {e.func}(...) makes a function; "
@@ -504,10 +510,15 @@ class _Checker:
 
         if isinstance(e, A.SimpleAgg):
             src, t = self.bag(e.source, scope, op)
-            if e.kind != "count" and t != INT:
-                raise TypeCheckError(f"{e.kind} needs a bag of Int but the bag holds {T(t)}", e.loc)
             if e.kind not in ("count", "sum", "min", "max"):
                 raise TypeCheckError(f"unknown aggregation '{e.kind}'", e.loc)
+            if e.kind == "sum" and t not in (INT, BOOL):  # Python sums bools as 0/1
+                raise TypeCheckError(f"sum needs a bag of Int or Bool but the bag holds {T(t)}", e.loc)
+            if e.kind in ("min", "max"):
+                if not is_ordered(t):
+                    raise TypeCheckError(f"{e.kind} needs a bag of ordered values (Int, Bool or tuples of "
+                                         f"them) but the bag holds {T(t)}", e.loc)
+                return self.note(replace(e, source=src), t)
             return self.note(replace(e, source=src), INT)
 
         if isinstance(e, A.FoldByKey | A.ReduceByKey):

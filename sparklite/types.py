@@ -65,3 +65,10 @@ def contains_bag(t: Type) -> bool:
     if isinstance(t, TupleType):
         return any(contains_bag(e) for e in t.elems)
     return False
+
+
+def is_ordered(t: Type) -> bool:
+    """Types Python orders: ints, bools (``False < True``) and tuples of those (lexicographically)."""
+    if isinstance(t, IntType | BoolType):
+        return True
+    return isinstance(t, TupleType) and all(is_ordered(e) for e in t.elems)

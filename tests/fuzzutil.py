@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from sparklite import ast as A
 from sparklite import effects
-from sparklite.types import BagType
+from sparklite.types import INT, BagType
 
 # ---------------------------------------------------------------------------------------------------
 # Locating and replacing sub-expressions
@@ -123,7 +123,7 @@ def _defs(program: A.Program) -> dict[str, A.Def]:
 
 def may_raise(node: A.Node, program: A.Program) -> bool:
     """The interpreter's notion (``sparklite.effects``): rewrites never drop what may raise."""
-    return effects.may_raise(node, _defs(program))
+    return effects.may_raise(node, _defs(program), effects.bag_lets(program))
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -136,6 +136,8 @@ Rule = Callable[[A.Node, A.Program, random.Random], A.Node | None]
 def _map_fusion(n: A.Node, p: A.Program, rng: random.Random) -> A.Node | None:
     if isinstance(n, A.Map) and isinstance(n.source, A.Map):
         f, g = n.source.fn, n.fn
+        if may_raise(f, p):  # g(f(x)) is beta-reduced: a g that ignores x would drop f's error
+            return None
         return A.Map(lam(1, lambda x: apply(g, apply(f, x))), n.source.source)
     return None
 
@@ -165,6 +167,8 @@ def _filter_merge(n: A.Node, p: A.Program, rng: random.Random) -> A.Node | None:
 def _filter_pushdown(n: A.Node, p: A.Program, rng: random.Random) -> A.Node | None:
     if isinstance(n, A.Filter) and isinstance(n.source, A.Map):
         f, pred = n.source.fn, n.fn
+        if may_raise(f, p):  # a predicate that ignores its argument would drop f's error on dropped x
+            return None
         return A.Map(f, A.Filter(lam(1, lambda x: apply(pred, apply(f, x))), n.source.source))
     return None
 
@@ -178,11 +182,13 @@ def _arith_identity(n: A.Node, p: A.Program, rng: random.Random) -> A.Node | Non
             return A.BinOp("*", A.IntLit(1), n)
         if choice == 2:
             return A.Neg(A.Neg(n))
-        if choice == 3 and n.op in ("+", "*"):
-            return A.BinOp(n.op, n.right, n.left)
+        if choice == 3 and n.op in ("+", "*") and not (may_raise(n.left, p) and may_raise(n.right, p)):
+            return A.BinOp(n.op, n.right, n.left)  # swapping two raising operands swaps their errors
         if n.op == "-":
             return A.BinOp("+", n.left, A.Neg(n.right))
         return A.BinOp("-", n, A.IntLit(0))
+    if isinstance(n, A.BinOp) and (may_raise(n.left, p) and may_raise(n.right, p)):
+        return None  # the rewrites below swap the operands, and so which error comes first
     if isinstance(n, A.BinOp) and n.op in ("<", "<=", ">", ">="):
         flipped = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}[n.op]
         return A.BinOp(flipped, n.right, n.left)
@@ -205,9 +211,18 @@ def _count_to_aggregate(n: A.Node, p: A.Program, rng: random.Random) -> A.Node |
 
 
 def _sum_to_fold(n: A.Node, p: A.Program, rng: random.Random) -> A.Node | None:
-    if isinstance(n, A.SimpleAgg) and n.kind == "sum":
-        return A.Fold(A.IntLit(0), add_fn(), n.source)
+    if isinstance(n, A.SimpleAgg) and n.kind == "sum" and _elem_type(n.source, p) == INT:
+        return A.Fold(A.IntLit(0), add_fn(), n.source)  # (a sum of bools is not a fold of bools)
     return None
+
+
+def _elem_type(bag: A.Expr, p: A.Program) -> object:
+    """The element type of a program-level bag expression of ``p``."""
+    from sparklite.typecheck import type_of, typecheck
+
+    pt = typecheck(p)
+    t = type_of(bag, {**pt.params, **pt.lets}, p.defs)
+    return getattr(t, "elem", None)
 
 
 def _reduce_by_key_to_group(n: A.Node, p: A.Program, rng: random.Random) -> A.Node | None:

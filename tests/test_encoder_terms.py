@@ -115,7 +115,7 @@ def test_division_hazard_recorded_under_its_path():
 
 @pytest.mark.parametrize("body", [
     A.Distinct(v("R")),
-    A.ReduceByKey(add(), A.Union(v("P"), v("P"))),  # a bucket would mix alternatives
+    A.ReduceByKey(add(), A.ReduceByKey(add(), v("P"))),  # a by-key aggregation of another's output
 ])
 def test_unsupported_shapes(body):
     with pytest.raises(UnsupportedShape):

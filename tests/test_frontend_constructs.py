@@ -404,6 +404,37 @@ CASES = {
         'def p(R: RDD[int], S: RDD[int]):\n    return (S, R.min())[0]\n',
         'program p(R: Bag[Int], S: Bag[Int]) =\n  let item = min(R)\n  S\n'
     ),
+    'raising_helper_argument_and_raising_action_in_a_tuple': (
+        'def p(R: RDD[int], S: RDD[int], t: int):\n'
+        '    def geq(y):\n        return lambda x: x >= y\n'
+        '    B = R.filter(geq(10 // t)).map(lambda x: 10 // x)\n'
+        '    return (S, B.count())[0]\n',
+        'program p(R: Bag[Int], S: Bag[Int], t: Int) =\n'
+        '  let y_1 = 10 // t\n'
+        '  let item = count(map(lambda (x: Int) -> 10 // x)(filter(lambda (x: Int) -> x >= y_1)(R)))\n'
+        '  S\n'
+    ),
+    'local_helper_argument_is_hoisted': (
+        'def p(R: RDD[int], S: RDD[int], t: int):\n'
+        '    def geq(y):\n        return lambda x: x >= y\n'
+        '    B = R.map(lambda x: 10 // x).filter(geq(10 // t))\n'
+        '    return (S, B.count())[0]\n',
+        'program p(R: Bag[Int], S: Bag[Int], t: Int) =\n'
+        '  let y_1 = 10 // t\n'
+        '  let item = count(filter(lambda (x: Int) -> x >= y_1)(map(lambda (x: Int) -> 10 // x)(R)))\n'
+        '  S\n'
+    ),
+    'action_over_a_let_bound_rdd_may_raise_through_it': (
+        'def geq(y):\n    return lambda x: x >= y\n\n'
+        'def p(R: RDD[int], S: RDD[int], t: int):\n'
+        '    B = R.map(lambda x: 10 // x).filter(geq(10 // t))\n'
+        '    return (S, B.count())[0]\n',
+        'program p(R: Bag[Int], S: Bag[Int], t: Int) =\n'
+        '  def geq(y: Int) = lambda (x: Int) -> x >= y\n'
+        '  let B = filter(geq(10 // t))(map(lambda (x: Int) -> 10 // x)(R))\n'
+        '  let item = count(B)\n'
+        '  S\n'
+    ),
     'unpacked_tuple_is_one_let': (
         'def p(R: RDD[int], S: RDD[int]):\n    a, b = R.max(), S.count()\n    return b\n',
         'program p(R: Bag[Int], S: Bag[Int]) =\n  let a_b = (max(R), count(S))\n  a_b[1]\n'

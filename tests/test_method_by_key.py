@@ -99,10 +99,26 @@ def test_sequential_gate_and_shape():
     assert isinstance(out, NotApplicable)
 
 
-def test_by_key_over_a_union_is_left_to_bounded():
-    body = A.ReduceByKey(add(), A.Union(v("R"), v("R")))
-    out = by_key.run(pair(prog(RP, body), prog(RP, body)), OPTS)
-    assert isinstance(out, NotApplicable) and "alternatives" in out.reason
+def test_by_key_over_a_union_pairs_the_alternatives():
+    """``reduceByKey`` after ``union``: buckets mix both inputs; the union's order does not matter."""
+    params = {"R": RP["R"], "S": RP["R"]}
+    left = prog(params, A.ReduceByKey(add(), A.Union(v("R"), v("S"))))
+    right = prog(params, A.ReduceByKey(lam("a,b", op("+", "b", "a")), A.Union(v("S"), v("R"))))
+    assert isinstance(by_key.run(pair(left, right), OPTS), Proved)
+
+
+def test_by_key_over_a_union_with_a_different_key_is_not_proved():
+    params = {"R": RP["R"], "S": RP["R"]}
+    swap = lam("kv", tup(at("kv", 1), at("kv", 0)))
+    left = prog(params, A.ReduceByKey(add(), A.Union(v("R"), v("S"))))
+    right = prog(params, A.ReduceByKey(add(), A.Union(v("R"), A.Map(swap, v("S")))))
+    assert not isinstance(by_key.run(pair(left, right), OPTS), Proved)
+
+
+def test_by_key_over_a_union_with_another_fold_is_not_proved():
+    left = prog(RP, A.ReduceByKey(add(), A.Union(v("R"), v("R"))))
+    right = prog(RP, A.ReduceByKey(lam("a,b", op("*", "a", "b")), A.Union(v("R"), v("R"))))
+    assert not isinstance(by_key.run(pair(left, right), OPTS), Proved)
 
 
 def test_by_key_output_followed_by_flatmap_is_left_to_bounded():

@@ -92,3 +92,23 @@ def test_failed_condition_without_witness_is_only_a_warning() -> None:
     program = prog("aggregate(0, lambda (a, x) -> a + x, lambda (a, b) -> a - b)(R)")
     assert not check_program(program, OPTS)[0].independent
     assert find_witness(program, Options(timeout_s=5.0)) is None
+
+
+def test_what_a_filter_guarantees_reaches_the_conditions() -> None:
+    """``foldByKey(0, max)`` after ``filter(v >= 0)``: the zero is neutral on every value that reaches it."""
+    body = ("foldByKey(0, lambda (a: Int, b: Int) -> max(a, b))"
+            "(filter(lambda (kv: (Int, Int)) -> kv[1] >= 0)(R))")
+    src = f"program p(R: Bag[(Int, Int)]) =\n  {body}\n"
+    assert all(c.independent for c in check_program(parse(src), OPTS))
+    unfiltered = "program p(R: Bag[(Int, Int)]) =\n  foldByKey(0, lambda (a: Int, b: Int) -> max(a, b))(R)\n"
+    assert not any(c.independent for c in check_program(parse(unfiltered), OPTS))
+
+
+def test_a_bag_read_twice_is_not_judged_by_its_diagonal() -> None:
+    """The symbolic run holds one element per input, so ``cartesian(R, R)`` shows only its diagonal,
+    where ``p[1] - p[0]`` is 0 and the zero of ``foldByKey(0, max)`` looks neutral. Off the diagonal
+    the values can be negative, and the zero then depends on partitioning."""
+    body = ("foldByKey(0, lambda (a: Int, b: Int) -> max(a, b))"
+            "(map(lambda (p: (Int, Int)) -> (p[0], p[1] - p[0]))(cartesian(R, R)))")
+    checks = check_program(parse(f"program p(R: Bag[Int]) =\n  {body}\n"), OPTS)
+    assert not any(c.independent for c in checks)

@@ -167,7 +167,8 @@ REJECTED = [
     (["t[0]"], TypeCheckError, 2, 3, "cannot take [0] of a value of type Int"),
     (["()"], TypeCheckError, 2, 3, "empty tuple"),
     (["abs(t, t)"], TypeCheckError, 2, 3, "abs takes 1 argument"),
-    (["min(t, b)"], TypeCheckError, 2, 10, "min needs Int arguments but argument 2 has type Bool"),
+    (["min(t, b)"], TypeCheckError, 2, 10,
+     "min needs arguments of one ordered type (Int, Bool or tuples of them) but argument 2 has type Bool"),
     # bag operators
     (["map(lambda (x) -> x)(t)"], TypeCheckError, 2, 24, "map needs a bag but this has type Int"),
     (["map(lambda (x: Int) -> x)(S)"],
@@ -188,7 +189,7 @@ REJECTED = [
      "'+' needs Int operands but the left operand has type Bool"),
     (["reduce(lambda (a) -> a)(R)"],
      TypeCheckError, 2, 10, "reduce's operator takes 1 parameter but receives 2"),
-    (["sum(T)"], TypeCheckError, 2, 3, "sum needs a bag of Int but the bag holds (Int, Bool)"),
+    (["sum(T)"], TypeCheckError, 2, 3, "sum needs a bag of Int or Bool but the bag holds (Int, Bool)"),
     (["foldByKey(true, lambda (a, v) -> a)(S)"],
      TypeCheckError, 2, 13, "foldByKey's zero value must have the value type Int"),
     (["reduceByKey(lambda (a, v) -> a)(R)"],

@@ -3,8 +3,8 @@
 first (NoAgg, AggOne_sync: their failures are real counterexamples), then the sound-but-incomplete ones.
 """
 
-from verifier.methods import agg_mult, agg_one, agg_one_sync, by_key, noagg
+from verifier.methods import agg_mult, agg_one, agg_one_sync, by_key, noagg, support
 
-PROOF_METHODS = (noagg, agg_one_sync, agg_one, agg_mult, by_key)
+PROOF_METHODS = (noagg, agg_one_sync, agg_one, agg_mult, by_key, support)
 
-__all__ = ["PROOF_METHODS", "agg_mult", "agg_one", "agg_one_sync", "by_key", "noagg"]
+__all__ = ["PROOF_METHODS", "agg_mult", "agg_one", "agg_one_sync", "by_key", "noagg", "support"]

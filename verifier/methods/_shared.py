@@ -422,7 +422,16 @@ def houdini_steps(atoms: list[z3.BoolRef], state: Sym, base: Sym, base_hyp: z3.B
     """``houdini`` with several transitions (one per group of a fold over alternatives with different
     inputs): the result is preserved by *every* ``state := nxt`` under its hypothesis, so it is
     invariant along any interleaving of the transitions. Raises ``Unknown``."""
-    current = _weed(list(atoms), sym_pairs(state, base), lambda cur: base_hyp, timeout_s)
+    return houdini_bases(atoms, state, [(base, base_hyp)], steps, timeout_s)
+
+
+def houdini_bases(atoms: list[z3.BoolRef], state: Sym, bases: Sequence[tuple[Sym, z3.BoolRef]],
+                  steps: Sequence[tuple[Sym, z3.BoolRef]], timeout_s: float) -> list[z3.BoolRef]:
+    """``houdini_steps`` with several possible start states (a by-key bucket may start with an element
+    of any alternative): the result holds at every base and is preserved by every step."""
+    current = list(atoms)
+    for base, hyp in bases:
+        current = _weed(current, sym_pairs(state, base), lambda cur, h=hyp: h, timeout_s)
     while True:
         before = len(current)
         for nxt, step_hyp in steps:

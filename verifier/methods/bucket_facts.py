@@ -50,16 +50,19 @@ def _facts(keyed: KeyedAgg, tag: str, timeout_s: float) -> list[z3.BoolRef]:
     if not atoms:
         return []
     # the values a bucket folds are what the aggregated bag's elements carry (a map before the
-    # aggregation, e.g. v -> (v, 1), is known), each from its own copy of the input tuple
-    x, y = keyed.elem.canonical(f"{tag}.x"), keyed.elem.canonical(f"{tag}.y")
-    first = keyed.shape.first(x.value[1])  # type: ignore[index]
-    step = keyed.shape.step(keyed.acc, y.value[1])  # type: ignore[index]
-    at_first = sym_pairs(keyed.acc, first)
-    after_step = sym_pairs(keyed.acc, step)
-    alive = [a for a in atoms if _valid(z3.Implies(x.present, substitute(a, at_first)), timeout_s)]
+    # aggregation, e.g. v -> (v, 1), is known), each from its own copy of the input tuple; a bucket may
+    # start with, and take, an element of any alternative (union/flatMap before the aggregation)
+    starts, steps = [], []
+    for i, alt in enumerate(keyed.all_alts):
+        x, y = alt.canonical(f"{tag}.x{i}"), alt.canonical(f"{tag}.y{i}")
+        starts.append((x.present, sym_pairs(keyed.acc, keyed.shape.first(x.value[1]))))  # type: ignore[index]
+        steps.append((y.present, sym_pairs(keyed.acc, keyed.shape.step(keyed.acc, y.value[1]))))  # type: ignore[index]
+    alive = [a for a in atoms
+             if all(_valid(z3.Implies(ok, substitute(a, at)), timeout_s) for ok, at in starts)]
     for _ in range(MAX_ROUNDS):
-        hyp = z3.And(y.present, *alive)
-        kept = [a for a in alive if _valid(z3.Implies(hyp, substitute(a, after_step)), timeout_s)]
+        kept = [a for a in alive
+                if all(_valid(z3.Implies(z3.And(ok, *alive), substitute(a, after)), timeout_s)
+                       for ok, after in steps)]
         if len(kept) == len(alive):
             return kept
         alive = kept

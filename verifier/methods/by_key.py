@@ -26,7 +26,7 @@ from __future__ import annotations
 import z3
 
 from encoder.aggregates import KeyedAgg
-from encoder.basic import Sym, sym_eq
+from encoder.basic import Sym, fresh_like, sym_eq
 from encoder.terms import BagResult, BagTerm, ProgramEncoding, substitute, sym_pairs
 from verifier.methods._shared import (
     Prepared,
@@ -36,6 +36,7 @@ from verifier.methods._shared import (
     counter_model,
     diagonal,
     houdini,
+    houdini_bases,
     make_candidate,
     occ_vars,
     prepare,
@@ -67,10 +68,12 @@ def run(pair: Pair, options: Options) -> MethodOutcome:
         if isinstance(s, str):
             return NotApplicable(NAME, s)
     (g1, post1), (g2, post2) = shapes  # type: ignore[misc]
-    occ = g1.elem.rep_var_set()
-    if occ != g2.elem.rep_var_set():
-        return NotApplicable(NAME, "the aggregated bags use different representative variables")
     try:
+        if len(g1.all_alts) > 1 or len(g2.all_alts) > 1:
+            return _check_alternatives(prep, g1, post1, g2, post2)
+        occ = g1.elem.rep_var_set()
+        if occ != g2.elem.rep_var_set():
+            return NotApplicable(NAME, "the aggregated bags use different representative variables")
         return _check(prep, g1, post1, g2, post2, occ)
     except Unknown as exc:
         return Inconclusive(NAME, f"Z3 could not decide a condition: {exc}")
@@ -100,8 +103,13 @@ class _Side:
 
     def out(self, key: Sym, acc: Sym) -> tuple[z3.BoolRef, Sym]:
         """``post(key, acc)`` boxed."""
-        pairs = sym_pairs(self.g.key, key) + sym_pairs(self.g.acc, acc)
-        return substitute(self.post.present, pairs), substitute(self.post.value, pairs)
+        return self.post_of(self.g, self.post, key, acc)
+
+    @staticmethod
+    def post_of(g: KeyedAgg, post: BagTerm, key: Sym, acc: Sym | None = None) -> tuple[z3.BoolRef, Sym]:
+        """``post(key, acc)`` boxed (``acc`` defaults to the bucket placeholder itself)."""
+        pairs = sym_pairs(g.key, key) + (sym_pairs(g.acc, acc) if acc is not None else [])
+        return substitute(post.present, pairs), substitute(post.value, pairs)
 
 
 def _check(prep: Prepared, g1: KeyedAgg, post1: BagTerm, g2: KeyedAgg, post2: BagTerm, occ) -> MethodOutcome:
@@ -150,6 +158,64 @@ def _check(prep: Prepared, g1: KeyedAgg, post1: BagTerm, g2: KeyedAgg, post2: Ba
     if counter_model(goal, t, z3.And(both_x, *inv)) is not None:
         return Inconclusive(NAME, "K4: no invariant in the family relates the per-bucket folds")
     return Proved(NAME, f"buckets correspond (K1-K3) and per bucket: {short(inv)}")
+
+
+def _check_alternatives(prep: Prepared, g1: KeyedAgg, post1: BagTerm, g2: KeyedAgg, post2: BagTerm
+                        ) -> MethodOutcome:
+    """By-key aggregations of bags with several alternatives (``union``/``flatMap`` before them).
+
+    Sufficient condition: the alternatives pair up one-to-one (same RepVarSet) so that, on every input
+    tuple, paired alternatives keep the same elements with the same key. Then both programs' buckets
+    are the same sets of (alternative, tuple), each program folding its own values of them; the
+    per-bucket induction (K4) starts from the first element of any pair and steps with any pair, in
+    any order (partition independence makes the order irrelevant), and must imply equal outputs.
+    """
+    t = prep.timeout_s
+    a1, a2 = list(g1.all_alts), list(g2.all_alts)
+    if len(a1) != len(a2):
+        return NotApplicable(NAME, "the aggregated bags have different numbers of alternatives")
+    pairs = _pair_alternatives(a1, a2, t)
+    if pairs is None:
+        return NotApplicable(NAME, "no one-to-one matching of the aggregated bags' alternatives keeps the "
+                                   "same elements under the same keys")
+    key = fresh_like("bucket.key", g1.key)
+    bases, steps = [], []
+    for i, (u, w) in enumerate(pairs):
+        xu, xw = u.canonical(f"x{i}"), w.canonical(f"x{i}")
+        yu, yw = u.canonical(f"y{i}"), w.canonical(f"y{i}")
+        bases.append(((g1.shape.first(xu.value[1]), g2.shape.first(xw.value[1])),
+                      z3.And(xu.present, sym_eq(xu.value[0], key))))
+        steps.append(((g1.shape.step(g1.acc, yu.value[1]), g2.shape.step(g2.acc, yw.value[1])),
+                      z3.And(yu.present, sym_eq(yu.value[0], key))))
+    out1, out2 = _Side.post_of(g1, post1, key), _Side.post_of(g2, post2, key)
+    goal = term_eq(out1[0], out1[1], out2[0], out2[1])
+    state = (g1.acc, g2.acc)
+    atoms = [goal, *candidate_atoms(g1.acc, bases[0][0][0], g2.acc, bases[0][0][1], ())]
+    inv = houdini_bases(atoms, state, bases, steps, t)
+    if counter_model(goal, t, z3.And(*inv)) is not None:
+        return Inconclusive(NAME, "K4: no invariant in the family relates the per-bucket folds")
+    return Proved(NAME, f"alternatives pair up with the same keys, and per bucket: {short(inv)}")
+
+
+def _pair_alternatives(a1: list[BagTerm], a2: list[BagTerm], timeout_s: float
+                       ) -> list[tuple[BagTerm, BagTerm]] | None:
+    """A one-to-one pairing in which paired alternatives keep the same tuples under the same keys."""
+    out: list[tuple[BagTerm, BagTerm]] = []
+    free = list(a2)
+    for u in a1:
+        cu = u.canonical("x")
+        for w in free:
+            cw = w.canonical("x")
+            if cu.rep_var_set() != cw.rep_var_set():
+                continue
+            same = z3.And(cu.present == cw.present, z3.Implies(cu.present, sym_eq(cu.value[0], cw.value[0])))
+            if counter_model(same, timeout_s) is None:
+                out.append((u, w))
+                free.remove(w)
+                break
+        else:
+            return None
+    return out
 
 
 def _pair_candidate(m: z3.ModelRef, prep: Prepared, occ, types, two: bool, what: str) -> Candidate:

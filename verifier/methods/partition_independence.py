@@ -104,11 +104,11 @@ _COMB_NAMES = {"fold": "op", "foldByKey": "op", "reduceByKey": "op", "aggregateB
 def check_program(program: A.Program, options: Options) -> list[AggCheck]:
     """One ``AggCheck`` per aggregation of ``program`` (in evaluation order), on its kernel form."""
     program = desugar(program)
-    seen: dict[int, tuple[A.Node, Sym, Sym | None, dict[str, Any]]] = {}
+    seen: dict[int, tuple[A.Node, Sym, Sym | None, dict[str, Any], Any]] = {}
 
-    def hook(node: A.Node, elem: Sym, acc: Sym | None, env: Mapping[str, Any]) -> None:
+    def hook(node: A.Node, elem: Sym, acc: Sym | None, env: Mapping[str, Any], sole: Any = None) -> None:
         basic = {k: v for k, v in env.items() if not isinstance(v, SBag)}
-        seen.setdefault(id(node), (node, elem, acc, basic))
+        seen.setdefault(id(node), (node, elem, acc, basic, sole))
 
     results: list[AggCheck] = []
     nodes = aggregations(program)
@@ -126,9 +126,9 @@ def check_program(program: A.Program, options: Options) -> list[AggCheck]:
         elif id(node) not in seen:
             results.append(AggCheck(node, _label(node), False, ("its input could not be analysed",), True))
         else:
-            _, elem, acc, env = seen[id(node)]
+            _, elem, acc, env, sole = seen[id(node)]
             try:
-                results.append(_check(program, node, elem, acc, env, options))
+                results.append(_check(program, node, elem, acc, env, options, sole))
             except (EncodingError, z3.Z3Exception) as exc:
                 results.append(AggCheck(node, _label(node), False, (f"cannot be encoded: {exc}",), True))
     return results
@@ -162,7 +162,10 @@ class _Fns:
 
 
 def _check(program: A.Program, node: A.Node, elem: Sym, acc: Sym | None, env: Mapping[str, Any],
-           options: Options) -> AggCheck:
+           options: Options, sole: tuple[Sym, z3.BoolRef] | None = None) -> AggCheck:
+    """The conditions for one aggregation. When its bag is one symbolic element (``sole``: no union or
+    flatMap before it), the element folded in is that element's value over free inputs, under its
+    presence condition: a filter's guarantee (``v >= 0`` before ``foldByKey(0, max)``) is known."""
     enc = BasicEncoder.for_program(program)
     fenv = {name: fresh_like(f"env.{name}", value) for name, value in env.items()}
     value_shape = elem[1] if isinstance(node, A.BY_KEY_OPS) else elem
@@ -185,7 +188,12 @@ def _check(program: A.Program, node: A.Node, elem: Sym, acc: Sym | None, env: Ma
                 fns = _Fns(app(mv), app(mc), None, lambda x: create(zv, x), False, comb_name)
         case _:
             return AggCheck(node, _label(node), False, ("unknown aggregation",), True)
-    x = fresh_like("x", value_shape)
+    x_ok: z3.BoolRef = z3.BoolVal(True)
+    if sole is not None and _reads_inputs_once(program, node) \
+            and (not isinstance(node, A.BY_KEY_OPS) or isinstance(sole[0], tuple)):
+        x, x_ok = (sole[0][1] if isinstance(node, A.BY_KEY_OPS) else sole[0]), sole[1]  # type: ignore[index]
+    else:
+        x = fresh_like("x", value_shape)
     shape = fns.zero if fns.zero is not None else fns.start(x)
     a, b, c = (fresh_like(n, shape) for n in ("a", "b", "c"))
     invariants: list[tuple[str, Callable[[Sym], z3.BoolRef]]] = [("", lambda _v: z3.BoolVal(True))]
@@ -195,7 +203,7 @@ def _check(program: A.Program, node: A.Node, elem: Sym, acc: Sym | None, env: Ma
     failures: tuple[str, ...] = ()
     undecided = False
     for note, inv in invariants:
-        conds = _conditions(fns, inv, a, b, c, x)
+        conds = _conditions(fns, inv, a, b, c, x, x_ok)
         hazards = enc.div_hazards[:]
         enc.div_hazards.clear()
         ok, fails, und = _discharge(conds, hazards, options)
@@ -206,9 +214,27 @@ def _check(program: A.Program, node: A.Node, elem: Sym, acc: Sym | None, env: Ma
     return AggCheck(node, _label(node), False, failures, undecided)
 
 
-def _conditions(f: _Fns, inv: Callable[[Sym], z3.BoolRef], a: Sym, b: Sym, c: Sym, x: Sym
-                ) -> list[Condition]:
-    """(description, formula that must be valid, variables to show on failure)."""
+def _reads_inputs_once(program: A.Program, node: A.Node) -> bool:
+    """Whether the aggregated bag reads every input bag at most once (let-bound bags expanded). The
+    symbolic run holds one element per input, so a bag read twice (``cartesian(R, R)``) would show only
+    the diagonal pairs: its sample element is then not a general element."""
+    bags = {p.name for p in program.params if isinstance(p.type, BagType)}
+    lets = {b.name: b.value for b in program.lets}
+    counts: dict[str, int] = {}
+    todo: list[A.Node] = [getattr(node, "source", node)]
+    while todo:
+        for n in A.walk(todo.pop()):
+            if isinstance(n, A.Var) and n.name in bags:
+                counts[n.name] = counts.get(n.name, 0) + 1
+            elif isinstance(n, A.Var) and n.name in lets:
+                todo.append(lets[n.name])
+    return all(c <= 1 for c in counts.values())
+
+
+def _conditions(f: _Fns, inv: Callable[[Sym], z3.BoolRef], a: Sym, b: Sym, c: Sym, x: Sym,
+                x_ok: z3.BoolRef) -> list[Condition]:
+    """(description, formula that must be valid, variables to show on failure); ``x_ok`` is what is
+    known of an element that reaches the aggregation."""
     hyp = z3.And(inv(a), inv(b), inv(c))
     conds = [
         (f"{f.comb_name} is not associative",
@@ -224,14 +250,15 @@ def _conditions(f: _Fns, inv: Callable[[Sym], z3.BoolRef], a: Sym, b: Sym, c: Sy
                       z3.Implies(hyp, sym_eq(f.comb(z, a), a)), (("a", a),)))
         conds.append(("folding an element into an accumulator differs from combining the accumulator "
                       "with the element folded into the zero value",
-                      z3.Implies(hyp, sym_eq(f.seq(a, x), f.comb(a, f.seq(z, x)))), (("a", a), ("x", x))))
+                      z3.Implies(z3.And(hyp, x_ok), sym_eq(f.seq(a, x), f.comb(a, f.seq(z, x)))),
+                      (("a", a), ("x", x))))
         # the invariant must hold on reachable accumulators: at zero and after each step
         conds.append(("(invariant) zero", inv(z), ()))
-        conds.append(("(invariant) step", z3.Implies(inv(a), inv(f.seq(a, x))), ()))
+        conds.append(("(invariant) step", z3.Implies(z3.And(inv(a), x_ok), inv(f.seq(a, x))), ()))
         conds.append(("(invariant) combine", z3.Implies(z3.And(inv(a), inv(b)), inv(f.comb(a, b))), ()))
     elif f.start is not None:
         conds.append(("adding a value to a partial result differs from merging it as a new partial result",
-                      sym_eq(f.seq(a, x), f.comb(a, f.start(x))), (("a", a), ("x", x))))
+                      z3.Implies(x_ok, sym_eq(f.seq(a, x), f.comb(a, f.start(x)))), (("a", a), ("x", x))))
     return conds
 
 
