@@ -302,3 +302,20 @@ def test_an_unproved_aggregation_is_not_called_partition_dependent_without_a_wit
     assert result.verdict != "not_equivalent"
     assert not any(w.startswith("partition-dependent") for w in result.warnings), result.warnings
     assert any("not proved partition-independent" in w and "l.sl:3:" in w for w in result.warnings)
+
+
+STRICT_FAMILY = ["strict_projected_action", "strict_len_of_actions", "strict_captured_projection",
+                 "strict_unused_action", "strict_unpacked_action", "strict_rdd_tuple_item"]
+
+
+@pytest.mark.spark
+@pytest.mark.parametrize("case", STRICT_FAMILY)
+def test_an_action_that_raises_is_never_simplified_away(case: str, spark_context) -> None:
+    """The family that once gave wrong 'equivalent' verdicts: Python runs every driver action, so an
+    empty R raises in LEFT; the counterexample is replayed on real Spark with the users' code."""
+    root = Path(__file__).resolve().parent.parent / "cases" / case
+    result = verifier.check(str(root / "left.py"), str(root / "right.py"), replay=True)
+    assert result.verdict == "not_equivalent", result
+    assert result.counterexample.replayed_on_spark is True
+    assert result.counterexample.inputs["R"] == []
+    assert result.stats["spark_left"] == {"error": "ValueError"} != result.stats["spark_right"]

@@ -125,3 +125,18 @@ def test_by_key_output_followed_by_flatmap_is_left_to_bounded():
     body = A.FlatMap(lam("kv", tup("kv", "kv")), A.ReduceByKey(add(), v("R")))
     out = by_key.run(pair(prog(RP, body), prog(RP, body)), OPTS)
     assert isinstance(out, NotApplicable) and "alternatives" in out.reason
+
+
+def test_several_by_key_outputs_are_compared_one_by_one():
+    """A tuple of by-key outputs (several aggregations in one program), each refactored on its own."""
+    ones = lam("kv", tup(at("kv", 0), 1))
+    left = prog(RP, tup(A.ReduceByKey(add(), v("R")), A.ReduceByKey(add(), A.Map(ones, v("R")))))
+    right = prog(RP, tup(A.FoldByKey(A.IntLit(0), add(), v("R")),
+                         A.ReduceByKey(lam("a,b", op("+", "b", "a")), A.Map(ones, v("R")))))
+    assert isinstance(by_key.run(pair(left, right), OPTS), Proved)
+    twos = lam("kv", tup(at("kv", 0), 2))
+    wrong = prog(RP, tup(A.ReduceByKey(add(), v("R")), A.ReduceByKey(add(), A.Map(twos, v("R")))))
+    p = pair(left, wrong)
+    out = by_key.run(p, OPTS)
+    assert isinstance(out, Refuted)
+    assert_real(p, out.candidates)

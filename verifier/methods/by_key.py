@@ -27,7 +27,7 @@ import z3
 
 from encoder.aggregates import KeyedAgg
 from encoder.basic import Sym, fresh_like, sym_eq
-from encoder.terms import BagResult, BagTerm, ProgramEncoding, substitute, sym_pairs
+from encoder.terms import BagResult, BagTerm, ProgramEncoding, TupleResult, substitute, sym_pairs
 from verifier.methods._shared import (
     Prepared,
     Unknown,
@@ -63,11 +63,23 @@ def run(pair: Pair, options: Options) -> MethodOutcome:
     prep = prepare(pair, options, NAME)
     if isinstance(prep, NotApplicable):
         return prep
-    shapes = [_shape(e) for e in (prep.left, prep.right)]
+    shapes = [_shapes(e) for e in (prep.left, prep.right)]
     for s in shapes:
         if isinstance(s, str):
             return NotApplicable(NAME, s)
-    (g1, post1), (g2, post2) = shapes  # type: ignore[misc]
+    left, right = shapes
+    if len(left) != len(right):  # type: ignore[arg-type]
+        return NotApplicable(NAME, "the results hold different numbers of by-key outputs")
+    proofs = []
+    for (g1, post1), (g2, post2) in zip(left, right, strict=True):  # type: ignore[arg-type]
+        outcome = _component(prep, g1, post1, g2, post2)
+        if not isinstance(outcome, Proved):
+            return outcome  # a tuple differs where a component does: its candidates stand
+        proofs.append(outcome.explanation)
+    return Proved(NAME, "; ".join(proofs))
+
+
+def _component(prep: Prepared, g1: KeyedAgg, post1: BagTerm, g2: KeyedAgg, post2: BagTerm) -> MethodOutcome:
     try:
         if len(g1.all_alts) > 1 or len(g2.all_alts) > 1:
             return _check_alternatives(prep, g1, post1, g2, post2)
@@ -79,17 +91,30 @@ def run(pair: Pair, options: Options) -> MethodOutcome:
         return Inconclusive(NAME, f"Z3 could not decide a condition: {exc}")
 
 
-def _shape(enc: ProgramEncoding) -> tuple[KeyedAgg, BagTerm] | str:
-    if len(enc.keyed) != 1:
-        return "no by-key aggregation" if not enc.keyed else "several by-key aggregations"
+def _shapes(enc: ProgramEncoding) -> list[tuple[KeyedAgg, BagTerm]] | str:
+    """One (by-key aggregation, maps and filters after it) per component of the result: a bag, or a
+    tuple of bags (several by-key aggregations, compared component by component)."""
+    if not enc.keyed:
+        return "no by-key aggregation"
     if enc.aggregates:
         return "a whole-bag aggregation next to the by-key one"
     r = enc.result
-    if isinstance(r, BagResult) and len(r.alts) != 1:
-        return "the by-key output is followed by a union or flatMap (several alternatives)"
-    if not isinstance(r, BagResult) or r.term.keyed != (0,) or r.term.occurrences:
-        return "the by-key output is not followed only by maps and filters"
-    return enc.keyed[0], r.term
+    parts = [r] if isinstance(r, BagResult) else list(r.items) if isinstance(r, TupleResult) else []
+    out: list[tuple[KeyedAgg, BagTerm]] = []
+    for part in parts:
+        if not isinstance(part, BagResult):
+            return "the result is not made of by-key outputs only"
+        if len(part.alts) != 1:
+            return "the by-key output is followed by a union or flatMap (several alternatives)"
+        term = part.alts[0]
+        if len(term.keyed) != 1 or term.occurrences:
+            return "the by-key output is not followed only by maps and filters"
+        out.append((enc.keyed[term.keyed[0]], term))
+    if not out:
+        return "the result is not made of by-key outputs only"
+    if sorted(id(g) for g, _ in out) != sorted({id(g) for g in enc.keyed}) or len(out) != len(enc.keyed):
+        return "several by-key aggregations feed one output, or one feeds nothing"
+    return out
 
 
 class _Side:
