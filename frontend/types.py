@@ -458,6 +458,12 @@ class Inference:
                 u.unify(s.params[1], elem, loc, "aggregate's seqOp does not accept the elements")
                 return replace(e, zero=zero, seq=seq, comb=comb, source=src), zt
             op, sig = self.fn_checked(e.op, env, 2, name.lower())
+            if isinstance(find(elem), BoolType) and isinstance(find(sig.ret), IntType):
+                # Python: reduce(add) over [True] is True, over [True, True] is 2 -- a bool or an int
+                raise UnsupportedError(f"{name.lower()} with a numeric function over booleans returns a bool "
+                                       "for one element and an int otherwise; map the booleans to ints first "
+                                       "(e.g. .map(int)) or use sum()", loc,
+                                       construct="numeric reduce over booleans")
             for t in (*sig.params, sig.ret):
                 u.unify(elem, t, loc, f"{name.lower()}'s function must take and return the element type")
             if isinstance(e, sl.Fold):

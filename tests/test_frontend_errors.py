@@ -80,6 +80,9 @@ CASES: dict[str, tuple[str, type[InputError], int, int]] = {
                               U, 2, 28),
     "if statement in the pipeline": ("def p(R: 'RDD[int]'):\n    if R.count() > 0:\n        return R\n    return R\n",
                                      U, 2, 5),
+    "numeric reduce over booleans":
+        ("from operator import add\n\ndef p(R: 'RDD[int]'):\n    return R.map(lambda x: x > 0).reduce(add)\n",
+         U, 4, 12),
     "helper argument that may raise":
         ("def p(R: 'RDD[int]', t: int):\n    def above(n):\n        return lambda v: v > n\n"
          "    return R.max() + R.filter(above(10 // t)).count()\n", U, 4, 37),
