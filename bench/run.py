@@ -5,8 +5,11 @@ Writes ``bench/results/results.md`` (tables, the machine it ran on), ``results.j
 
 1. How long does a check take on the bundled cases (``--no-replay``: verification only), and how long
    does a cold ``sparkeq check`` take from the shell?
-2. How does verification time grow with pipeline length (10..200 chained maps/filters) and with the
-   number of input bags in a cartesian product / join (1..5)?
+2. How does verification time grow with pipeline length (10..1,000 chained maps/filters, with and
+   without a final ``sum``), with the number of input bags in a cartesian product / join (1..5; joins
+   + ``sum`` up to 8), with tuple nesting (+ ``sum``, depth up to 128), and how long does a pair
+   nothing can settle take to answer ``unknown``? Is ``--timeout`` honoured (within 10% + 0.5 s) on a
+   pair whose every step is expensive?
 3. On the not-equivalent cases: sparkeq's time to a counterexample *replayed on Spark*, against plain
    random differential testing on real Spark with a fixed budget (time to the first difference, and
    how often it finds none).
@@ -163,17 +166,23 @@ def scaling(timeout: float, clock: Clock, reps: int = 3) -> list[dict[str, Any]]
     rows = []
     work = tempfile.mkdtemp(prefix="sparkeq-bench-")
     plan: list[tuple[str, int, tuple[str, str], str]] = []
-    for n in (10, 25, 50, 100, 150, 200):
+    for n in (10, 25, 50, 100, 200, 500, 1000):
         plan.append(("chain (equivalent)", n, workloads.chain_pair(n), "chain"))
         plan.append(("chain (off by one)", n, workloads.chain_pair(n, broken=True), "chain"))
-    for k in range(1, 6):
-        plan.append(("cartesian", k, workloads.cartesian_pair(k), "product"))
-        plan.append(("join", k, workloads.join_pair(k), "joined"))
+        plan.append(("chain + sum", n, workloads.chain_pair(n, aggregate=True), "chain"))
+    for k in range(1, 9):
+        if k <= 5:
+            plan.append(("cartesian", k, workloads.cartesian_pair(k), "product"))
+            plan.append(("join", k, workloads.join_pair(k), "joined"))
+        plan.append(("join + sum", k, workloads.join_pair(k, aggregate=True), "joined"))
+    for d in (2, 8, 32, 64, 128):
+        plan.append(("nested + sum", d, workloads.nested_pair(d), "nested"))
+    plan.append((UNSETTLEABLE, 1, workloads.unsettleable_pair(), "parity"))
     for series, size, sources, function in plan:
         if clock.left() < 240:
             rows.append({"series": series, "size": size, "skipped": True})
             continue
-        stem = f"{series.split()[0]}_{'broken' if 'off' in series else 'ok'}_{size}"
+        stem = "".join(c if c.isalnum() else "_" for c in series) + f"_{size}"
         left, right = workloads.write_pair(Path(work), stem, sources, function)
         runs = [timed(lambda lf=left, rt=right: check(lf, rt, replay=False, timeout=timeout))
                 for _ in range(reps)]
@@ -183,6 +192,31 @@ def scaling(timeout: float, clock: Clock, reps: int = 3) -> list[dict[str, Any]]
                      "method": getattr(result, "method", None), "seconds": seconds,
                      "runs": [t for _, t in runs]})
         print(f"  [2] {series} {size}: {rows[-1]['verdict']} in {seconds:.2f}s", flush=True)
+    return rows
+
+
+UNSETTLEABLE = "unsettleable (time to unknown)"
+DEADLINE_JOINS = 7
+
+
+def deadlines(clock: Clock, timeouts: tuple[float, ...] = (1.0, 2.0, 3.0, 5.0)) -> list[dict[str, Any]]:
+    """``--timeout`` against the wall time of a check that cannot finish in it: the parity of squared
+    keys over a 7-way join (every step -- proofs, bounded unrolling, enumeration, random inputs -- is
+    expensive there). Allowed: the timeout + 10% + 0.5 s."""
+    from verifier import check
+
+    left, right = workloads.write_pair(Path(tempfile.mkdtemp(prefix="sparkeq-bench-")), "deadline",
+                                       workloads.join_parity_pair(DEADLINE_JOINS), "parity")
+    rows = []
+    for timeout in timeouts:
+        if clock.left() < 150:
+            rows.append({"timeout": timeout, "skipped": True})
+            continue
+        result, seconds = timed(lambda t=timeout: check(left, right, replay=False, timeout=t))
+        reason = getattr(result, "reason", "") or ""
+        rows.append({"timeout": timeout, "verdict": verdict_of(result), "seconds": seconds,
+                     "allowed": timeout * 1.1 + 0.5, "ran_out": "ran out of time" in reason.lower()})
+        print(f"  [2] timeout {timeout:g}: {rows[-1]['verdict']} in {seconds:.2f}s", flush=True)
     return rows
 
 
@@ -298,6 +332,7 @@ def main() -> int:
         data["cold_cli_replay"] = cold_cli(refuted, 1, replay=True)
     print("[2] scaling", flush=True)
     data["scaling"] = scaling(max(args.timeout, 60.0), clock)
+    data["deadlines"] = deadlines(clock)
     print("[3/4] sparkeq vs random differential testing on Spark", flush=True)
     proofs = {r["name"]: r for r in data["per_pair"] if not r.get("skipped")}
     data["refutations"], data["equivalents"] = against_random(cases, args, clock, proofs)

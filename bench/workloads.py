@@ -10,6 +10,16 @@ The pairs are equivalent by construction, but not syntactically equal, so the ve
   filters the first bag before the products.
 - *join*: ``k`` bags of pairs joined on their key, then a filter on the key; the right side filters the
   first bag before the joins.
+
+With ``aggregate=True`` the chains and joins end in ``sum()`` (the joins after projecting the key), so
+the fold methods (AggOneSync) must reason about the whole pipeline. Two more shapes stress what grows
+with tuple width and nesting, and one pair cannot be settled at all:
+
+- *nested*: a bag of right-nested pairs ``(x0, (x1, (..., x_d)))`` of depth ``d``, summing
+  ``x0 + x1`` against ``x1 + x0``: the fold's input tuple has ``d + 1`` leaves.
+- *unsettleable*: the parity of the sum of squares against the parity of the sum. Equivalent (``x*x``
+  and ``x`` have the same parity), but only nonlinear reasoning shows it, which Z3 does not finish:
+  sparkeq must answer ``unknown`` and the benchmark measures how fast.
 """
 
 from __future__ import annotations
@@ -17,16 +27,18 @@ from __future__ import annotations
 from pathlib import Path
 
 
-def chain_pair(n: int, broken: bool = False) -> tuple[str, str]:
-    """Sources of (left, right) for a chain of ``n`` operations (``n`` even: map/filter pairs)."""
+def chain_pair(n: int, broken: bool = False, aggregate: bool = False) -> tuple[str, str]:
+    """Sources of (left, right) for a chain of ``n`` operations (``n`` even: map/filter pairs), ending
+    in ``sum()`` when ``aggregate``."""
     left_ops, right_ops = [], []
     for i in range(n // 2):
         c, d = i % 7 + 1, i % 5 + 3
         left_ops += [f".map(lambda x: x + {c})", f".filter(lambda x: x > {d})"]
         cmp = ">=" if broken and i == 0 else ">"
         right_ops += [f".filter(lambda x: x {cmp} {d - c})", f".map(lambda x: x + {c})"]
-    return _module("chain", "R: RDD[int]", "R" + _wrap(left_ops)), \
-        _module("chain", "R: RDD[int]", "R" + _wrap(right_ops))
+    end = [".sum()"] if aggregate else []
+    return _module("chain", "R: RDD[int]", "R" + _wrap(left_ops + end)), \
+        _module("chain", "R: RDD[int]", "R" + _wrap(right_ops + end))
 
 
 def cartesian_pair(k: int) -> tuple[str, str]:
@@ -37,11 +49,41 @@ def cartesian_pair(k: int) -> tuple[str, str]:
     return _module("product", params, left), _module("product", params, right)
 
 
-def join_pair(k: int) -> tuple[str, str]:
+def join_pair(k: int, aggregate: bool = False) -> tuple[str, str]:
+    """``k`` bags joined, filtered on the key after (left) or before (right); with ``aggregate`` the
+    keys of the joined tuples are summed."""
     params = ", ".join(f"R{i}: RDD[tuple[int, int]]" for i in range(1, k + 1))
-    left = "R1" + "".join(f".join(R{i})" for i in range(2, k + 1)) + ".filter(lambda t: t[0] > 0)"
-    right = "R1.filter(lambda t: t[0] > 0)" + "".join(f".join(R{i})" for i in range(2, k + 1))
+    end = ".map(lambda t: t[0]).sum()" if aggregate else ""
+    left = "R1" + "".join(f".join(R{i})" for i in range(2, k + 1)) + ".filter(lambda t: t[0] > 0)" + end
+    right = "R1.filter(lambda t: t[0] > 0)" + "".join(f".join(R{i})" for i in range(2, k + 1)) + end
     return _module("joined", params, left), _module("joined", params, right)
+
+
+def nested_pair(depth: int) -> tuple[str, str]:
+    """A bag of right-nested pairs of ``depth`` levels; the sum of the first two leaves, added in
+    either order."""
+    elem = "int"
+    for _ in range(depth):
+        elem = f"tuple[int, {elem}]"
+    params = f"R: RDD[{elem}]"
+    return _module("nested", params, "R.map(lambda t: t[0] + t[1][0]).sum()"), \
+        _module("nested", params, "R.map(lambda t: t[1][0] + t[0]).sum()")
+
+
+def join_parity_pair(k: int) -> tuple[str, str]:
+    """Parity of the sum of squared join keys against parity of their sum, over ``k`` joined bags: as
+    unsettleable as ``unsettleable_pair``, and every search step is expensive -- what a deadline must
+    cut short."""
+    params = ", ".join(f"R{i}: RDD[tuple[int, int]]" for i in range(1, k + 1))
+    joined = "R1" + "".join(f".join(R{i})" for i in range(2, k + 1))
+    return _module("parity", params, f"{joined}.map(lambda t: t[0] * t[0]).sum() % 2"), \
+        _module("parity", params, f"{joined}.map(lambda t: t[0]).sum() % 2")
+
+
+def unsettleable_pair() -> tuple[str, str]:
+    """Equivalent, but beyond what Z3 decides (nonlinear integer arithmetic): the answer is unknown."""
+    return _module("parity", "R: RDD[int]", "R.map(lambda x: x * x).sum() % 2"), \
+        _module("parity", "R: RDD[int]", "R.sum() % 2")
 
 
 def _wrap(ops: list[str]) -> str:
