@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -60,7 +61,7 @@ def test_unknown_reason_is_short_located_and_says_what_was_searched() -> None:
     assert len(reason) < 400, reason
     assert reason.count("division") == 1  # said once, not once per method
     assert f"{FIX}/div_old.py:5:" in reason  # where in the user's code
-    assert "2,000 random inputs" in reason
+    assert re.search(r"\b[\d,]+ random inputs", reason), reason  # what was searched (how many: load)
     assert "--explain" in reason
     # the per-method detail is still there for --explain
     assert sum("division by zero possible" in s for s in result.stats["methods"]) >= 2
