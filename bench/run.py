@@ -275,7 +275,7 @@ def against_random(cases: list[dict[str, Any]], args: argparse.Namespace, clock:
             refutations.append({"name": case["name"], "skipped": True})
             continue
         result, seconds = timed(lambda c=case: check(spec(c["left"]), spec(c["right"]), master=args.master,
-                                                     timeout=args.timeout))
+                                                     timeout=args.timeout, replay=True))
         cex = getattr(result, "counterexample", None)
         row = {"name": case["name"], "verdict": verdict_of(result), "sparkeq_seconds": seconds,
                "replayed": bool(cex is not None and cex.replayed_on_spark),

@@ -1036,8 +1036,8 @@ def _evaluation_order(node: pyast.AST) -> list[pyast.AST]:
         return [*func, *node.args, *(k.value for k in node.keywords)]
     if isinstance(node, pyast.BinOp):
         return [node.left, node.right]
-    if isinstance(node, pyast.Compare):
-        return [node.left, *node.comparators]
+    if isinstance(node, pyast.Compare):  # a < b < c evaluates c only when a < b holds
+        return [node.left, node.comparators[0]]
     if isinstance(node, pyast.Subscript):
         return [node.value, node.slice]
     if isinstance(node, pyast.Attribute):

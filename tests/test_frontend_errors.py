@@ -147,3 +147,15 @@ def _error(source: str) -> InputError:
     with pytest.raises(InputError) as info:
         translate_source(source, filename="bad.py")
     return info.value
+
+
+def test_later_operands_of_a_chained_comparison_are_conditional() -> None:
+    """Found in review: ``0 < t < big(R, R.max()).count()`` evaluates ``R.max()`` only when ``0 < t``;
+    hoisting it into a (strict) let would make the program raise where Python returns False."""
+    src = ("def big(X, k):\n    return X\n\n"
+           "def p(R: 'RDD[int]', t: int):\n    return 0 < t < big(R, R.max()).count()\n")
+    err = _error(src)
+    assert isinstance(err, UnsupportedError) and (err.loc.line, err.loc.col) == (5, 20)
+    tuple_src = "def p(R: 'RDD[int]', t: int):\n    return 0 < t < (R, R.max())[0].count()\n"
+    assert isinstance(_error(tuple_src), UnsupportedError)
+    translate_source("def p(R: 'RDD[int]', t: int):\n    return 0 < t < R.count()\n", filename="ok.py")

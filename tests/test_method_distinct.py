@@ -67,3 +67,10 @@ def test_keys_whose_aggregation_may_divide_by_zero_are_left_to_the_interpreter()
 def test_multisets_are_not_sets():
     _, out = run("R", "distinct(R)")
     assert isinstance(out, NotApplicable)
+
+
+def test_maps_after_a_counted_by_key_output_still_run():
+    """Found in review: count() forces the maps after reduceByKey, and 1 // v raises when v is 0."""
+    keyed = "reduceByKey(lambda (a: Int, b: Int) -> a + b)(map(lambda (x: Int) -> (x, 0))(R))"
+    p, out = run(f"count(map(lambda (kv: (Int, Int)) -> 1 // kv[1])({keyed}))", "count(distinct(R))")
+    assert isinstance(out, NotApplicable) and "division" in out.reason

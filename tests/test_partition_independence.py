@@ -112,3 +112,12 @@ def test_a_bag_read_twice_is_not_judged_by_its_diagonal() -> None:
             "(map(lambda (p: (Int, Int)) -> (p[0], p[1] - p[0]))(cartesian(R, R)))")
     checks = check_program(parse(f"program p(R: Bag[Int]) =\n  {body}\n"), OPTS)
     assert not any(c.independent for c in checks)
+
+
+def test_an_aggregation_result_inside_the_bag_keeps_the_general_conditions() -> None:
+    """Found in review: in the one-element run ``count(S)`` is 1, so the filter ``x >= 1 - n`` looked
+    like ``x >= 0`` and the non-neutral comb seemed harmless; the refinement must not apply there."""
+    src = ("program P(R: Bag[Int], S: Bag[Int]) =\n  let n = count(S)\n"
+           "  aggregate(0, lambda (a: Int, x: Int) -> a + x, lambda (a: Int, b: Int) -> a + abs(b))"
+           "(filter(lambda (x: Int) -> x >= 1 - n)(R))\n")
+    assert not next(c for c in check_program(parse(src), OPTS) if c.label == "aggregate").independent

@@ -215,15 +215,18 @@ def _check(program: A.Program, node: A.Node, elem: Sym, acc: Sym | None, env: Ma
 
 
 def _reads_inputs_once(program: A.Program, node: A.Node) -> bool:
-    """Whether the aggregated bag reads every input bag at most once (let-bound bags expanded). The
-    symbolic run holds one element per input, so a bag read twice (``cartesian(R, R)``) would show only
-    the diagonal pairs: its sample element is then not a general element."""
+    """Whether the one-element symbolic run shows a *general* element of the aggregated bag: every input
+    bag read at most once (a bag read twice, ``cartesian(R, R)``, would show only the diagonal pairs),
+    and no aggregation anywhere in it, by-key ones included, nor a let whose value holds one (with one
+    element per input, ``count(S)`` would be fixed at 1). Let-bound values are expanded."""
     bags = {p.name for p in program.params if isinstance(p.type, BagType)}
     lets = {b.name: b.value for b in program.lets}
     counts: dict[str, int] = {}
     todo: list[A.Node] = [getattr(node, "source", node)]
     while todo:
         for n in A.walk(todo.pop()):
+            if isinstance(n, (*A.AGGREGATIONS, *A.BY_KEY_OPS)):
+                return False
             if isinstance(n, A.Var) and n.name in bags:
                 counts[n.name] = counts.get(n.name, 0) + 1
             elif isinstance(n, A.Var) and n.name in lets:

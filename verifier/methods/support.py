@@ -63,7 +63,7 @@ class SetShape:
     post: tuple[A.Map | A.Filter, ...]
     keys: bool
     counted: bool  # the program's result is count(...) of the set
-    by_key: A.Expr | None = None  # the by-key aggregation whose keys are counted (its functions run)
+    by_key: A.Expr | None = None  # the counted by-key output, maps included (its functions all run)
 
 
 def run(pair: Pair, options: Options) -> MethodOutcome:
@@ -125,6 +125,7 @@ def _shape(program: A.Program) -> SetShape | str:
     body, counted = _resolve(program.body, lets), False
     if isinstance(body, A.SimpleAgg) and body.kind == "count":
         body, counted = _resolve(body.source, lets), True
+    whole = body  # what count() forces: every map after a by-key aggregation runs (and may raise)
     post: list[A.Map | A.Filter] = []
     while isinstance(body, A.Map | A.Filter):
         post.append(body)
@@ -135,7 +136,7 @@ def _shape(program: A.Program) -> SetShape | str:
     if counted and isinstance(body, A.CombineByKey | A.GroupByKeyAgg) \
             and all(isinstance(p, A.Map) for p in post):
         # maps do not change the count; one output element per key
-        return SetShape(_support_of(body.source, lets), (), keys=True, counted=True, by_key=body)
+        return SetShape(_support_of(body.source, lets), (), keys=True, counted=True, by_key=whole)
     return "the result is not a set (distinct, then filters and maps) nor the count of one"
 
 
