@@ -48,6 +48,10 @@ SHOWCASES = (
              "not_equivalent", "NoAgg"),
     Showcase("3. A partition-dependence finding", ("count_via_fold_trap", "fold_one_vs_sum_plus_two"),
              "not_equivalent", "partition-dependence"),
+    Showcase("4. Average per key, proved (every key's count is at least 1)",
+             ("avg_per_key_aggregatebykey", "avg_per_key_combinebykey"), "equivalent", "AggOneK"),
+    Showcase("5. Strict driver code: an action that raises counts, used or not",
+             ("strict_projected_action", "strict_unused_action"), "not_equivalent", None),
 )
 
 
