@@ -113,6 +113,7 @@ class GroupAggRef(sl.Node):
 
 
 Value = Scalar | BagV | InputV | TupleV | FnV | OpV | DefV | GroupedV | GroupValsV | LocalHelperV | PendingV
+# (a name may also resolve to ``UNBOUND``: see ``Scope.resolve``)
 
 
 # Binary operator functions: name -> SparkLite operator (and whether operands are numbers).
@@ -250,24 +251,59 @@ def scan_module(tree: pyast.Module, filename: str, rdd_methods: frozenset[str]) 
 
 
 def _assigned_names(stmt: pyast.stmt) -> list[str]:
+    """Every name a module-level statement may bind (as Python does: assignment targets, walrus
+    anywhere outside a function body, imports, ``def``/``class``, ``for``/``with``/``except`` targets)."""
+    return list(_bound_names([stmt]))
+
+
+def _bound_names(stmts: list[pyast.stmt]) -> list[str]:
+    """The names ``stmts`` bind in their own scope, in order, not looking into nested function, lambda
+    or class bodies (which have scopes of their own) but counting the names of nested ``def``s."""
     out: list[str] = []
-    if isinstance(stmt, (pyast.FunctionDef, pyast.AsyncFunctionDef, pyast.ClassDef)):
-        return [stmt.name]
-    targets: list[pyast.expr] = []
-    if isinstance(stmt, pyast.Assign):
-        targets = list(stmt.targets)
-    elif isinstance(stmt, (pyast.AnnAssign, pyast.AugAssign)):
-        targets = [stmt.target]
-    elif not isinstance(stmt, (pyast.Import, pyast.ImportFrom, pyast.Expr)):
-        # compound statements (if __name__ == ..., for, with, try): every name they may bind
-        return [n.id for n in pyast.walk(stmt)
-                if isinstance(n, pyast.Name) and isinstance(n.ctx, pyast.Store)]
-    for t in targets:
-        out.extend(n.id for n in pyast.walk(t) if isinstance(n, pyast.Name))
+    todo: list[pyast.AST] = list(reversed(stmts))
+    while todo:
+        n = todo.pop()
+        if isinstance(n, (pyast.FunctionDef, pyast.AsyncFunctionDef, pyast.ClassDef)):
+            out.append(n.name)
+            args = getattr(n, "args", None)
+            evaluated_here = [*n.decorator_list, *getattr(args, "defaults", []),
+                              *(d for d in getattr(args, "kw_defaults", []) if d is not None)]
+            todo.extend(reversed(evaluated_here))
+            continue
+        if isinstance(n, (pyast.Lambda, pyast.ListComp, pyast.SetComp, pyast.DictComp, pyast.GeneratorExp)):
+            continue  # own scopes
+        if isinstance(n, pyast.Name) and isinstance(n.ctx, (pyast.Store, pyast.Del)):
+            out.append(n.id)
+        elif isinstance(n, (pyast.Import, pyast.ImportFrom)):
+            out.extend((a.asname or a.name).split(".")[0] for a in n.names)
+        elif isinstance(n, pyast.ExceptHandler) and n.name:
+            out.append(n.name)
+        todo.extend(reversed(list(pyast.iter_child_nodes(n))))
     return out
 
 
+def function_locals(node: pyast.AST) -> frozenset[str]:
+    """The names Python makes local to a function (bound anywhere in its body, minus ``global`` and
+    ``nonlocal`` declarations): inside the function such a name never means a module-level binding,
+    even before its assignment runs (Python raises UnboundLocalError, or a closure reads the later
+    value)."""
+    if not isinstance(node, (pyast.FunctionDef, pyast.AsyncFunctionDef)):
+        return frozenset()
+    declared = {name for n in pyast.walk(node) if isinstance(n, (pyast.Global, pyast.Nonlocal))
+                for name in n.names}
+    params = {a.arg for a in (*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs)}
+    return frozenset(set(_bound_names(node.body)) - declared - params)
+
+
 # --- Scopes -----------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class UnboundV:
+    """A function's local name read before its assignment (see ``function_locals``)."""
+
+
+UNBOUND = UnboundV()
 
 
 @dataclass
@@ -278,24 +314,28 @@ class Scope:
     parent: Scope | None = None
     in_udf: bool = False
     boundary: bool = False  # a function's own scope: names found beyond it are captured by a closure
+    locals_: frozenset[str] = frozenset()  # a function's local names (``function_locals``)
 
     def lookup(self, name: str) -> Value | None:
         return self.resolve(name)[0]
 
     def resolve(self, name: str) -> tuple[Value | None, Scope | None, bool]:
-        """The binding of ``name``, the scope holding it, and whether a closure captures it."""
+        """The binding of ``name``, the scope holding it, and whether a closure captures it. A name local
+        to a function but not bound yet resolves to ``UNBOUND``, never to an outer binding."""
         scope: Scope | None = self
         crossed = False
         while scope is not None:
             if name in scope.vars:
                 return scope.vars[name], scope, crossed
+            if name in scope.locals_:
+                return UNBOUND, scope, crossed
             crossed = crossed or scope.boundary
             scope = scope.parent
         return None, None, False
 
     def child(self, vars_: dict[str, Value] | None = None, in_udf: bool | None = None,
-              boundary: bool = False) -> Scope:
-        return Scope(dict(vars_ or {}), self, self.in_udf if in_udf is None else in_udf, boundary)
+              boundary: bool = False, locals_: frozenset[str] = frozenset()) -> Scope:
+        return Scope(dict(vars_ or {}), self, self.in_udf if in_udf is None else in_udf, boundary, locals_)
 
     def names(self) -> set[str]:
         out: set[str] = set()

@@ -25,6 +25,7 @@ from frontend.names import (
     Scope,
     TupleV,
     Value,
+    function_locals,
     returns_function,
 )
 from frontend.nodes import Shaped
@@ -57,7 +58,7 @@ def translate_pipeline(tr: Translator, fn: pyast.FunctionDef) -> sl.Program:
     if fn.decorator_list:
         raise tr.unsupported("decorator", "decorators are not supported", fn.decorator_list[0])
     params, bindings = program_params(tr, fn)
-    scope = Scope(bindings)
+    scope = Scope(bindings, locals_=function_locals(fn))
     result = pipeline_block(tr, fn.body, scope, fn)
     body = to_expr(tr, result, fn)
     return sl.Program(fn.name, tuple(params), tuple(tr.defs.values()), tuple(tr.lets), body, loc=tr.loc(fn))
@@ -88,7 +89,7 @@ def inline_helper(tr: Translator, mdef: ModuleDef, args: list[Value], call: pyas
     lets_before = len(tr.lets)
     root = tr.stmt_root
     try:
-        result = pipeline_block(tr, node.body, Scope(bindings), node)
+        result = pipeline_block(tr, node.body, Scope(bindings, locals_=function_locals(node)), node)
     finally:
         tr.in_progress.pop()
         tr.stmt_root = root
@@ -136,6 +137,7 @@ def pipeline_block(tr: Translator, stmts: list[pyast.stmt], scope: Scope, owner:
         if isinstance(stmt, pyast.FunctionDef):
             if stmt.decorator_list:
                 raise tr.unsupported("decorator", "decorators are not supported", stmt.decorator_list[0])
+            tr.check_rebind(pyast.copy_location(pyast.Name(stmt.name, pyast.Store()), stmt), scope)
             if returns_function(stmt):
                 scope.vars[stmt.name] = LocalHelperV(stmt, scope)
                 continue

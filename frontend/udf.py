@@ -23,6 +23,7 @@ from frontend.names import (
     OPERATOR_BINARY,
     OPERATOR_UNARY,
     OPERATOR_UNSUPPORTED,
+    UNBOUND,
     UNSUPPORTED_BUILTINS,
     BagV,
     DefV,
@@ -39,6 +40,7 @@ from frontend.names import (
     Scope,
     TupleV,
     Value,
+    function_locals,
     undefined,
     unsupported,
 )
@@ -365,6 +367,10 @@ class Translator:
     def name(self, node: pyast.Name, scope: Scope) -> Value:
         loc = self.loc(node)
         value, owner, captured = scope.resolve(node.id)
+        if value is UNBOUND:
+            raise self.unsupported("local name read before its assignment", f"'{node.id}' is assigned "
+                                   "later in this function, so Python treats it as local here: the read "
+                                   "fails, or a closure sees the later value when Spark runs it", node)
         if captured and owner is not None:
             self.captured.add((id(owner), node.id))
         if value is not None:
@@ -724,7 +730,7 @@ class Translator:
             out_params.append(sl.Param(new, ann, loc=p_loc))
         if bind:
             inner.update(bind)
-        body_scope = scope.child(inner, in_udf=True, boundary=True)
+        body_scope = scope.child(inner, in_udf=True, boundary=True, locals_=function_locals(node))
         if isinstance(node, pyast.Lambda):
             body = self.ret_expr(node.body, body_scope)
         else:
@@ -811,6 +817,7 @@ class Translator:
                 if stmt.decorator_list:
                     raise self.unsupported("decorator", "decorators are not supported",
                                            stmt.decorator_list[0])
+                self.check_rebind(_name_of(stmt), scope)
                 inner = scope.child()
                 fn = self.lambda_fn(stmt, scope)
                 inner.vars[stmt.name] = FnV(fn, len(fn.params))
@@ -906,7 +913,8 @@ class Translator:
                 d: sl.Def = self.param_fundef(name, node, module_scope)
             else:
                 params = self.def_params(node)
-                inner = module_scope.child({p: Scalar(sl.Var(new, loc=pl)) for p, new, _, pl in params})
+                inner = module_scope.child({p: Scalar(sl.Var(new, loc=pl)) for p, new, _, pl in params},
+                                           locals_=function_locals(node))
                 if isinstance(node, pyast.Lambda):
                     body = self.ret_expr(node.body, inner)
                     ret = None
@@ -924,7 +932,8 @@ class Translator:
 
     def param_fundef(self, name: str, node: pyast.FunctionDef | pyast.Lambda, scope: Scope) -> sl.ParamFunDef:
         params = self.def_params(node)
-        inner = scope.child({p: Scalar(sl.Var(new, loc=pl)) for p, new, _, pl in params})
+        inner = scope.child({p: Scalar(sl.Var(new, loc=pl)) for p, new, _, pl in params},
+                            locals_=function_locals(node))
         fn = self.returned_lambda(node, inner)
         return sl.ParamFunDef(name, tuple(sl.Param(n, t, loc=pl) for _, n, t, pl in params),  # type: ignore[arg-type]
                               fn, loc=self.loc(node))
@@ -987,7 +996,8 @@ class Translator:
                 self.synth_names.add(new)
                 names.append(new)
             inner = callee.scope.child({n: Scalar(sl.Var(new, loc=self.loc(node)))
-                                        for (n, _, _), new in zip(params, names, strict=True)})
+                                        for (n, _, _), new in zip(params, names, strict=True)},
+                                       locals_=function_locals(fn_node))
             fn = self.returned_lambda(fn_node, inner)
             full = sl.Lambda(tuple(sl.Param(n, loc=self.loc(node)) for n in names) + fn.params, fn.body,
                              loc=fn.loc)
@@ -1000,7 +1010,7 @@ class Translator:
                                            "variable before this statement", arg)
                 e = self.strict_let(e, name, self.loc(arg)).expr
             bound[name] = Scalar(e)
-        fn = self.returned_lambda(fn_node, callee.scope.child(bound))
+        fn = self.returned_lambda(fn_node, callee.scope.child(bound, locals_=function_locals(fn_node)))
         return FnV(fn, len(fn.params))
 
 
@@ -1063,3 +1073,9 @@ def _surely_harmless(node: pyast.AST) -> bool:
             and node.func.attr in _LAZY_RDD_METHODS and not node.keywords:
         return _surely_harmless(node.func.value) and all(_surely_harmless(a) for a in node.args)
     return False
+
+
+def _name_of(stmt: pyast.FunctionDef) -> pyast.Name:
+    """A ``def``'s name as an assignment target (a ``def`` rebinds its name like ``=`` does)."""
+    target = pyast.Name(stmt.name, pyast.Store())
+    return pyast.copy_location(target, stmt)
