@@ -80,10 +80,12 @@ def inline_helper(tr: Translator, mdef: ModuleDef, args: list[Value], call: pyas
     for (name, ann, _), value, arg in zip(params, args, call.args, strict=True):
         if isinstance(value, InputV) and ann is not None:
             value = BagV(value.var) if isinstance(ann, BagType) else Scalar(value.var)
-        if isinstance(value, Scalar) and tr.raises(value.expr):
-            if not first:
+        if isinstance(value, Scalar) and not isinstance(value.expr, (sl.Var, sl.IntLit, sl.BoolLit)):
+            # Python evaluates arguments once, at the call: a let (a UDF may then capture an action's
+            # result, which it could not hold inline); reordering only matters if it may raise
+            if tr.raises(value.expr) and not first:
                 raise _not_first(tr, call)
-            value = tr.strict_let(value.expr, name, tr.loc(arg))  # Python evaluates arguments at the call
+            value = tr.strict_let(value.expr, name, tr.loc(arg))
         bindings[name] = value
     tr.in_progress.append(mdef.name)
     lets_before = len(tr.lets)

@@ -435,6 +435,11 @@ CASES = {
         '  let item = count(B)\n'
         '  S\n'
     ),
+    'rdd_helper_argument_is_evaluated_once_at_the_call': (
+        'def scale(A, k):\n    return A.map(lambda x: x // k)\n\n'
+        'def p(R: RDD[int], S: RDD[int]):\n    return scale(R, S.count())\n',
+        'program p(R: Bag[Int], S: Bag[Int]) =\n  let k_1 = count(S)\n  map(lambda (x: Int) -> x // k_1)(R)\n'
+    ),
     'unpacked_tuple_is_one_let': (
         'def p(R: RDD[int], S: RDD[int]):\n    a, b = R.max(), S.count()\n    return b\n',
         'program p(R: Bag[Int], S: Bag[Int]) =\n  let a_b = (max(R), count(S))\n  a_b[1]\n'
