@@ -243,8 +243,15 @@ class _TermEncoder(BasicEncoder):
                                        node.loc)
             shape = fold_shape(node, self, self.top_env, src[0].value)
             acc = acc_template(f"{self.side}.acc{len(self.aggregates)}", shape)
-            for t in src:
-                acc_step(shape, acc, t.value, t.present, t.present)  # records the step's hazards
+            # one step per alternative (this also records the step's hazards)
+            touched = [acc_step(shape, acc, t.value, t.present, t.present) for t in src]
+            if shape.init is not None:
+                touched.append(shape.init)
+            if any(_mentions(v, a.acc) for v in touched for a in self.aggregates):
+                # the fold's functions or zero read another aggregation's *final* result; in a joint
+                # fold that result is a state variable, which would read the running value instead
+                raise UnsupportedShape("an aggregation whose functions or zero value read another "
+                                       "aggregation's result", node.loc)
             agg = AggTerm(node, shape, src, acc)
             self.aggregates.append(agg)
             self.agg_cache[node] = acc

@@ -246,3 +246,16 @@ def test_count_of_two_bags_in_one_program():
     left = prog(RS, op("+", A.SimpleAgg("count", v("R")), A.SimpleAgg("count", v("S"))))
     right = prog(RS, A.SimpleAgg("count", A.Union(v("S"), v("R"))))
     assert isinstance(agg_mult.run(pair(left, right), OPTS), Proved)
+
+
+def test_a_fold_reading_another_folds_result_is_not_a_joint_fold():
+    """Found in review: in a joint fold the other aggregation's result is a state variable (its running
+    value), not its final value, so AggMult proved s (0 for two or more elements) equal to max."""
+    pos = A.Filter(lam("x", op(">", "x", 0)), v("R"))
+    mx = A.Fold(A.IntLit(0), lam("a,x", A.Call("max", (v("a"), v("x")))), pos)
+    excess = lam("a,x", op("+", "a", A.Ite(op(">", "x", "m"), op("-", "x", "m"), A.IntLit(0))))
+    lets = {"m": mx, "c": A.SimpleAgg("count", pos), "s": A.Aggregate(A.IntLit(0), excess, add(), pos)}
+    left = prog(R, A.Ite(op(">=", "c", 2), v("s"), v("m")), lets=lets)
+    right = prog(R, mx)
+    for method in (agg_mult, agg_one, agg_one_sync):
+        assert not isinstance(method.run(pair(left, right), OPTS), Proved), method
