@@ -105,3 +105,15 @@ def test_malformed_jsonl_is_a_located_error(tmp_path: Path, capsys: pytest.Captu
     source.write_text('{"left": "a.py", "rihgt": "b.py"}\n')
     assert main(["batch", str(source)]) == 3
     assert "'left' and 'right'" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("options", ['"timeout": "abc"', '"timeout": -5', '"bound": 0', '"seed": 1.5'])
+def test_bad_per_pair_options_are_located_input_errors(tmp_path: Path, options: str,
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    """Found in review: a bad per-pair option was an internal error of the check, not an input error."""
+    pairs = tmp_path / "pairs.jsonl"
+    pairs.write_text('{"left": "a.py", "right": "b.py", ' + options + "}\n")
+    code = main(["batch", str(pairs)])
+    err = capsys.readouterr().err
+    assert code == 3, err
+    assert f"{pairs}:1:1:" in err and "Traceback" not in err

@@ -152,6 +152,19 @@ def test_changed_module_constant_rechecks_its_users(repo: Path, capsys: pytest.C
     assert "'LIMIT'" in entry["note"]
 
 
+def test_a_lambda_parameter_named_like_the_constant_does_not_hide_it(
+        repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Found in review: ``lambda k: k + 1`` made the hook think the pipeline never reads the constant
+    ``k``, so changing ``k = 3`` to ``k = 4`` passed unchecked."""
+    body = ("\ndef pipeline(R: RDD[int]) -> RDD[int]:\n"
+            "    return R.map(lambda k: k + 1).filter(lambda x: x > k)\n")
+    commit(repo, {"jobs.py": HEADER + "k = 3\n\n" + body})
+    (repo / "jobs.py").write_text(HEADER + "k = 4\n\n" + body)
+    code, data = hook_json(capsys)
+    assert code == 1
+    assert by_function(data)["pipeline"]["result"]["verdict"] == "not_equivalent"
+
+
 # --- what is and is not checked ---------------------------------------------------------------------
 
 

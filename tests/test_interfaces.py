@@ -204,3 +204,20 @@ def test_closures_static_methods_and_named_lambdas_load() -> None:
     assert sparkeq.check(objects.Jobs.double_then_keep, objects.Jobs.keep_then_double).verdict == "equivalent"
     assert sparkeq.check(objects.late, objects.Jobs.keep_then_double).verdict == "equivalent"
     assert sparkeq.check(objects.late, objects.above(49)).verdict == "not_equivalent"
+
+
+def test_function_objects_are_read_as_what_they_are() -> None:
+    """Found in review: the loader analysed the wrong function (two lambdas on one line, a later def
+    of the same name) or dropped a decorator, giving wrong verdicts."""
+    import importlib
+    import sys
+
+    sys.path.insert(0, str(FIX))
+    try:
+        traps = importlib.import_module("objects_traps")
+    finally:
+        sys.path.remove(str(FIX))
+    for fn in (traps.inc, traps.decorated):
+        assert sparkeq.check(fn, traps.plain).verdict == "error"
+    assert sparkeq.check(traps.first_dup, traps.plain).verdict == "equivalent"
+    assert sparkeq.check(traps.dup, traps.plain).verdict == "not_equivalent"

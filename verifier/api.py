@@ -264,7 +264,7 @@ def _z3_watchdog(deadline: float) -> Iterator[None]:
     done = threading.Event()
 
     def watch() -> None:
-        if done.wait(max(0.0, deadline - time.monotonic())):
+        if done.wait(min(max(0.0, deadline - time.monotonic()), threading.TIMEOUT_MAX)):
             return
         while not done.is_set():
             z3.main_ctx().interrupt()

@@ -72,8 +72,27 @@ class Pair:
             raise ValueError(f"unknown field(s) {', '.join(sorted(unknown))}; allowed: id, left, right, "
                              + ", ".join(PAIR_OPTIONS))
         options = {k: item[k] for k in PAIR_OPTIONS if k in item}
+        _check_options(options)
         return Pair(str(item.get("id", index + 1)), Side.read(item["left"]), Side.read(item["right"]),
                     options)
+
+
+_OPTION_TYPES = {"timeout": ((int, float), "a number"), "bound": ((int,), "an integer"),
+                 "seed": ((int,), "an integer"), "function": ((str,), "a string"),
+                 "left_function": ((str,), "a string"), "right_function": ((str,), "a string")}
+
+
+def _check_options(options: Mapping[str, Any]) -> None:
+    """Per-pair options are checked like the CLI's (a bad one is an input error on its line, not an
+    internal error of the check)."""
+    for key, value in options.items():
+        types, what = _OPTION_TYPES[key]
+        if isinstance(value, bool) or not isinstance(value, types):
+            raise ValueError(f"'{key}' must be {what}")
+        if key == "timeout" and not 0 < value < float("inf"):
+            raise ValueError("'timeout' must be a positive number of seconds")
+        if key == "bound" and value < 1:
+            raise ValueError("'bound' must be at least 1")
 
 
 def _load(side: Side, function: str | None) -> Any:

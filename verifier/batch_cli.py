@@ -88,7 +88,8 @@ def exit_status(results: Sequence[Result]) -> int:
 
 def run(args: argparse.Namespace) -> int:
     """Run the batch for parsed CLI arguments and return the exit status."""
-    if (args.timeout is not None and args.timeout <= 0) or (args.workers is not None and args.workers < 1):
+    if (args.timeout is not None and not 0 < args.timeout < float("inf")) \
+            or (args.workers is not None and args.workers < 1):
         print("sparkeq batch: --timeout and --workers must be positive", file=sys.stderr)
         return EXIT_INPUT_ERROR
     try:

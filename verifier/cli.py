@@ -122,8 +122,8 @@ def _check(args: argparse.Namespace) -> int:
     status line, and show what Spark said."""
     from verifier.api import check
 
-    if args.timeout is not None and args.timeout <= 0:
-        print("sparkeq: --timeout must be positive", file=sys.stderr)
+    if args.timeout is not None and not 0 < args.timeout < float("inf"):  # also rejects nan
+        print("sparkeq: --timeout must be a positive number of seconds", file=sys.stderr)
         return EXIT_INPUT_ERROR
     result = check(args.left, args.right, replay=False, master=args.master, timeout=args.timeout)
     replay = not args.no_replay and result.verdict == "not_equivalent"

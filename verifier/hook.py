@@ -112,8 +112,8 @@ add_arguments = add_hook_arguments
 
 def run(args: argparse.Namespace) -> int:
     """Run the hook for parsed CLI arguments, print the report and return the exit status."""
-    if args.timeout is not None and args.timeout <= 0:
-        print("sparkeq: --timeout must be positive", file=sys.stderr)
+    if args.timeout is not None and not 0 < args.timeout < float("inf"):  # also rejects nan
+        print("sparkeq: --timeout must be a positive number of seconds", file=sys.stderr)
         return EXIT_INPUT_ERROR
     options = HookOptions(rev=args.rev, staged=args.staged, strict=args.strict, replay=not args.no_replay,
                           master=args.master, timeout=args.timeout)
@@ -388,16 +388,11 @@ def _bound_names(stmt: ast.stmt) -> list[str]:
 
 
 def _free_names(node: ast.AST) -> set[str]:
-    """Names read in ``node`` that it does not bind itself (parameters, locals): an over-approximation
-    of the module-level names it depends on, which at worst costs an extra check."""
-    loaded: set[str] = set()
-    local: set[str] = set()
-    for sub in ast.walk(node):
-        if isinstance(sub, ast.Name):
-            (loaded if isinstance(sub.ctx, ast.Load) else local).add(sub.id)
-        elif isinstance(sub, ast.arg):
-            local.add(sub.arg)
-    return loaded - local
+    """Every name read in ``node``: an over-approximation of the module-level names it depends on,
+    which at worst costs an extra check. Names it binds are *not* subtracted: a lambda parameter ``k``
+    does not make another read of ``k`` local (a review found a changed constant ``k`` passing the
+    hook because a lambda elsewhere in the function was called ``lambda k: ...``)."""
+    return {sub.id for sub in ast.walk(node) if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Load)}
 
 
 # ---------------------------------------------------------------------------------------------------

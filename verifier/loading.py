@@ -74,6 +74,9 @@ def _load_function_object(fn: Any) -> LoadedProgram:
     """
     if isinstance(fn, staticmethod):
         fn = fn.__func__
+    if inspect.unwrap(fn) is not fn:  # a decorator (functools.wraps) may change what the function does
+        raise InputError(f"{fn.__qualname__} is decorated: sparkeq reads the source of the function it "
+                         "wraps, not what the decorator adds; pass the undecorated function")
     try:
         lines, first_line = inspect.getsourcelines(fn)
         filename = inspect.getsourcefile(fn) or "<input>"
@@ -81,7 +84,11 @@ def _load_function_object(fn: Any) -> LoadedProgram:
         raise InputError(f"cannot read the source of {fn!r}: {exc}") from None
     file_text = _file_text_or(filename, "")
     first_error: InputError | None = None
-    if file_text and fn.__qualname__ == fn.__name__ and fn.__name__ != "<lambda>":
+    # the file's definition is this function only if the module's name still means it and the def
+    # starts where the function object's code does (a later def of the same name shadows an alias)
+    is_the_file_def = getattr(fn, "__globals__", {}).get(fn.__name__) is fn \
+        and getattr(getattr(fn, "__code__", None), "co_firstlineno", -1) == first_line
+    if file_text and is_the_file_def and fn.__qualname__ == fn.__name__ and fn.__name__ != "<lambda>":
         try:
             loaded = load_python_source(file_text, fn.__name__, filename)
             return LoadedProgram(loaded.program, "python", path=filename, function=fn.__name__,
@@ -105,14 +112,24 @@ def _own_source(fn: Any, source: str) -> tuple[str, str]:
     import ast
 
     try:
-        node = ast.parse(source).body[0]
+        body = ast.parse(source).body
+        node = body[0]
     except (SyntaxError, IndexError):
         return fn.__name__, source
     lines = source.splitlines(keepends=True)
     if isinstance(node, ast.FunctionDef) and node.decorator_list:
+        for d in node.decorator_list:
+            if not (isinstance(d, ast.Name) and d.id == "staticmethod"):
+                raise InputError(f"{fn.__qualname__} is decorated with @{ast.unparse(d)}: what a decorator "
+                                 "adds is not analysed; pass the undecorated function")
         for i in range(node.decorator_list[0].lineno - 1, node.lineno - 1):
             lines[i] = "\n"
         return node.name, "".join(lines)
+    lambdas = [n for n in body
+               if isinstance(n, ast.Assign | ast.AnnAssign) and isinstance(n.value, ast.Lambda)]
+    if len(lambdas) > 1:  # ``inc = lambda ...; dec = lambda ...``: which one is this function?
+        raise InputError(f"several lambdas are assigned on the line of {fn.__qualname__}: put each on a "
+                         "line of its own")
     if isinstance(node, ast.Assign | ast.AnnAssign) and isinstance(node.value, ast.Lambda):
         target = node.targets[0] if isinstance(node, ast.Assign) else node.target
         lam = node.value
