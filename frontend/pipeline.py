@@ -161,6 +161,12 @@ def bind_pipeline(tr: Translator, target: pyast.expr, value: Value, scope: Scope
         elif isinstance(value, BagV) and tr.builds_raising(value):
             # an RDD whose construction may raise is built here, not where it is used (maybe never)
             scope.vars[target.id] = tr.bag_let(value, target.id, loc)
+        elif isinstance(value, FnV) and isinstance(value.fn, sl.PApp) \
+                and any(tr.raises(a) for a in value.fn.args):
+            # ``h = below(10 // t)``: the arguments are evaluated here, whether or not h is ever called
+            args = tuple(tr.strict_let(a, f"{target.id}_arg", loc).expr if tr.raises(a) else a
+                         for a in value.fn.args)
+            scope.vars[target.id] = FnV(sl.PApp(value.fn.name, args, loc=value.fn.loc), value.arity)
         else:
             scope.vars[target.id] = value
         return

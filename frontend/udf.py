@@ -432,9 +432,11 @@ class Translator:
             if not isinstance(exponent, sl.IntLit) or not 0 <= exponent.value <= MAX_POWER:
                 raise self.unsupported("** with a non-constant exponent", "'**' is supported only with a "
                                        f"constant exponent between 0 and {MAX_POWER}", node)
-            result: sl.Expr = sl.IntLit(1, loc=loc)
-            for i in range(exponent.value):
-                result = left if i == 0 else self.arith("*", result, left, loc)
+            if exponent.value == 0:  # Python evaluates the base all the same (it may raise)
+                return sl.Proj(sl.TupleExpr((left, sl.IntLit(1, loc=loc)), loc=loc), 1, loc=loc)
+            result: sl.Expr = left
+            for _ in range(exponent.value - 1):
+                result = self.arith("*", result, left, loc)
             return result
         right = self.as_int(self.scalar(node.right, scope))
         return self.arith(ARITH[type(node.op)], left, right, loc)
@@ -567,6 +569,9 @@ class Translator:
             args = tuple(self.scalar(a, scope) for a in node.args)
             if len(args) != callee.arity:
                 raise TypeCheckError(f"function takes {callee.arity} argument(s), {len(args)} given", loc)
+            if self.returns_list(callee.fn):
+                raise self.unsupported("list value", "this function returns a list: only a flatMap function "
+                                       "may return a list", node)
             return Scalar(sl.Apply(callee.fn, callee.args + args, loc=loc))
         if isinstance(callee, FnV):
             args = tuple(self.scalar(a, scope) for a in node.args)
@@ -812,6 +817,11 @@ class Translator:
                     # keep Python's eager evaluation (and its ZeroDivisionError) of an unused local
                     v = value.expr
                     body = sl.Ite(sl.BinOp("==", v, v, loc=v.loc), body, body, loc=self.loc(stmt))
+                held = _held_arguments(value)
+                if any(may_raise(a) for a in held):
+                    # ``h = below(10 // x)``: Python evaluates the arguments now, used or not
+                    v = sl.TupleExpr(held, loc=self.loc(stmt))
+                    body = sl.Ite(sl.BinOp("==", v, v, loc=v.loc), body, body, loc=self.loc(stmt))
                 return body
             if isinstance(stmt, pyast.FunctionDef):
                 if stmt.decorator_list:
@@ -953,12 +963,15 @@ class Translator:
                     if isinstance(value, pyast.Lambda):
                         fn = self.lambda_fn(value, inner)
                     else:
-                        assert isinstance(value, pyast.Name)
-                        found = inner.lookup(value.id)
-                        assert isinstance(found, FnV) and isinstance(found.fn, sl.Lambda)
+                        found = inner.lookup(value.id) if isinstance(value, pyast.Name) else None
+                        if not (isinstance(found, FnV) and isinstance(found.fn, sl.Lambda)):
+                            raise self.unsupported("returned value of a function-returning helper",
+                                                   "the helper must return a lambda or a function it "
+                                                   "defines", stmt)
                         fn = found.fn
                     break
                 if isinstance(stmt, pyast.FunctionDef):
+                    self.check_rebind(_name_of(stmt), inner)
                     f = self.lambda_fn(stmt, inner)
                     inner.vars[stmt.name] = FnV(f, len(f.params))
                     continue
@@ -969,6 +982,7 @@ class Translator:
                         raise self.unsupported("raising assignment in a function-returning helper",
                                                "this assignment may raise; move it into the returned "
                                                "function", stmt)
+                    self.check_rebind(target, inner)  # the returned function reads it when it runs
                     self.bind(target, value, inner.vars, stmt)
                     continue
                 self.unsupported_statement(stmt)
@@ -1079,3 +1093,13 @@ def _name_of(stmt: pyast.FunctionDef) -> pyast.Name:
     """A ``def``'s name as an assignment target (a ``def`` rebinds its name like ``=`` does)."""
     target = pyast.Name(stmt.name, pyast.Store())
     return pyast.copy_location(target, stmt)
+
+
+def _held_arguments(value: Value) -> tuple[sl.Expr, ...]:
+    """Arguments a function value already holds (``below(10 // x)``, ``helper(e)`` pending its last
+    call): Python evaluated them when the value was made."""
+    if isinstance(value, FnV) and isinstance(value.fn, sl.PApp):
+        return value.fn.args
+    if isinstance(value, PendingV):
+        return value.args
+    return ()

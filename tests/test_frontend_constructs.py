@@ -198,7 +198,7 @@ CASES = {
         '    return R.map(lambda x: (x ** 0, x ** 1, x ** 3))\n'
         ,
         'program p(R: Bag[Int]) =\n'
-        '  map(lambda (x: Int) -> (1, x, x * x * x))(R)\n'
+        '  map(lambda (x: Int) -> ((x, 1)[1], x, x * x * x))(R)\n'  # x ** 0 evaluates x, then 1
     ),
     'boolint': (
         'def p(R: RDD[int]):\n'
