@@ -139,7 +139,7 @@ def pipeline_block(tr: Translator, stmts: list[pyast.stmt], scope: Scope, owner:
         if isinstance(stmt, pyast.FunctionDef):
             if stmt.decorator_list:
                 raise tr.unsupported("decorator", "decorators are not supported", stmt.decorator_list[0])
-            tr.check_rebind(pyast.copy_location(pyast.Name(stmt.name, pyast.Store()), stmt), scope)
+            tr.check_def_rebind(stmt, scope)
             if returns_function(stmt):
                 scope.vars[stmt.name] = LocalHelperV(stmt, scope)
                 continue

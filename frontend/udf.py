@@ -134,6 +134,10 @@ class Translator:
                                            f"'{node.id}' is reassigned after a function captured it (the "
                                            "function would see the new value when Spark runs it)", node)
 
+    def check_def_rebind(self, stmt: pyast.FunctionDef, scope: Scope) -> None:
+        """``check_rebind`` for a ``def``, which rebinds its name like ``=`` does."""
+        self.check_rebind(pyast.copy_location(pyast.Name(stmt.name, pyast.Store()), stmt), scope)
+
     def program_level(self) -> set[str]:
         """Names a function parameter must not reuse: SparkLite forbids shadowing inputs, lets, defs."""
         return self.program_names | self.let_names | set(self.info.defs)
@@ -815,19 +819,17 @@ class Translator:
                 if isinstance(value, Scalar) and may_raise(value.expr) \
                         and not strictly_evaluated(value.expr, body):
                     # keep Python's eager evaluation (and its ZeroDivisionError) of an unused local
-                    v = value.expr
-                    body = sl.Ite(sl.BinOp("==", v, v, loc=v.loc), body, body, loc=self.loc(stmt))
+                    body = _forcing(value.expr, body, self.loc(stmt))
                 held = _held_arguments(value)
                 if any(may_raise(a) for a in held):
                     # ``h = below(10 // x)``: Python evaluates the arguments now, used or not
-                    v = sl.TupleExpr(held, loc=self.loc(stmt))
-                    body = sl.Ite(sl.BinOp("==", v, v, loc=v.loc), body, body, loc=self.loc(stmt))
+                    body = _forcing(sl.TupleExpr(held, loc=self.loc(stmt)), body, self.loc(stmt))
                 return body
             if isinstance(stmt, pyast.FunctionDef):
                 if stmt.decorator_list:
                     raise self.unsupported("decorator", "decorators are not supported",
                                            stmt.decorator_list[0])
-                self.check_rebind(_name_of(stmt), scope)
+                self.check_def_rebind(stmt, scope)
                 inner = scope.child()
                 fn = self.lambda_fn(stmt, scope)
                 inner.vars[stmt.name] = FnV(fn, len(fn.params))
@@ -971,7 +973,7 @@ class Translator:
                         fn = found.fn
                     break
                 if isinstance(stmt, pyast.FunctionDef):
-                    self.check_rebind(_name_of(stmt), inner)
+                    self.check_def_rebind(stmt, inner)
                     f = self.lambda_fn(stmt, inner)
                     inner.vars[stmt.name] = FnV(f, len(f.params))
                     continue
@@ -1089,10 +1091,9 @@ def _surely_harmless(node: pyast.AST) -> bool:
     return False
 
 
-def _name_of(stmt: pyast.FunctionDef) -> pyast.Name:
-    """A ``def``'s name as an assignment target (a ``def`` rebinds its name like ``=`` does)."""
-    target = pyast.Name(stmt.name, pyast.Store())
-    return pyast.copy_location(target, stmt)
+def _forcing(v: sl.Expr, body: sl.Expr, loc: sl.Loc | None) -> sl.Expr:
+    """``body``, after evaluating ``v`` for its errors only: ``if v == v then body else body``."""
+    return sl.Ite(sl.BinOp("==", v, v, loc=v.loc), body, body, loc=loc)
 
 
 def _held_arguments(value: Value) -> tuple[sl.Expr, ...]:

@@ -411,6 +411,11 @@ class Program(Node):
     defs: tuple[Def, ...]
     lets: tuple[LetBinding, ...]
     body: Expr
+    kernel: bool = field(default=False, compare=False, repr=False, kw_only=True)
+    """Set by ``sparklite.desugar`` on the programs it returns, so that the interpreter and the encoders,
+    which desugar whatever they are given, skip a whole-tree walk on programs already in kernel form
+    (the interpreter runs one program thousands of times during validation and random testing). The
+    passes after desugaring (simplify, renaming) keep the kernel form and so may keep the flag."""
 
 
 # ---------------------------------------------------------------------------------------------------

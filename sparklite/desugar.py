@@ -21,6 +21,8 @@ Kernel node types: every expression node except ``Fold``, ``FoldByKey``, ``Aggre
 
 from __future__ import annotations
 
+import dataclasses
+
 from sparklite import ast as A
 
 SURFACE_ONLY = (A.Fold, A.FoldByKey, A.AggregateByKey, A.ReduceByKey)
@@ -29,13 +31,16 @@ _IDENTITY_PARAM = "v__kernel"  # a name no frontend produces (SparkLite identifi
 
 
 def desugar(program: A.Program) -> A.Program:
-    """``program`` in kernel form (see the module doc)."""
-    if not any(isinstance(n, SURFACE_ONLY) for n in A.walk(program)):
+    """``program`` in kernel form (see the module doc), marked ``kernel`` so that desugaring it again
+    costs nothing."""
+    if program.kernel:
         return program
-    return A.transform(program, _rewrite)
+    kernel = program if is_kernel(program) else A.transform(program, _rewrite)
+    return dataclasses.replace(kernel, kernel=True)
 
 
 def is_kernel(program: A.Program) -> bool:
+    """Structurally: no surface-only node anywhere (whatever the ``kernel`` flag says)."""
     return not any(isinstance(n, SURFACE_ONLY) for n in A.walk(program))
 
 

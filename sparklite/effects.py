@@ -95,10 +95,6 @@ def _may_raise(node: A.Node, defs: Mapping[str, A.Def] | None, seen: set[str],
     return any(_may_raise(c, defs, seen, bags) for c in A.children(node))
 
 
-def program_defs(program: A.Program) -> dict[str, A.Def]:
-    return {d.name: d for d in program.defs}
-
-
 def driver_may_raise(node: A.Node, defs: Mapping[str, A.Def] | None = None,
                      bags: Mapping[str, A.Expr] | None = None) -> bool:
     """Whether *building* ``node`` on the driver may raise, before any action forces a bag.

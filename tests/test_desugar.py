@@ -57,3 +57,13 @@ def test_messages_name_the_method_the_user_wrote() -> None:
     p = parse("program p(R: Bag[(Int, Int)]) =\n  foldByKey(1, lambda (a: Int, b: Int) -> a + b)(R)\n")
     (check,) = pi.check_program(p, Options(timeout_s=5))
     assert not check.independent and "foldByKey" in check.warning()
+
+
+def test_a_kernel_program_is_marked_and_not_walked_again() -> None:
+    """The interpreter and the encoders desugar what they are given; on a kernel program that must be
+    free (the mark does not take part in equality)."""
+    p = parse("program p(R: Bag[Int]) =\n  fold(0, lambda (a: Int, b: Int) -> a + b)(R)\n")
+    k = desugar(p)
+    assert k.kernel and not p.kernel and desugar(k) is k
+    unmarked = desugar(parse("program q(R: Bag[Int]) =\n  count(R)\n"))
+    assert unmarked.kernel and unmarked == parse("program q(R: Bag[Int]) =\n  count(R)\n")

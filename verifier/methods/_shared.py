@@ -173,12 +173,18 @@ def bag_types(prep: Prepared) -> dict[str, Type]:
 def make_candidate(model: z3.ModelRef, prep: Prepared, bags: Mapping[str, Sequence[Sym]],
                    origin: str) -> Candidate:
     """Concrete inputs: each bag parameter's listed elements read from ``model``, scalars from it too."""
+    return candidate_from(model, prep.left, bags, origin)
+
+
+def candidate_from(model: z3.ModelRef, enc: ProgramEncoding, bags: Mapping[str, Sequence[Sym]],
+                   origin: str) -> Candidate:
+    """``make_candidate`` for one encoding (its parameters and scalar variables, shared by name)."""
     inputs: dict[str, object] = {}
-    for p in prep.left.program.params:
+    for p in enc.program.params:
         if isinstance(p.type, BagType):
             inputs[p.name] = [sym_to_value(s, model) for s in bags.get(p.name, ())]
         else:
-            inputs[p.name] = sym_to_value(prep.left.scalars[p.name], model)
+            inputs[p.name] = sym_to_value(enc.scalars[p.name], model)
     return Candidate(inputs=inputs, origin=origin)
 
 

@@ -35,12 +35,11 @@ from dataclasses import dataclass
 
 import z3
 
-from encoder.basic import BasicEncoder, EncodingError, Sym, fresh, fresh_like, sym_eq, sym_to_value
-from encoder.terms import Alts, BagResult, BagTerm, UnsupportedShape, encode_program
+from encoder.basic import BasicEncoder, EncodingError, Sym, fresh_like, sym_eq
+from encoder.terms import Alts, BagResult, BagTerm, ProgramEncoding, UnsupportedShape, encode_program
 from sparklite import ast as A
 from sparklite.desugar import desugar
-from sparklite.types import BagType
-from verifier.methods._shared import Unknown, counter_model, find_model, singleton_bags
+from verifier.methods._shared import Unknown, candidate_from, counter_model, find_model, singleton_bags
 from verifier.methods.base import (
     Candidate,
     Inconclusive,
@@ -96,7 +95,7 @@ def run(pair: Pair, options: Options) -> MethodOutcome:
             if missing is not None:
                 alt, model = missing
                 other = "RIGHT" if which == "LEFT" else "LEFT"
-                cand = _candidate(model, pair, alt)
+                cand = _candidate(model, left, alt)
                 return Inconclusive(NAME, f"a value of {which}'s set was not shown to be in {other}'s",
                                     (cand,))
     except Unknown as exc:
@@ -167,6 +166,7 @@ def _support_of(e: A.Expr, lets: dict[str, A.Expr]) -> A.Expr:
 class _Side:
     """One program's set: alternatives whose (value, present) are the set's elements."""
 
+    enc: ProgramEncoding  # of the set's inner bag: parameters and scalar variables
     alts: Alts
     hazards: list[z3.BoolRef]
     maps: list[tuple[BasicEncoder, A.Fn, Sym, dict[str, Sym]]]  # post maps, sample argument, scope
@@ -209,7 +209,7 @@ def _encode(program: A.Program, shape: SetShape, side: str) -> _Side | str:
                 present = z3.And(present, keep)
             hazards += basic.div_hazards[start:]
         alts.append(BagTerm(value, present, t.occurrences, t.elem_types, t.keyed))
-    return _Side(tuple(alts), hazards, maps)
+    return _Side(enc, tuple(alts), hazards, maps)
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -231,17 +231,11 @@ def _not_covered(a: _Side, b: _Side, timeout_s: float) -> tuple[BagTerm, z3.Mode
     return None
 
 
-def _candidate(model: z3.ModelRef, pair: Pair, alt: BagTerm) -> Candidate:
+def _candidate(model: z3.ModelRef, side: _Side, alt: BagTerm) -> Candidate:
     """Singleton input bags holding the uncovered tuple, scalars from the model (the interpreter
     decides whether the programs really differ there)."""
     bags = singleton_bags("x", alt.rep_var_set(), dict(alt.elem_types))
-    inputs: dict[str, object] = {}
-    for p in pair.left.params:
-        if isinstance(p.type, BagType):
-            inputs[p.name] = [sym_to_value(v, model) for v in bags.get(p.name, ())]
-        else:
-            inputs[p.name] = sym_to_value(fresh(f"v:{p.name}", p.type), model)
-    return Candidate(inputs=inputs, origin=f"{NAME}: a value one set holds and the other may not")
+    return candidate_from(model, side.enc, bags, f"{NAME}: a value one set holds and the other may not")
 
 
 __all__ = ["NAME", "run"]
