@@ -53,12 +53,13 @@ class Node:
 # Basic expressions
 # ---------------------------------------------------------------------------------------------------
 
-ARITH_OPS = ("+", "-", "*", "//", "%")
+ARITH_OPS = ("+", "-", "*", "//", "%", "/")
 COMPARE_OPS = ("==", "!=", "<", "<=", ">", ">=")
 BOOL_OPS = ("and", "or")
-BINARY_OPS = ARITH_OPS + COMPARE_OPS + BOOL_OPS
+MEMBER_OPS = ("in",)
+BINARY_OPS = ARITH_OPS + COMPARE_OPS + BOOL_OPS + MEMBER_OPS
 
-BinOpName = Literal["+", "-", "*", "//", "%", "==", "!=", "<", "<=", ">", ">=", "and", "or"]
+BinOpName = Literal["+", "-", "*", "//", "%", "/", "==", "!=", "<", "<=", ">", ">=", "and", "or", "in"]
 BuiltinName = Literal["min", "max", "abs"]
 BUILTINS = ("min", "max", "abs")
 
@@ -71,6 +72,39 @@ class IntLit(Node):
 @dataclass(frozen=True)
 class BoolLit(Node):
     value: bool
+
+
+@dataclass(frozen=True)
+class StrLit(Node):
+    value: str
+
+
+@dataclass(frozen=True)
+class FloatLit(Node):
+    """A finite float literal (NaN and infinities are written ``float("nan")``, as in Python)."""
+
+    value: float
+
+
+@dataclass(frozen=True)
+class NoneLit(Node):
+    pass
+
+
+@dataclass(frozen=True)
+class ListExpr(Node):
+    """A list display ``[a, b]``."""
+
+    elems: tuple[Expr, ...]
+
+
+@dataclass(frozen=True)
+class ListComp(Node):
+    """``[fn(x) for x in source if cond(x)]`` over a list or a string (its characters)."""
+
+    fn: Lambda
+    source: Expr
+    cond: Lambda | None = None
 
 
 @dataclass(frozen=True)
@@ -127,7 +161,9 @@ class Proj(Node):
 
 @dataclass(frozen=True)
 class Call(Node):
-    """Call of a builtin (``min``, ``max``, ``abs``) or of a named first-order ``FunDef``."""
+    """Call of a builtin (``sparklite.builtins``: ``min``, ``len``, ``str.split``, ``py.getitem``...)
+    or of a named first-order ``FunDef``. Dotted names (``str.split(s, ",")``, receiver first) are
+    builtins only, so a user's ``def split`` never captures a method."""
 
     func: str
     args: tuple[Expr, ...]
@@ -242,6 +278,100 @@ class Distinct(Node):
     source: Expr
 
 
+OuterJoinKind = Literal["left", "right", "full"]
+
+
+@dataclass(frozen=True)
+class OuterJoin(Node):
+    """``leftOuterJoin``/``rightOuterJoin``/``fullOuterJoin``: like ``Join``, with ``None`` for the
+    value of a side that has no element with the key."""
+
+    kind: OuterJoinKind
+    left: Expr
+    right: Expr
+
+
+@dataclass(frozen=True)
+class SortBy(Node):
+    """``sortBy(key, ascending)`` (``sortByKey`` is ``sortBy`` on the first component): as a bag, the
+    same elements; collected, taken or ``first``-ed, the order across keys is fixed, among equal keys not."""
+
+    key: Fn
+    ascending: bool
+    source: Expr
+    surface: str = field(default="sortBy", compare=False, repr=False, kw_only=True)
+
+
+@dataclass(frozen=True)
+class Subtract(Node):
+    """``left.subtract(right)``: the elements of ``left`` (with multiplicity) equal to no element of
+    ``right``."""
+
+    left: Expr
+    right: Expr
+
+
+@dataclass(frozen=True)
+class Intersection(Node):
+    """``left.intersection(right)``: the distinct elements present in both."""
+
+    left: Expr
+    right: Expr
+
+
+# ---------------------------------------------------------------------------------------------------
+# Actions returning lists and dictionaries
+# ---------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Collect(Node):
+    """``collect()`` where the program uses the list (``sorted(R.collect())``); a collected result that
+    is only returned is the bag itself."""
+
+    source: Expr
+
+
+@dataclass(frozen=True)
+class Take(Node):
+    """``take(n)``: the first ``n`` elements in partition order (of the sorted order after ``sortBy``)."""
+
+    count: Expr
+    source: Expr
+
+
+@dataclass(frozen=True)
+class TakeOrdered(Node):
+    """``takeOrdered(n, key)`` (ascending) or ``top(n, key)`` (``top=True``, descending)."""
+
+    count: Expr
+    key: Fn | None
+    source: Expr
+    top: bool = False
+
+
+@dataclass(frozen=True)
+class First(Node):
+    """``first()``: the first element; ``ValueError`` on an empty bag."""
+
+    source: Expr
+
+
+@dataclass(frozen=True)
+class CountByValue(Node):
+    """``countByValue()``: a dict from each distinct element to its multiplicity (``countByKey()`` is
+    ``map(lambda kv: kv[0]).countByValue()``, which is what PySpark runs)."""
+
+    source: Expr
+
+
+@dataclass(frozen=True)
+class CollectAsMap(Node):
+    """``collectAsMap()``: ``dict(collect())``, so for a repeated key the last value in partition order."""
+
+    source: Expr
+
+
 # ---------------------------------------------------------------------------------------------------
 # Aggregations to a basic value
 # ---------------------------------------------------------------------------------------------------
@@ -336,7 +466,7 @@ class CombineByKey(Node):
     surface: str = field(default="combineByKey", compare=False, repr=False, kw_only=True)
 
 
-GroupAggKind = Literal["sum", "len", "min", "max"]
+GroupAggKind = Literal["sum", "len", "min", "max", "list"]
 
 
 @dataclass(frozen=True)
@@ -344,8 +474,8 @@ class GroupByKeyAgg(Node):
     """``groupByKey().mapValues(lambda vs: (k1(vs), ..., kn(vs)))`` for whole-group functions ``kinds``.
 
     With one kind the value is that result (``(k, sum(vs))``); with several it is the tuple of results
-    (``(k, (sum(vs), len(vs)))``). Only order-insensitive whole-group functions are allowed, because the
-    order of a group's values depends on Spark's partitioning.
+    (``(k, (sum(vs), len(vs)))``). ``list`` keeps the group as a list, in the order Spark collects it
+    (which depends on the partitioning).
     """
 
     kinds: tuple[GroupAggKind, ...]
@@ -353,16 +483,23 @@ class GroupByKeyAgg(Node):
 
 
 Expr = (
-    IntLit | BoolLit | Var | BinOp | Not | Neg | Ite | TupleExpr | Proj | Call | Apply
-    | Map | Filter | FlatMap | Cartesian | Join | Union | Distinct
-    | Fold | Aggregate | Reduce | SimpleAgg
+    IntLit | BoolLit | StrLit | FloatLit | NoneLit | ListExpr | ListComp
+    | Var | BinOp | Not | Neg | Ite | TupleExpr | Proj | Call | Apply
+    | Map | Filter | FlatMap | Cartesian | Join | OuterJoin | Union | Distinct | SortBy | Subtract
+    | Intersection
+    | Fold | Aggregate | Reduce | SimpleAgg | Collect | Take | TakeOrdered | First | CountByValue
+    | CollectAsMap
     | FoldByKey | AggregateByKey | ReduceByKey | CombineByKey | GroupByKeyAgg
 )
 
-BAG_OPS = (Map, Filter, FlatMap, Cartesian, Join, Union, Distinct,
-           FoldByKey, AggregateByKey, ReduceByKey, CombineByKey, GroupByKeyAgg)
+LITERALS = (IntLit, BoolLit, StrLit, FloatLit, NoneLit)
+BAG_OPS = (Map, Filter, FlatMap, Cartesian, Join, OuterJoin, Union, Distinct, SortBy, Subtract,
+           Intersection, FoldByKey, AggregateByKey, ReduceByKey, CombineByKey, GroupByKeyAgg)
 BY_KEY_OPS = (FoldByKey, AggregateByKey, ReduceByKey, CombineByKey, GroupByKeyAgg)
 AGGREGATIONS = (Fold, Aggregate, Reduce, SimpleAgg)
+#: Actions whose result is a list or a dict (they run a Spark job, as aggregations do).
+COLLECTING_ACTIONS = (Collect, Take, TakeOrdered, First, CountByValue, CollectAsMap)
+ACTIONS = AGGREGATIONS + COLLECTING_ACTIONS
 
 
 # ---------------------------------------------------------------------------------------------------

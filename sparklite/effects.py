@@ -9,7 +9,11 @@ false never gives an error outcome in the interpreter.
 
 What raises under Spark (``shared/design/spark-semantics.md``):
 
-- ``//`` and ``%`` with a zero divisor: ``ZeroDivisionError`` (in a task or on the driver);
+- ``//`` and ``%`` with a zero divisor: ``ZeroDivisionError`` (in a task or on the driver); ``/`` too,
+  and ``OverflowError`` when an int quotient is too large for a float;
+- the builtins that may raise (``int(s)``, ``float(s)``, ``py.getitem``, ``py.unpack``...), as
+  ``sparklite.builtins`` lists them;
+- ``first()`` of an empty RDD: ``ValueError``;
 - ``reduce``, ``min()`` and ``max()`` of an empty RDD: ``ValueError`` on the driver;
 - anything that forces a bag whose functions may raise (an action over ``map(lambda x: 1 // x)``), and
   any call of a function whose body may raise.
@@ -23,12 +27,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from sparklite import ast as A
+from sparklite import builtins as B
 from sparklite.types import BagType
 
 ZERO_DIVISION = "ZeroDivisionError"
 EMPTY_ACTION = "ValueError"
 
-RAISING_BINOPS: Mapping[str, str] = {"//": ZERO_DIVISION, "%": ZERO_DIVISION}
+RAISING_BINOPS: Mapping[str, str] = {"//": ZERO_DIVISION, "%": ZERO_DIVISION, "/": ZERO_DIVISION}
 """Binary operators that raise, with the exception, when their right operand is zero."""
 
 EMPTY_RAISING_SIMPLE_AGGS: Mapping[str, str] = {"min": EMPTY_ACTION, "max": EMPTY_ACTION}
@@ -38,9 +43,21 @@ EMPTY_RAISING_SIMPLE_AGGS: Mapping[str, str] = {"min": EMPTY_ACTION, "max": EMPT
 def raises_here(node: A.Node) -> str | None:
     """The exception ``node`` itself may raise (ignoring its subexpressions), or None."""
     if isinstance(node, A.BinOp) and node.op in RAISING_BINOPS:
-        if isinstance(node.right, A.IntLit) and node.right.value != 0:
+        if node.op != "/" and isinstance(node.right, A.IntLit) and node.right.value != 0:
             return None
+        if isinstance(node.right, A.FloatLit) and node.right.value != 0:
+            return None  # float // % / a nonzero float: no zero divisor, and floats overflow to inf
         return RAISING_BINOPS[node.op]
+    if isinstance(node, A.Call) and node.func in B.BUILTINS and node.func not in A.BUILTINS:
+        if node.func == "str.split" and len(node.args) == 2 and isinstance(node.args[1], A.StrLit) \
+                and node.args[1].value:
+            return None
+        kinds = B.BUILTINS[node.func].raises
+        return min(kinds) if kinds else None
+    if isinstance(node, A.Call) and node.func in ("min", "max") and len(node.args) == 1:
+        return EMPTY_ACTION  # min/max of one list: empty raises
+    if isinstance(node, A.First):
+        return EMPTY_ACTION
     if isinstance(node, A.Reduce):
         return EMPTY_ACTION
     if isinstance(node, A.SimpleAgg):
@@ -79,7 +96,7 @@ def _may_raise(node: A.Node, defs: Mapping[str, A.Def] | None, seen: set[str],
         seen.add(node.name)
         return _may_raise(bags[node.name], defs, seen, bags)
     name: str | None = None
-    if isinstance(node, A.Call) and node.func not in A.BUILTINS:
+    if isinstance(node, A.Call) and node.func not in A.BUILTINS and node.func not in B.BUILTINS:
         name = node.func
     elif isinstance(node, A.Call) and defs is not None and node.func in defs:
         name = node.func  # a def named like a builtin shadows it

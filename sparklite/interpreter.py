@@ -37,15 +37,27 @@ from __future__ import annotations
 import functools
 import operator
 import sys
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
 from sparklite import ast as A
 from sparklite import effects
+from sparklite.builtins import BUILTINS as _LIBRARY
+from sparklite.builtins import ProgramError
 from sparklite.desugar import desugar
 from sparklite.partitions import default_partitioning
+from sparklite.strhash import str_hash_seed0
 from sparklite.types import BagType
-from sparklite.values import Bag, ErrorOutcome, Outcome, Partitioning
+from sparklite.values import (
+    Bag,
+    DictValue,
+    ErrorOutcome,
+    ListValue,
+    Outcome,
+    Partitioning,
+    Ranked,
+    observe_sequence,
+)
 
 __all__ = [
     "run", "EmptyReduceError", "default_partitioning", "portable_hash", "LazyBag", "evaluate",
@@ -59,8 +71,15 @@ class EmptyReduceError(Exception):
 
 def portable_hash(x: Any) -> int:
     """PySpark's ``portable_hash`` (``pyspark/core/rdd.py``) for the values SparkLite has: ints, bools,
-    None and (nested) tuples. Python's ``hash`` of ints and bools does not depend on PYTHONHASHSEED."""
+    floats, strings, None and (nested) tuples. Python's ``hash`` of ints, bools and floats does not
+    depend on PYTHONHASHSEED; strings are hashed as PySpark's workers hash them, with seed 0
+    (``sparklite.strhash``). A NaN's hash is its identity in Python 3.10+, which no model reproduces:
+    NaN keys are hashed as 0 here and may be placed differently by Spark."""
     if x is None:
+        return 0
+    if isinstance(x, str):
+        return str_hash_seed0(x)
+    if isinstance(x, float) and x != x:
         return 0
     if isinstance(x, tuple):
         h = 0x345678
@@ -84,14 +103,25 @@ class LazyBag:
     ``hashed`` means Spark knows the bag is partitioned by ``portable_hash(key) % nparts`` (a shuffle
     output, possibly filtered); see the module doc for why that matters. Elements are computed once and
     cached, errors too (Spark would recompute, with the same result).
+
+    Narrow operators (``map``, ``filter``, ``flatMap``) are also iterable one partition at a time
+    (``iterate``), lazily, element by element, because ``take`` and ``first`` pull only the elements
+    they need and a UDF that raises on a later element never runs in Spark either.
+
+    ``ranked`` bags come out of ``sortBy`` (and the narrow operators after it): their raw items are
+    ``(rank, element)`` pairs, ranks ascending along the partitions, equal for equal sort keys; ``parts``
+    and ``iterate`` hide the ranks, ``raw_iterate`` shows them.
     """
 
-    __slots__ = ("nparts", "hashed", "_compute", "_parts", "_error")
+    __slots__ = ("nparts", "hashed", "ranked", "_compute", "_raw_iter", "_parts", "_error")
 
-    def __init__(self, nparts: int, hashed: bool, compute: Callable[[], Parts]) -> None:
+    def __init__(self, nparts: int, hashed: bool, compute: Callable[[], Parts] | None = None, *,
+                 raw_iter: Callable[[int], Iterator[Any]] | None = None, ranked: bool = False) -> None:
         self.nparts = nparts
         self.hashed = hashed
+        self.ranked = ranked
         self._compute = compute
+        self._raw_iter = raw_iter
         self._parts: Parts | None = None
         self._error: BaseException | None = None
 
@@ -100,18 +130,37 @@ class LazyBag:
         parts = [list(p) for p in partitions] or [[]]  # like verifier.spark.exact_rdd: never 0 partitions
         return LazyBag(len(parts), False, lambda: parts)
 
-    def parts(self) -> Parts:
+    def raw_parts(self) -> Parts:
         if self._error is not None:
             raise self._error
         if self._parts is None:
             try:
-                self._parts = self._compute()
-            except (ZeroDivisionError, EmptyReduceError) as exc:
+                if self._compute is not None:
+                    self._parts = self._compute()
+                else:
+                    assert self._raw_iter is not None
+                    self._parts = [list(self._raw_iter(i)) for i in range(self.nparts)]
+            except (ZeroDivisionError, EmptyReduceError, ProgramError) as exc:
                 self._error = exc
                 raise
             if len(self._parts) != self.nparts:  # pragma: no cover - internal invariant
                 raise AssertionError("partition count mismatch")
         return self._parts
+
+    def parts(self) -> Parts:
+        raw = self.raw_parts()
+        return [[x for _, x in p] for p in raw] if self.ranked else raw
+
+    def raw_iterate(self, i: int) -> Iterator[Any]:
+        """Partition ``i``'s raw items, computed lazily when this bag is a chain of narrow operators."""
+        if self._parts is not None or self._error is not None or self._raw_iter is None:
+            return iter(self.raw_parts()[i])
+        return self._raw_iter(i)
+
+    def iterate(self, i: int) -> Iterator[Any]:
+        if self.ranked:
+            return (x for _, x in self.raw_iterate(i))
+        return self.raw_iterate(i)
 
     def elements(self) -> list[Any]:
         return [x for p in self.parts() for x in p]
@@ -119,11 +168,13 @@ class LazyBag:
 
 _ARITH: dict[str, Callable[[Any, Any], Any]] = {
     "+": operator.add, "-": operator.sub, "*": operator.mul, "//": operator.floordiv, "%": operator.mod,
+    "/": operator.truediv, "in": lambda a, b: operator.contains(b, a),
     "==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt,
     ">=": operator.ge,
 }
-_BUILTINS: dict[str, Callable[..., Any]] = {"min": min, "max": max, "abs": abs}
-_GROUP_AGGS: dict[str, Callable[[list[Any]], Any]] = {"sum": sum, "len": len, "min": min, "max": max}
+_GROUP_AGGS: dict[str, Callable[[list[Any]], Any]] = {
+    "sum": sum, "len": len, "min": min, "max": max, "list": list,
+}
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -174,6 +225,21 @@ def _map_parts(src: LazyBag, hashed: bool, f: Callable[[list[Any]], list[Any]]) 
     return LazyBag(src.nparts, hashed, lambda: [f(p) for p in src.parts()])
 
 
+def _narrow(src: LazyBag, hashed: bool, per_elem: Callable[[Any], Iterable[Any]]) -> LazyBag:
+    """A narrow operator (``map``, ``filter``, ``flatMap``): every element gives zero or more elements
+    in its place, lazily, keeping the source's ranks when it is sorted."""
+    if src.ranked:
+        def raw_iter(i: int) -> Iterator[Any]:
+            for r, x in src.raw_iterate(i):
+                for y in per_elem(x):
+                    yield (r, y)
+    else:
+        def raw_iter(i: int) -> Iterator[Any]:
+            for x in src.raw_iterate(i):
+                yield from per_elem(x)
+    return LazyBag(src.nparts, hashed, raw_iter=raw_iter, ranked=src.ranked)
+
+
 def _union(left: LazyBag, right: LazyBag) -> LazyBag:
     if left.hashed and right.hashed and left.nparts == right.nparts:
         # Spark's PartitionerAwareUnionRDD: partition i is left_i ++ right_i.
@@ -189,9 +255,10 @@ def _group_by_key(src: LazyBag) -> LazyBag:
     return _combine_by_key(src, lambda v: [v], merge_value, operator.add)
 
 
-def _join(left: LazyBag, right: LazyBag) -> LazyBag:
-    """PySpark's ``python_join``: tag values with 1/2 (``mapValues``, keeps hash-partitioning), union,
-    ``groupByKey``, then per key every (left value, right value) pair in arrival order."""
+def _join(left: LazyBag, right: LazyBag, kind: str = "inner") -> LazyBag:
+    """PySpark's ``python_join`` (and ``python_left_outer_join`` etc.): tag values with 1/2
+    (``mapValues``, keeps hash-partitioning), union, ``groupByKey``, then per key every (left value,
+    right value) pair in arrival order; an outer side with no value gets one ``None``."""
     vs = _map_parts(left, left.hashed, lambda p: [(k, (1, v)) for k, v in p])
     ws = _map_parts(right, right.hashed, lambda p: [(k, (2, w)) for k, w in p])
     grouped = _group_by_key(_union(vs, ws))
@@ -201,6 +268,10 @@ def _join(left: LazyBag, right: LazyBag) -> LazyBag:
         for k, tagged in part:
             vbuf = [v for t, v in tagged if t == 1]
             wbuf = [w for t, w in tagged if t == 2]
+            if kind in ("right", "full") and not vbuf:
+                vbuf.append(None)
+            if kind in ("left", "full") and not wbuf:
+                wbuf.append(None)
             out.extend((k, (v, w)) for v in vbuf for w in wbuf)
         return out
 
@@ -212,6 +283,162 @@ def _distinct(src: LazyBag) -> LazyBag:
     keyed = _map_parts(src, False, lambda p: [(x, None) for x in p])
     reduced = _combine_by_key(keyed, lambda v: v, lambda a, _b: a, lambda a, _b: a)
     return _map_parts(reduced, False, lambda p: [k for k, _ in p])
+
+
+def _subtract(left: LazyBag, right: LazyBag) -> LazyBag:
+    """PySpark's ``subtract``: ``self.map(x -> (x, True)).subtractByKey(other.map(x -> (x, True)))
+    .keys()``; ``subtractByKey`` is a ``cogroup`` (tag 1/2, union, ``groupByKey`` with the left side's
+    partition count) keeping keys with left values and no right value, each left value once."""
+    n = left.nparts
+    vs = _map_parts(left, False, lambda p: [(x, (1, True)) for x in p])
+    ws = _map_parts(right, False, lambda p: [(x, (2, True)) for x in p])
+    union = _union(vs, ws)
+    grouped = _combine_by_key(_repartition_to(union, n), lambda v: [v], lambda xs, x: [*xs, x],
+                              operator.add)
+
+    def keep(part: list[Any]) -> list[Any]:
+        out = []
+        for k, tagged in part:
+            if not any(t == 2 for t, _ in tagged):
+                out.extend(k for t, _ in tagged if t == 1)
+        return out
+
+    return _map_parts(grouped, False, keep)
+
+
+def _repartition_to(src: LazyBag, n: int) -> LazyBag:
+    """The same elements seen by a shuffle into ``n`` partitions: only the partition count matters to
+    ``_combine_by_key`` (it hashes every key again), so this only relabels the count."""
+    if src.nparts == n:
+        return src
+    return LazyBag(n, False, lambda: _split_evenly(src.parts(), n))
+
+
+def _split_evenly(parts: Parts, n: int) -> Parts:
+    flat = [x for p in parts for x in p]
+    out: Parts = [[] for _ in range(n)]
+    if flat:
+        out[0] = flat
+    return out
+
+
+def _intersection(left: LazyBag, right: LazyBag) -> LazyBag:
+    """PySpark's ``intersection``: ``cogroup`` of ``(x, None)`` pairs (union's partition count), keeping
+    keys present on both sides, once each."""
+    vs = _map_parts(left, False, lambda p: [(x, (1, None)) for x in p])
+    ws = _map_parts(right, False, lambda p: [(x, (2, None)) for x in p])
+    grouped = _group_by_key(_union(vs, ws))
+
+    def keep(part: list[Any]) -> list[Any]:
+        return [k for k, tagged in part if {t for t, _ in tagged} == {1, 2}]
+
+    return _map_parts(grouped, False, keep)
+
+
+def _sort_by(src: LazyBag, key: Callable[[Any], Any], ascending: bool) -> LazyBag:
+    """``sortBy``: a stable sort of the elements (in partition order) by ``key``; equal keys share a
+    rank. Spark range-partitions the result with bounds it samples; sparkeq keeps the partition count
+    and puts the sorted run in the first partition: order and contents are Spark's, the layout is not,
+    so a partition-dependent aggregation after a sort is not modelled (``docs/semantics-notes.md``)."""
+    def compute() -> Parts:
+        keyed = [(key(x), x) for x in src.elements()]
+        keyed.sort(key=lambda kx: kx[0], reverse=not ascending)
+        out: list[Any] = []
+        rank = -1
+        prev: Any = object()
+        for i, (k, x) in enumerate(keyed):
+            if i == 0 or not _same_key(k, prev):
+                rank += 1
+            prev = k
+            out.append((rank, x))
+        parts: Parts = [[] for _ in range(src.nparts)]
+        parts[0] = out
+        return parts
+
+    return LazyBag(src.nparts, False, compute, ranked=True)
+
+
+def _same_key(a: Any, b: Any) -> bool:
+    return not (a < b or b < a)
+
+
+def _take(src: LazyBag, num: int) -> Ranked:
+    """PySpark's ``take``: scan one partition, then more (interpolating how many), pulling from each
+    scanned partition only the elements still missing (lazily: later elements are never computed)."""
+    raw: list[Any] = []
+    total = src.nparts
+    scanned = 0
+    while len(raw) < num and scanned < total:
+        try_n = 1
+        if scanned > 0:
+            if not raw:
+                try_n = scanned * 4
+            else:
+                try_n = int(1.5 * num * scanned / len(raw)) - scanned
+                try_n = min(max(try_n, 1), scanned * 4)
+        left = num - len(raw)
+        for i in range(scanned, min(scanned + try_n, total)):
+            it = src.raw_iterate(i)
+            for _ in range(left):
+                try:
+                    raw.append(next(it))
+                except StopIteration:
+                    break
+        scanned += try_n
+    raw = raw[:num]
+    if src.ranked:
+        ranks = [r for r, _ in raw]
+        items = [x for _, x in raw]
+        candidates = None
+        if raw:
+            last = ranks[-1]
+            group = [x for p in src.raw_parts() for r, x in p if r == last]
+            if len(group) > ranks.count(last):
+                candidates = group
+        return Ranked(items, ranks, candidates)
+    every = None
+    if len(raw) == num and num > 0:
+        every = src.elements()  # the whole bag: any num of its elements, as far as order goes
+        if len(every) == len(raw):
+            every = None
+    return Ranked(raw, [0] * len(raw), every)
+
+
+def _take_ordered(src: LazyBag, num: int, key: Callable[[Any], Any] | None, top: bool) -> Ranked:
+    """``takeOrdered(num, key)`` (``heapq.nsmallest`` per partition, then merged) and ``top``
+    (``nlargest``); ``num <= 0`` pulls no element."""
+    if num < 0 and not top:
+        raise ProgramError("ValueError")  # "top N cannot be negative."
+    if num <= 0:
+        for i in range(src.nparts):  # the job runs; narrow chains are not pulled, shuffles are computed
+            src.raw_iterate(i)
+        return Ranked([], [])
+    k = key if key is not None else (lambda x: x)
+    keyed = [(k(x), x) for x in src.elements()]
+    keyed.sort(key=lambda kx: kx[0], reverse=top)
+    ranks: list[int] = []
+    rank = -1
+    for i, (kv, _) in enumerate(keyed):
+        if i == 0 or not _same_key(kv, keyed[i - 1][0]):
+            rank += 1
+        ranks.append(rank)
+    items = [x for _, x in keyed[:num]]
+    cut = ranks[:num]
+    candidates = None
+    if cut and len(keyed) > num and ranks[num] == cut[-1]:
+        candidates = [x for (_, x), r in zip(keyed, ranks, strict=True) if r == cut[-1]]
+    return Ranked(items, cut, candidates)
+
+
+def _count_by_value(src: LazyBag) -> dict:
+    counts: dict[Any, int] = {}
+    for p in src.parts():
+        local: dict[Any, int] = {}
+        for x in p:
+            local[x] = local.get(x, 0) + 1
+        for x, c in local.items():
+            counts[x] = counts.get(x, 0) + c
+    return counts
 
 
 def _cartesian(left: LazyBag, right: LazyBag) -> LazyBag:
@@ -278,12 +505,19 @@ class _Evaluator:
     # expressions ----------------------------------------------------------------------------------
 
     def ev(self, e: A.Expr, env: dict[str, Any]) -> Any:  # noqa: C901 - one dispatch over the AST
-        if isinstance(e, A.IntLit):
-            return e.value
-        if isinstance(e, A.BoolLit):
-            return e.value
+        if isinstance(e, A.LITERALS):
+            return getattr(e, "value", None)
         if isinstance(e, A.Var):
             return env[e.name]
+        if isinstance(e, A.ListExpr):
+            return [self.ev(x, env) for x in e.elems]
+        if isinstance(e, A.ListComp):
+            items = self.ev(e.source, env)
+            f = self.closure(e.fn, env)
+            if e.cond is None:
+                return [f(x) for x in items]
+            c = self.closure(e.cond, env)
+            return [f(x) for x in items if c(x)]
         if isinstance(e, A.BinOp):
             if e.op == "and":
                 left = self.ev(e.left, env)
@@ -293,7 +527,10 @@ class _Evaluator:
                 return left or self.ev(e.right, env)
             left = self.ev(e.left, env)
             right = self.ev(e.right, env)
-            return _ARITH[e.op](left, right)
+            try:
+                return _ARITH[e.op](left, right)
+            except OverflowError:  # int/int or int mixed with float, too large for a float
+                raise ProgramError("OverflowError") from None
         if isinstance(e, A.Not):
             return not self.ev(e.operand, env)
         if isinstance(e, A.Neg):
@@ -305,7 +542,10 @@ class _Evaluator:
         if isinstance(e, A.Proj):
             return self.ev(e.tuple, env)[e.index]
         if isinstance(e, A.Call):
-            f = _BUILTINS[e.func] if e.func in _BUILTINS and e.func not in self.defs else env[e.func]
+            if e.func in self.defs:
+                f = env[e.func]
+            else:
+                f = _LIBRARY[e.func].impl
             return f(*[self.ev(a, env) for a in e.args])
         if isinstance(e, A.Apply):
             f = self.fn(e.fn, env)
@@ -322,16 +562,53 @@ class _Evaluator:
         if isinstance(e, A.Map):
             src = self.bag(e.source, env)
             f = self.fn(e.fn, env)
-            return _map_parts(src, src.hashed and e.preserves_partitioning, lambda p: [f(x) for x in p])
+            return _narrow(src, src.hashed and e.preserves_partitioning, lambda x: (f(x),))
         if isinstance(e, A.Filter):
             src = self.bag(e.source, env)
             f = self.fn(e.fn, env)
-            return _map_parts(src, src.hashed, lambda p: [x for x in p if f(x)])
-        if isinstance(e, A.FlatMap):
+            return _narrow(src, src.hashed, lambda x: (x,) if f(x) else ())
+        if isinstance(e, A.FlatMap):  # a tuple, a list or a string (its characters)
             src = self.bag(e.source, env)
             f = self.fn(e.fn, env)
             hashed = src.hashed and e.preserves_partitioning
-            return _map_parts(src, hashed, lambda p: [y for x in p for y in f(x)])
+            return _narrow(src, hashed, f)
+        if isinstance(e, A.OuterJoin):
+            left = self.bag(e.left, env)
+            return _join(left, self.bag(e.right, env), e.kind)
+        if isinstance(e, A.SortBy):
+            src = self.bag(e.source, env)
+            return _sort_by(src, self.fn(e.key, env), e.ascending)
+        if isinstance(e, A.Subtract):
+            left = self.bag(e.left, env)
+            return _subtract(left, self.bag(e.right, env))
+        if isinstance(e, A.Intersection):
+            left = self.bag(e.left, env)
+            return _intersection(left, self.bag(e.right, env))
+        if isinstance(e, A.Collect):
+            src = self.bag(e.source, env)
+            if src.ranked:
+                raw = [rx for p in src.raw_parts() for rx in p]
+                return Ranked([x for _, x in raw], [r for r, _ in raw])
+            items = src.elements()
+            return Ranked(items, [0] * len(items))
+        if isinstance(e, A.Take):
+            src = self.bag(e.source, env)
+            return _take(src, self.ev(e.count, env))
+        if isinstance(e, A.First):
+            src = self.bag(e.source, env)
+            got = _take(src, 1)
+            if not got:
+                raise ProgramError("ValueError")  # "RDD is empty"
+            return got[0]
+        if isinstance(e, A.TakeOrdered):
+            src = self.bag(e.source, env)
+            num = self.ev(e.count, env)
+            key = self.fn(e.key, env) if e.key is not None else None
+            return _take_ordered(src, num, key, e.top)
+        if isinstance(e, A.CountByValue):
+            return _count_by_value(self.bag(e.source, env))
+        if isinstance(e, A.CollectAsMap):
+            return dict(self.bag(e.source, env).elements())
         if isinstance(e, A.Cartesian):
             left = self.bag(e.left, env)
             return _cartesian(left, self.bag(e.right, env))
@@ -391,11 +668,22 @@ def _reduce(f: Callable[[Any, Any], Any], src: LazyBag) -> Any:
 
 
 def _observe(value: Any) -> Outcome:
-    """What the caller sees: bags collected (left to right) into multisets."""
+    """What the caller sees: bags collected (left to right) into multisets, sorted bags and ordered
+    actions' lists as sequences modulo ties, lists and dicts as ``ListValue``/``DictValue``."""
     if isinstance(value, LazyBag):
-        return Bag.of(value.elements())
+        if value.ranked:
+            raw = [rx for p in value.raw_parts() for rx in p]
+            return observe_sequence([_observe(x) for _, x in raw], [r for r, _ in raw], None)
+        return Bag.of([_observe(x) for x in value.elements()])
+    if isinstance(value, Ranked):
+        cands = None if value.candidates is None else [_observe(x) for x in value.candidates]
+        return observe_sequence([_observe(x) for x in value], value.ranks, cands)
     if isinstance(value, tuple):
         return tuple(_observe(v) for v in value)
+    if isinstance(value, list):
+        return ListValue(tuple(_observe(v) for v in value))
+    if isinstance(value, dict):
+        return DictValue.of({_observe(k): _observe(v) for k, v in value.items()})
     return value
 
 
@@ -444,3 +732,5 @@ def run(program: A.Program, inputs: Mapping[str, Any],
         return ErrorOutcome(effects.ZERO_DIVISION)
     except EmptyReduceError:
         return ErrorOutcome(effects.EMPTY_ACTION)
+    except ProgramError as exc:
+        return ErrorOutcome(exc.kind)

@@ -23,12 +23,34 @@ import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
+from typing import Any
 
 from sparklite import ast as A
+from sparklite import builtins as B
 from sparklite.errors import NameResolutionError, TypeCheckError
 from sparklite.printer import pretty_type
 from sparklite.scope import BUILTIN_FUNCTIONS, Entry, FunEntry, Scope, VarEntry
-from sparklite.types import BOOL, INT, BagType, TupleType, Type, contains_bag, is_basic, is_ordered
+from sparklite.types import (
+    BOOL,
+    FLOAT,
+    INT,
+    NONE,
+    STR,
+    BagType,
+    DictType,
+    ListType,
+    NoneType_,
+    OptionType,
+    StrType,
+    TupleType,
+    Type,
+    contains_bag,
+    is_basic,
+    is_hashable,
+    is_ordered,
+    join_types,
+    optional,
+)
 
 __all__ = ["FunSig", "ParamFunSig", "ProgramTypes", "typecheck", "type_of"]
 
@@ -284,6 +306,42 @@ class _Checker:
             return self.note(dataclasses.replace(e), INT)
         if isinstance(e, A.BoolLit):
             return self.note(dataclasses.replace(e), BOOL)
+        if isinstance(e, A.StrLit):
+            return self.note(dataclasses.replace(e), STR)
+        if isinstance(e, A.FloatLit):
+            if e.value != e.value or e.value in (float("inf"), float("-inf")):
+                raise TypeCheckError("a float literal must be finite (write float(\"nan\"))", e.loc)
+            return self.note(dataclasses.replace(e), FLOAT)
+        if isinstance(e, A.NoneLit):
+            return self.note(dataclasses.replace(e), NONE)
+        if isinstance(e, A.ListExpr):
+            elems, t = [], ListType(NONE)
+            for x in e.elems:
+                y, xt = self.expr(x, scope)
+                if not is_basic(xt):
+                    raise TypeCheckError(f"a list holds basic values, not {T(xt)}", x.loc)
+                joined = join_types(t, ListType(xt))
+                if joined is None:
+                    raise TypeCheckError(f"a list holds values of one type, not {T(t)} and {T(xt)}", x.loc)
+                t = joined  # type: ignore[assignment]
+                elems.append(y)
+            return self.note(dataclasses.replace(e, elems=tuple(elems)), t)
+        if isinstance(e, A.ListComp):
+            src, st = self.expr(e.source, scope)
+            if isinstance(st, ListType):
+                elem = st.elem
+            elif st == STR:
+                elem = STR
+            else:
+                raise TypeCheckError(f"a comprehension iterates over a list or a Str, not {T(st)}", e.loc)
+            expect = _Expect("the comprehension", (elem,), (f"it iterates over {T(st)}",))
+            fn, rt = self.check_fn(e.fn, expect, scope)
+            cond = None
+            if e.cond is not None:
+                cond, ct = self.check_fn(e.cond, expect, scope)
+                if ct != BOOL:
+                    raise TypeCheckError(f"a comprehension's condition must be Bool, not {T(ct)}", e.loc)
+            return self.note(dataclasses.replace(e, fn=fn, source=src, cond=cond), ListType(rt))
         if isinstance(e, A.Var):
             return self.note(dataclasses.replace(e), self.var(e, scope))
         if isinstance(e, A.BinOp):
@@ -294,8 +352,9 @@ class _Checker:
             return self.note(dataclasses.replace(e, operand=x), BOOL)
         if isinstance(e, A.Neg):
             x, t = self.expr(e.operand, scope)
-            _want(t, INT, e.operand, "unary '-' needs an Int operand")
-            return self.note(dataclasses.replace(e, operand=x), INT)
+            if t != FLOAT:
+                _want(t, INT, e.operand, "unary '-' needs an Int or Float operand")
+            return self.note(dataclasses.replace(e, operand=x), t)
         if isinstance(e, A.Ite):
             c, ct = self.expr(e.cond, scope)
             _want(ct, BOOL, e.cond, "the condition of 'if' must be Bool")
@@ -304,10 +363,11 @@ class _Checker:
             if not is_basic(at) or not is_basic(bt):
                 raise TypeCheckError("'if' chooses between basic values, not bags (branches have types "
                                      f"{T(at)} and {T(bt)})", e.loc)
-            if at != bt:
+            joined = join_types(at, bt)
+            if joined is None:
                 raise TypeCheckError(f"the branches of 'if' must have one type, not {T(at)} and {T(bt)}",
                                      e.loc)
-            return self.note(dataclasses.replace(e, cond=c, then=a, orelse=b), at)
+            return self.note(dataclasses.replace(e, cond=c, then=a, orelse=b), joined)
         if isinstance(e, A.TupleExpr):
             if not e.elems:
                 raise TypeCheckError("the empty tuple () is not a SparkLite value", e.loc)
@@ -356,16 +416,34 @@ class _Checker:
         left, lt = self.expr(e.left, scope)
         right, rt = self.expr(e.right, scope)
         out = dataclasses.replace(e, left=left, right=right)
-        if e.op in A.ARITH_OPS or e.op in ("<", "<=", ">", ">="):
+        if e.op == "+" and lt == rt and isinstance(lt, StrType | ListType):
+            return self.note(out, lt)  # concatenation
+        if e.op in A.ARITH_OPS:
+            if lt == FLOAT and rt == FLOAT:
+                return self.note(out, FLOAT)
+            if e.op == "/" and lt == INT and rt == INT:
+                return self.note(out, FLOAT)  # true division of ints (correctly rounded)
+            if {lt, rt} == {INT, FLOAT}:
+                raise TypeCheckError(f"'{e.op}' mixes Int and Float: convert the Int with float(...) "
+                                     "(Python converts it implicitly, and may raise OverflowError)", e.loc)
             for side, t, node in (("left", lt, e.left), ("right", rt, e.right)):
                 if t != INT:
                     raise TypeCheckError(f"'{e.op}' needs Int operands but the {side} operand has type "
                                          f"{T(t)}", node.loc or e.loc)
-            return self.note(out, INT if e.op in A.ARITH_OPS else BOOL)
+            return self.note(out, INT)
+        if e.op in ("<", "<=", ">", ">="):
+            if {lt, rt} <= {INT, FLOAT} or (lt == rt and is_ordered(lt) and not lt == BOOL
+                                             and lt != INT):
+                return self.note(out, BOOL)
+            for side, t, node in (("left", lt, e.left), ("right", rt, e.right)):
+                if t != INT:
+                    raise TypeCheckError(f"'{e.op}' needs Int operands but the {side} operand has type "
+                                         f"{T(t)}", node.loc or e.loc)
+            return self.note(out, BOOL)
         if e.op in ("==", "!="):
             if not is_basic(lt) or not is_basic(rt):
                 raise TypeCheckError(f"'{e.op}' compares basic values, not bags ({T(lt)} and {T(rt)})", e.loc)
-            if lt != rt:
+            if lt != rt and {lt, rt} != {INT, FLOAT} and join_types(lt, rt) is None:
                 raise TypeCheckError(f"'{e.op}' compares values of one type, not {T(lt)} and {T(rt)}", e.loc)
             return self.note(out, BOOL)
         if e.op in A.BOOL_OPS:
@@ -374,12 +452,20 @@ class _Checker:
                     raise TypeCheckError(f"'{e.op}' needs Bool operands but the {side} operand has type "
                                          f"{T(t)}", node.loc or e.loc)
             return self.note(out, BOOL)
+        if e.op == "in":
+            if rt == STR and lt == STR:
+                return self.note(out, BOOL)
+            if isinstance(rt, ListType) and (rt.elem == lt or join_types(rt.elem, lt) is not None):
+                return self.note(out, BOOL)
+            raise TypeCheckError(f"'in' tests a Str in a Str or a value in a list, not {T(lt)} in {T(rt)}",
+                                 e.loc)
         raise TypeCheckError(f"unknown operator '{e.op}'", e.loc)
 
     def call(self, e: A.Call, scope: Scope) -> tuple[A.Expr, Type]:
         args, types = self.basic_args(e.args, scope, e.func)
         out = dataclasses.replace(e, args=args)
-        if e.func in BUILTIN_FUNCTIONS and scope.lookup(e.func) is None:
+        if e.func in BUILTIN_FUNCTIONS and scope.lookup(e.func) is None and not (
+                len(args) == 1 or any(t not in (INT, BOOL) and not isinstance(t, TupleType) for t in types)):
             if e.func == "abs" and len(args) != 1:
                 raise TypeCheckError(f"abs takes 1 argument but is given {len(args)}", e.loc)
             if e.func != "abs" and len(args) < 2:
@@ -396,6 +482,21 @@ class _Checker:
                                          f"of them) but argument {i + 1} has type {T(t)}",
                                          e.args[i].loc or e.loc)
             return self.note(out, types[0])
+        lib = B.lookup(e.func)
+        if lib is not None and scope.lookup(e.func) is None:
+            if len(args) not in lib.arity:
+                raise TypeCheckError(f"{e.func} takes {' or '.join(map(str, lib.arity))} arguments but is "
+                                     f"given {len(args)}", e.loc)
+            try:
+                if e.func == "py.unpack":
+                    if not isinstance(args[1], A.IntLit) or args[1].value < 0:
+                        raise B.BuiltinTypeError("py.unpack needs a literal length")
+                    rt = B.unpack_type(types[0], args[1].value)
+                else:
+                    rt = lib.typing(types)
+            except B.BuiltinTypeError as exc:
+                raise TypeCheckError(str(exc), e.loc) from None
+            return self.note(out, rt)
         entry = scope.lookup(e.func)
         if isinstance(entry, FunEntry) and entry.parametric:
             raise TypeCheckError(f"'{e.func}' is a parametric function: {e.func}(...) makes a function; "
@@ -425,6 +526,11 @@ class _Checker:
             raise TypeCheckError(f"{op}'s zero value must be a basic value, not {T(t)}", e.loc)
         return x, t
 
+    def hashable(self, t: Type, op: str, e: A.Expr) -> None:
+        if not is_hashable(t):
+            raise TypeCheckError(f"{op} hashes its elements (or keys), and {T(t)} is not hashable in Python",
+                                 e.loc)
+
     def returns(self, fn: A.Fn, got: Type, want: Type, ctx: str, why: str) -> None:
         if got != want:
             loc = fn.body.loc if isinstance(fn, A.Lambda) and fn.body.loc is not None else fn.loc
@@ -432,6 +538,12 @@ class _Checker:
 
     def bag_expr(self, e: A.Expr, scope: Scope) -> tuple[A.Expr, Type]:
         op = e.kind if isinstance(e, A.SimpleAgg) else _OP_NAMES.get(type(e))
+        if isinstance(e, A.OuterJoin):
+            op = f"{e.kind}OuterJoin"
+        elif isinstance(e, A.SortBy):
+            op = e.surface
+        elif isinstance(e, A.TakeOrdered) and e.top:
+            op = "top"
         if op is None:
             raise TypeCheckError(f"not a SparkLite expression: {type(e).__name__}", getattr(e, "loc", None))
         if scope.in_function:
@@ -448,11 +560,16 @@ class _Checker:
                 self.returns(fn, rt, BOOL, ctx, "it keeps the elements for which it is true")
                 result: Type = BagType(t)
             elif isinstance(e, A.FlatMap):
-                if not (isinstance(rt, TupleType) and rt.elems and all(x == rt.elems[0] for x in rt.elems)):
+                if isinstance(rt, ListType) and rt.elem != NONE:
+                    result = BagType(rt.elem)
+                elif rt == STR:
+                    result = BagType(STR)  # a string's characters
+                elif not (isinstance(rt, TupleType) and rt.elems and all(x == rt.elems[0] for x in rt.elems)):
                     loc = fn.body.loc if isinstance(fn, A.Lambda) else fn.loc
-                    raise TypeCheckError(f"{ctx} must return a tuple of values of one type, e.g. (x, x + 1), "
-                                         f"but returns {T(rt)}", loc)
-                result = BagType(rt.elems[0])
+                    raise TypeCheckError(f"{ctx} must return a list, a Str or a tuple of values of one type, "
+                                         f"e.g. (x, x + 1), but returns {T(rt)}", loc)
+                else:
+                    result = BagType(rt.elems[0])
             else:
                 result = BagType(rt)
             return self.note(replace(e, fn=fn, source=src), result)
@@ -477,7 +594,67 @@ class _Checker:
 
         if isinstance(e, A.Distinct):
             src, t = self.bag(e.source, scope, op)
+            self.hashable(t, op, e)
             return self.note(replace(e, source=src), BagType(t))
+
+        if isinstance(e, A.OuterJoin):
+            left, k1, v = self.pair_bag(e.left, scope, op)
+            right, k2, w = self.pair_bag(e.right, scope, op)
+            if k1 != k2:
+                raise TypeCheckError(f"{op} needs the same key type on both sides, not {T(k1)} and {T(k2)}",
+                                     e.loc)
+            self.hashable(k1, op, e)
+            if e.kind in ("right", "full"):
+                v = optional(v)
+            if e.kind in ("left", "full"):
+                w = optional(w)
+            return self.note(replace(e, left=left, right=right), BagType(TupleType((k1, TupleType((v, w))))))
+
+        if isinstance(e, A.SortBy):
+            src, t = self.bag(e.source, scope, op)
+            key, kt = self.check_fn(e.key, _Expect(f"{op}'s key function", (t,), (f"the bag holds {T(t)}",)),
+                                    scope)
+            if not is_ordered(kt):
+                raise TypeCheckError(f"{op}'s key function must return an ordered value, not {T(kt)}", e.loc)
+            return self.note(replace(e, key=key, source=src), BagType(t))
+
+        if isinstance(e, A.Subtract | A.Intersection):
+            left, lt = self.bag(e.left, scope, op)
+            right, rt = self.bag(e.right, scope, op)
+            if lt != rt:
+                raise TypeCheckError(f"{op} needs bags of one element type, not {T(lt)} and {T(rt)}", e.loc)
+            self.hashable(lt, op, e)
+            return self.note(replace(e, left=left, right=right), BagType(lt))
+
+        if isinstance(e, A.Collect | A.First):
+            src, t = self.bag(e.source, scope, op)
+            return self.note(replace(e, source=src), ListType(t) if isinstance(e, A.Collect) else t)
+
+        if isinstance(e, A.Take | A.TakeOrdered):
+            src, t = self.bag(e.source, scope, op)
+            count, ct = self.expr(e.count, scope)
+            if ct != INT:
+                raise TypeCheckError(f"{op}'s count must be an Int, not {T(ct)}", e.count.loc or e.loc)
+            if isinstance(e, A.Take):
+                return self.note(replace(e, count=count, source=src), ListType(t))
+            key = None
+            kt = t
+            if e.key is not None:
+                key, kt = self.check_fn(e.key, _Expect(f"{op}'s key function", (t,),
+                                                       (f"the bag holds {T(t)}",)), scope)
+            if not is_ordered(kt):
+                raise TypeCheckError(f"{op} orders by {T(kt)}, which Python does not order", e.loc)
+            return self.note(replace(e, count=count, key=key, source=src), ListType(t))
+
+        if isinstance(e, A.CountByValue):
+            src, t = self.bag(e.source, scope, op)
+            self.hashable(t, op, e)
+            return self.note(replace(e, source=src), DictType(t, INT))
+
+        if isinstance(e, A.CollectAsMap):
+            src, k, v = self.pair_bag(e.source, scope, op)
+            self.hashable(k, op, e)
+            return self.note(replace(e, source=src), DictType(k, v))
 
         if isinstance(e, A.Fold | A.Reduce):
             src, t = self.bag(e.source, scope, op)
@@ -512,12 +689,14 @@ class _Checker:
             src, t = self.bag(e.source, scope, op)
             if e.kind not in ("count", "sum", "min", "max"):
                 raise TypeCheckError(f"unknown aggregation '{e.kind}'", e.loc)
+            if e.kind == "sum" and t == FLOAT:
+                return self.note(replace(e, source=src), FLOAT)  # (the int 0 when the bag is empty)
             if e.kind == "sum" and t not in (INT, BOOL):  # Python sums bools as 0/1
-                raise TypeCheckError(f"sum needs a bag of Int or Bool but the bag holds {T(t)}", e.loc)
+                raise TypeCheckError(f"sum needs a bag of Int, Bool or Float but the bag holds {T(t)}", e.loc)
             if e.kind in ("min", "max"):
                 if not is_ordered(t):
-                    raise TypeCheckError(f"{e.kind} needs a bag of ordered values (Int, Bool or tuples of "
-                                         f"them) but the bag holds {T(t)}", e.loc)
+                    raise TypeCheckError(f"{e.kind} needs a bag of ordered values (Int, Bool, Str, Float or "
+                                         f"tuples of them) but the bag holds {T(t)}", e.loc)
                 return self.note(replace(e, source=src), t)
             return self.note(replace(e, source=src), INT)
 
@@ -569,14 +748,22 @@ class _Checker:
             src, k, v = self.pair_bag(e.source, scope, op)
             if not e.kinds:
                 raise TypeCheckError("groupByKey needs at least one of sum, len, min, max", e.loc)
+            self.hashable(k, op, e)
+            kinds_t: list[Type] = []
             for kind in e.kinds:
-                if kind not in ("sum", "len", "min", "max"):
-                    raise TypeCheckError(f"groupByKey aggregates with sum, len, min or max, not '{kind}'",
+                if kind not in ("sum", "len", "min", "max", "list"):
+                    raise TypeCheckError(f"groupByKey aggregates with sum, len, min, max or list, not '{kind}'",
                                          e.loc)
-            if v != INT:
-                raise TypeCheckError(f"groupByKey({', '.join(e.kinds)}) needs Int values but the values have "
-                                     f"type {T(v)}", e.loc)
-            value: Type = INT if len(e.kinds) == 1 else TupleType((INT,) * len(e.kinds))
+                if kind == "list":
+                    kinds_t.append(ListType(v))
+                elif kind == "len":
+                    kinds_t.append(INT)
+                elif v not in (INT, FLOAT):
+                    raise TypeCheckError(f"groupByKey({', '.join(e.kinds)}) needs Int or Float values but the "
+                                         f"values have type {T(v)}", e.loc)
+                else:
+                    kinds_t.append(v)
+            value: Type = kinds_t[0] if len(kinds_t) == 1 else TupleType(tuple(kinds_t))
             return self.note(replace(e, source=src), BagType(TupleType((k, value))))
 
         raise TypeCheckError(f"not a SparkLite expression: {type(e).__name__}", getattr(e, "loc", None))
@@ -627,6 +814,8 @@ class _Checker:
                 if prm.type is not None and not is_basic(prm.type):
                     raise TypeCheckError(f"parameter '{prm.name}' of {d.name} has type {T(prm.type)}; "
                                          "function parameters are basic values (Int, Bool, tuples)", prm.loc)
+        if B.lookup(d.name) is not None and d.name not in BUILTIN_FUNCTIONS:
+            raise TypeCheckError(f"'{d.name}' is a builtin function; name the function differently", d.loc)
         st = _DefState(d, scope)
         # Bind first in a throwaway scope so that a clash with an input or an earlier def is reported at d.
         scope.bind(d.name, FunEntry(d.name, isinstance(d, A.ParamFunDef), d.loc), d.loc)
@@ -647,6 +836,9 @@ _OP_NAMES: dict[type, str] = {
     A.Union: "union", A.Distinct: "distinct", A.Fold: "fold", A.Aggregate: "aggregate", A.Reduce: "reduce",
     A.SimpleAgg: "an aggregation", A.FoldByKey: "foldByKey", A.AggregateByKey: "aggregateByKey",
     A.ReduceByKey: "reduceByKey", A.CombineByKey: "combineByKey", A.GroupByKeyAgg: "groupByKey",
+    A.SortBy: "sortBy", A.Subtract: "subtract", A.Intersection: "intersection", A.Collect: "collect",
+    A.Take: "take", A.TakeOrdered: "takeOrdered", A.First: "first", A.CountByValue: "countByValue",
+    A.CollectAsMap: "collectAsMap",
 }
 
 
@@ -666,11 +858,21 @@ def _want(got: Type, want: Type, node: A.Expr, what: str) -> None:
 def _check_input_type(p: A.Param) -> None:
     t = p.type
     assert t is not None
-    ok = is_basic(t) or (isinstance(t, BagType) and is_basic(t.elem))
+    ok = (is_basic(t) or (isinstance(t, BagType) and is_basic(t.elem))) and not _has(t, DictType | NoneType_)
     if ok and not _has_empty_tuple(t):
         return
     raise TypeCheckError(f"input '{p.name}' has type {T(t)}; inputs are bags of basic values (Bag[Int], "
                          "Bag[(Int, Int)], ...) or basic values (Int, Bool, tuples of them)", p.loc)
+
+
+def _has(t: Type, kinds: type | Any) -> bool:
+    if isinstance(t, kinds):
+        return True
+    if isinstance(t, TupleType):
+        return any(_has(x, kinds) for x in t.elems)
+    if isinstance(t, BagType | ListType | OptionType):
+        return _has(t.elem, kinds)
+    return False
 
 
 def _has_empty_tuple(t: Type) -> bool:

@@ -1,8 +1,17 @@
 """Runtime values and observable outcomes of SparkLite programs.
 
-A basic value is a Python ``int``, ``bool`` or (nested) ``tuple`` of them. A bag is observed as a
-multiset (``Bag``, a canonical sorted tuple, so equal multisets compare equal). An exception that a
-program raises under Spark (empty ``reduce`` -> ``ValueError``, ``x // 0`` -> ``ZeroDivisionError``) is
+A basic value is a Python ``int``, ``bool``, ``str``, ``float``, ``None`` or (nested) ``tuple`` of them;
+inside programs lists are Python lists and dictionaries Python dicts, observed as ``ListValue`` and
+``DictValue`` (hashable, canonical). A bag is observed as a multiset (``Bag``, a canonical sorted tuple,
+so equal multisets compare equal). An ordered result (``sortBy(...).collect()``, ``take``,
+``takeOrdered``, ``top``) is observed as a ``Sorted``: a sequence of groups of elements with equal sort
+keys, each group a multiset, because Spark does not fix the order among equal keys
+(``spark-semantics.md``, Outputs); an unsorted ``collect()`` is one group, i.e. a ``Bag``.
+
+Floats are observed as Python compares them, except that NaN equals NaN (an observation must equal
+itself): ``0.0`` and ``-0.0`` are the same observation, ``1`` and ``1.0`` are not (the types differ).
+
+An exception that a program raises under Spark (empty ``reduce`` -> ``ValueError``, ``x // 0`` -> ``ZeroDivisionError``) is
 an outcome of its own (``ErrorOutcome``) that differs from every value.
 
 A *partitioning* of an input bag is an explicit tuple of partitions, each a tuple of elements in order:
@@ -29,7 +38,19 @@ def _sort_key(v: Any) -> Any:
         return (0, int(v))
     if isinstance(v, int):
         return (1, v)
-    return (4, repr(v))
+    if isinstance(v, float):  # NaNs first, then by value; 0.0 and -0.0 tie (they are one observation)
+        return (5, (0, 0.0) if v != v else (1, v))
+    if isinstance(v, str):
+        return (6, v)
+    if v is None:
+        return (7, 0)
+    if isinstance(v, ListValue):
+        return (8, tuple(_sort_key(x) for x in v.items))
+    if isinstance(v, DictValue):
+        return (9, tuple(_sort_key(x) for x in v.items))
+    if isinstance(v, Sorted):
+        return (10, tuple(_sort_key(g) for g in v.groups))
+    return (11, repr(v))
 
 
 @dataclass(frozen=True)
@@ -50,6 +71,46 @@ class Bag:
 
 
 @dataclass(frozen=True)
+class ListValue:
+    """An observed Python list (order matters), kept apart from tuples as Python keeps them apart."""
+
+    items: tuple[Any, ...]
+
+
+@dataclass(frozen=True)
+class DictValue:
+    """An observed dict: its ``(key, value)`` items in a canonical order (dict equality ignores order)."""
+
+    items: tuple[tuple[Any, Any], ...]
+
+    @staticmethod
+    def of(d: dict) -> DictValue:
+        return DictValue(tuple(sorted(d.items(), key=_sort_key)))
+
+
+@dataclass(frozen=True)
+class Sorted:
+    """An ordered result modulo ties: ``groups`` are the runs of equal sort keys, in order, each a
+    multiset. ``partial`` is set when the result was cut inside the last group (``take(n)``): then the
+    last group is the *candidates* and ``taken`` how many of them the result holds, any of them."""
+
+    groups: tuple[Bag, ...]
+    taken: int | None = None
+
+
+class Ranked(list):
+    """A list produced by an ordered action, with the tie group of every item (``ranks``, ascending).
+    ``candidates`` (when the list was cut inside a tie group) holds every element of that group, any
+    ``len(items in that group)`` of which Spark may return. Inside programs it is an ordinary list."""
+
+    def __init__(self, items: Iterable[Any], ranks: Iterable[int], candidates: list[Any] | None = None
+                 ) -> None:
+        super().__init__(items)
+        self.ranks = list(ranks)
+        self.candidates = candidates
+
+
+@dataclass(frozen=True)
 class ErrorOutcome:
     """The program raised: ``kind`` is the Python exception name (``ValueError``, ``ZeroDivisionError``)."""
 
@@ -59,23 +120,102 @@ class ErrorOutcome:
 Outcome = Any  # a BasicValue, a Bag, an ErrorOutcome, or a tuple mixing basic values and Bags
 
 
+def observe_sequence(items: list[Any], ranks: list[int], candidates: list[Any] | None) -> Outcome:
+    """The observation of an ordered list (see ``Sorted``); one complete group is just a ``Bag``."""
+    groups: list[list[Any]] = []
+    last = None
+    for x, r in zip(items, ranks, strict=True):
+        if not groups or r != last:
+            groups.append([])
+            last = r
+        groups[-1].append(x)
+    taken = None
+    if candidates is not None and groups:
+        taken = len(groups[-1])
+        groups[-1] = list(candidates)
+        if taken == len(candidates) or len({_sort_key(c) for c in candidates}) == 1:
+            groups[-1] = groups[-1][:taken]
+            taken = None
+    bags = tuple(Bag.of(g) for g in groups)
+    # a group whose elements are all equal is as good as that many singleton groups: split, so that
+    # equal observations have one representation
+    split: list[Bag] = []
+    for i, g in enumerate(bags):
+        if len(g) > 1 and (taken is None or i < len(bags) - 1) and len({_sort_key(x) for x in g.items}) == 1:
+            split.extend(Bag((x,)) for x in g.items)
+        else:
+            split.append(g)
+    if taken is None and len(split) <= 1:
+        return split[0] if split else Bag(())
+    return Sorted(tuple(split), taken)
+
+
+def float_json(v: float) -> Any:
+    if v != v:
+        return {"float": "nan"}
+    if v in (float("inf"), float("-inf")):
+        return {"float": "inf" if v > 0 else "-inf"}
+    return v
+
+
 def to_json(value: Outcome) -> Any:
-    """JSON form fixed by interfaces.md: bags as sorted lists, tuples as lists, errors as {"error": kind}."""
+    """JSON form fixed by interfaces.md: bags as sorted lists, tuples and lists as lists, errors as
+    {"error": kind}; non-finite floats as {"float": "nan" | "inf" | "-inf"} (JSON has no NaN), dicts as
+    {"dict": [[key, value], ...]}, ordered results modulo ties as {"sorted": [[group], ...]} (with
+    "taken": n when the last group is cut)."""
     if isinstance(value, ErrorOutcome):
         return {"error": value.kind}
     if isinstance(value, Bag):
         return [to_json(v) for v in value.items]
     if isinstance(value, tuple):
         return [to_json(v) for v in value]
+    if isinstance(value, ListValue):
+        return [to_json(v) for v in value.items]
+    if isinstance(value, DictValue):
+        return {"dict": [[to_json(k), to_json(v)] for k, v in value.items]}
+    if isinstance(value, Sorted):
+        out: dict[str, Any] = {"sorted": [to_json(g) for g in value.groups]}
+        if value.taken is not None:
+            out["taken"] = value.taken
+        return out
+    if isinstance(value, float):
+        return float_json(value)
     return value
 
 
 def outcomes_equal(a: Outcome, b: Outcome) -> bool:
-    """Observational equality: bags as multisets, ``True`` differs from ``1`` (types are compared too)."""
+    """Observational equality: bags as multisets, ``True`` differs from ``1`` (types are compared too),
+    floats as Python compares them except that NaN equals NaN."""
     if type(a) is not type(b):
         return False
     if isinstance(a, tuple):
         return len(a) == len(b) and all(outcomes_equal(x, y) for x, y in zip(a, b, strict=True))
     if isinstance(a, Bag):
-        return len(a) == len(b) and all(outcomes_equal(x, y) for x, y in zip(a.items, b.items, strict=True))
+        return _bags_equal(a.items, b.items)
+    if isinstance(a, ListValue | DictValue):
+        return len(a.items) == len(b.items) and all(
+            outcomes_equal(x, y) for x, y in zip(a.items, b.items, strict=True))
+    if isinstance(a, Sorted):
+        return a.taken == b.taken and len(a.groups) == len(b.groups) and all(
+            outcomes_equal(x, y) for x, y in zip(a.groups, b.groups, strict=True))
+    if isinstance(a, float):
+        return a == b or (a != a and b != b)
     return a == b
+
+
+def _bags_equal(xs: tuple[Any, ...], ys: tuple[Any, ...]) -> bool:
+    """Multiset equality under ``outcomes_equal``. Canonical order makes equal elements adjacent, except
+    that NaNs nested inside tuples and ``0.0``/``-0.0`` may interleave differently: fall back to matching."""
+    if len(xs) != len(ys):
+        return False
+    if all(outcomes_equal(x, y) for x, y in zip(xs, ys, strict=True)):
+        return True
+    rest = list(ys)
+    for x in xs:
+        for i, y in enumerate(rest):
+            if outcomes_equal(x, y):
+                del rest[i]
+                break
+        else:
+            return False
+    return True
