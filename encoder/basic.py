@@ -14,6 +14,17 @@ interpreter deal with those).
 
 Function application inlines the function body (SparkLite has no recursion), which is how UDFs,
 parametric functions (``geq(100)``) and closures over program scalars become plain terms.
+
+Beyond the paper's integers (``verification-conditions.md`` section 6): a ``Str`` is a Z3 string, a
+``Float`` an IEEE double in Z3's floating-point theory (round to nearest even; never a real, which
+would prove false identities such as ``(a + b) + c == a + (b + c)``), a ``List`` of primitives a Z3
+sequence. Builtins with an exact theory are encoded exactly (``len``, ``+``, ``startswith``, indexing
+and slicing with Python's negative indices, float arithmetic, ``int / int`` correctly rounded, float
+comparisons with NaN). The others (``split``, ``strip``, ``lower``, ``int(s)``, ``str(n)``...) are
+uninterpreted functions named by the builtin, so both programs share them: a proof through them is a
+proof, a model is only a candidate (the interpreter decides). Every exception a builtin may raise is a
+hazard with its kind (``hazards``); which conditions raise is exact where the theory is, an
+uninterpreted predicate (shared, so equal inputs fail alike) where it is not.
 """
 
 from __future__ import annotations
@@ -25,9 +36,53 @@ from dataclasses import dataclass, field
 import z3
 
 from sparklite import ast as A
-from sparklite.types import BagType, BoolType, IntType, TupleType, Type
+from sparklite.builtins import BUILTINS as LIBRARY
+from sparklite.types import (
+    BagType,
+    BoolType,
+    FloatType,
+    IntType,
+    ListType,
+    StrType,
+    TupleType,
+    Type,
+)
 
-Sym = z3.ArithRef | z3.BoolRef | tuple  # tuple of Sym
+Sym = z3.ArithRef | z3.BoolRef | z3.SeqRef | z3.FPRef | tuple  # tuple of Sym
+
+F64 = z3.Float64()
+RNE = z3.RNE()
+ZERO_DIVISION = "ZeroDivisionError"
+VALUE_ERROR = "ValueError"
+INDEX_ERROR = "IndexError"
+OVERFLOW_ERROR = "OverflowError"
+
+
+def sort_of(t: Type) -> z3.SortRef:
+    """The Z3 sort of a primitive SparkLite type (or of a list of primitives)."""
+    if isinstance(t, IntType):
+        return z3.IntSort()
+    if isinstance(t, BoolType):
+        return z3.BoolSort()
+    if isinstance(t, StrType):
+        return z3.StringSort()
+    if isinstance(t, FloatType):
+        return F64
+    if isinstance(t, ListType) and not isinstance(t.elem, TupleType | ListType):
+        return z3.SeqSort(sort_of(t.elem))
+    raise EncodingError(f"no symbolic value for type {t}")
+
+
+def is_str(v: object) -> bool:
+    return isinstance(v, z3.SeqRef) and v.is_string()
+
+
+def is_list(v: object) -> bool:
+    return isinstance(v, z3.SeqRef) and not v.is_string()
+
+
+def is_float(v: object) -> bool:
+    return isinstance(v, z3.FPRef)
 
 
 class EncodingError(Exception):
@@ -51,7 +106,7 @@ def fresh(name: str, t: Type) -> Sym:
         return z3.Bool(name)
     if isinstance(t, TupleType):
         return tuple(fresh(f"{name}.{i}", e) for i, e in enumerate(t.elems))
-    raise EncodingError(f"no symbolic value for type {t}")
+    return z3.Const(name, sort_of(t))
 
 
 def fresh_like(name: str, shape: Sym) -> Sym:
@@ -60,7 +115,9 @@ def fresh_like(name: str, shape: Sym) -> Sym:
         return tuple(fresh_like(f"{name}.{i}", s) for i, s in enumerate(shape))
     if z3.is_bool(shape):
         return z3.Bool(name)
-    return z3.Int(name)
+    if z3.is_int(shape):
+        return z3.Int(name)
+    return z3.Const(name, shape.sort())
 
 
 def leaves(v: Sym) -> list[z3.ExprRef]:
@@ -71,14 +128,53 @@ def leaves(v: Sym) -> list[z3.ExprRef]:
 
 
 def sym_eq(a: Sym, b: Sym) -> z3.BoolRef:
-    """Structural equality of two symbolic values of the same shape."""
+    """Observational equality of two symbolic values of the same shape (``values.outcomes_equal``):
+    structural, except that floats compare as Python's ``==`` with NaN equal to NaN."""
     if isinstance(a, tuple) or isinstance(b, tuple):
         if not (isinstance(a, tuple) and isinstance(b, tuple)) or len(a) != len(b):
             return z3.BoolVal(False)
         return z3.And(*[sym_eq(x, y) for x, y in zip(a, b, strict=True)]) if a else z3.BoolVal(True)
-    if z3.is_bool(a) != z3.is_bool(b):
+    if a.sort() != b.sort():
         return z3.BoolVal(False)
+    if is_float(a):
+        return z3.Or(z3.fpEQ(a, b), z3.And(z3.fpIsNaN(a), z3.fpIsNaN(b)))
+    if is_list(a) and is_float_seq(a):
+        raise EncodingError("equality of lists of floats is not encoded (NaN and -0.0 inside sequences)")
     return a == b
+
+
+def is_float_seq(v: z3.SeqRef) -> bool:
+    return isinstance(v.sort(), z3.SeqSortRef) and v.sort().basis() == F64
+
+
+def py_eq(a: Sym, b: Sym) -> z3.BoolRef:
+    """Python's ``a == b``: like ``sym_eq`` except that NaN differs from everything, itself included,
+    and an int equals a float of the same value."""
+    if isinstance(a, tuple) or isinstance(b, tuple):
+        if not (isinstance(a, tuple) and isinstance(b, tuple)) or len(a) != len(b):
+            return z3.BoolVal(False)
+        return z3.And(*[py_eq(x, y) for x, y in zip(a, b, strict=True)]) if a else z3.BoolVal(True)
+    if is_float(a) or is_float(b):
+        return num_compare("==", a, b)
+    return sym_eq(a, b)
+
+
+def num_compare(op: str, a: Sym, b: Sym) -> z3.BoolRef:
+    """Python's exact comparison of ints and floats (no rounding: ``2**53 + 1 > 2.0**53``); any
+    comparison with NaN is false."""
+    if is_float(a) and is_float(b):
+        return {"<": z3.fpLT, "<=": z3.fpLEQ, ">": z3.fpGT, ">=": z3.fpGEQ, "==": z3.fpEQ}[op](a, b)
+    if is_float(a):  # flip so that the float is on the right
+        flipped = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "=="}[op]
+        return num_compare(flipped, b, a)
+    n = z3.ToReal(as_number(a))
+    f = b
+    real = z3.fpToReal(f)
+    finite = {"<": n < real, "<=": n <= real, ">": n > real, ">=": n >= real, "==": n == real}[op]
+    pos_inf = z3.And(z3.fpIsInf(f), z3.fpIsPositive(f))
+    neg_inf = z3.And(z3.fpIsInf(f), z3.fpIsNegative(f))
+    inf_case = {"<": pos_inf, "<=": pos_inf, ">": neg_inf, ">=": neg_inf, "==": z3.BoolVal(False)}[op]
+    return z3.If(z3.fpIsNaN(f), z3.BoolVal(False), z3.If(z3.fpIsInf(f), inf_case, finite))
 
 
 def sym_lt(a: Sym, b: Sym) -> z3.BoolRef:
@@ -93,6 +189,12 @@ def sym_lt(a: Sym, b: Sym) -> z3.BoolRef:
         return result
     if z3.is_bool(a):
         return z3.And(z3.Not(a), b)
+    if is_float(a) or is_float(b):
+        return num_compare("<", a, b)
+    if is_str(a):
+        return a < b
+    if is_list(a):
+        raise EncodingError("ordering of lists is not encoded")
     return a < b
 
 
@@ -145,19 +247,37 @@ def value_to_sym(v: object) -> Sym:
         return z3.BoolVal(v)
     if isinstance(v, int):
         return z3.IntVal(v)
+    if isinstance(v, float):
+        return z3.FPVal(v, F64)
+    if isinstance(v, str):
+        return z3.StringVal(v)
     if isinstance(v, tuple):
         return tuple(value_to_sym(x) for x in v)
     raise EncodingError(f"not a basic value: {v!r}")
 
 
 def sym_to_value(v: Sym, model: z3.ModelRef) -> object:
-    """Read a symbolic value back from a model (unconstrained leaves become 0 / False)."""
+    """Read a symbolic value back from a model (unconstrained leaves become 0 / False / "" / 0.0)."""
     if isinstance(v, tuple):
         return tuple(sym_to_value(x, model) for x in v)
     val = model.eval(v, model_completion=True)
     if z3.is_bool(v):
         return z3.is_true(val)
+    if is_float(v):
+        return fp_to_float(model.eval(z3.fpToIEEEBV(v), model_completion=True), val)
+    if is_str(v):
+        return val.as_string() if z3.is_string_value(val) else ""
+    if is_list(v):
+        raise EncodingError("a list-valued input cannot be read back from a model")
     return val.as_long()
+
+
+def fp_to_float(bits: z3.ExprRef, val: z3.ExprRef) -> float:
+    import struct
+
+    if isinstance(val, z3.FPNumRef) and val.isNaN():
+        return float("nan")
+    return struct.unpack(">d", bits.as_long().to_bytes(8, "big"))[0]
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -176,7 +296,18 @@ class BasicEncoder:
 
     defs: Mapping[str, A.Def]
     div_hazards: list[z3.BoolRef] = field(default_factory=list)
+    hazard_kind: dict[int, str] = field(default_factory=dict)
+    """The exception of each hazard in ``div_hazards`` (by Z3 id); absent means ZeroDivisionError."""
     _counter: itertools.count = field(default_factory=itertools.count)
+
+    def hazard(self, path: z3.BoolRef, cond: z3.BoolRef, kind: str) -> None:
+        """Record that evaluating here (under ``path``) raises ``kind`` when ``cond`` holds."""
+        h = z3.And(path, cond)
+        self.hazard_kind[h.get_id()] = kind
+        self.div_hazards.append(h)
+
+    def kind_of(self, hazard: z3.BoolRef) -> str:
+        return self.hazard_kind.get(hazard.get_id(), ZERO_DIVISION)
 
     @staticmethod
     def for_program(program: A.Program) -> BasicEncoder:
@@ -193,12 +324,26 @@ class BasicEncoder:
                 return z3.IntVal(v)
             case A.BoolLit(value=v):
                 return z3.BoolVal(v)
+            case A.StrLit(value=v):
+                return z3.StringVal(v)
+            case A.FloatLit(value=v):
+                return z3.FPVal(v, F64)
+            case A.NoneLit() | A.ListComp():
+                raise EncodingError(f"{type(e).__name__} is not encoded (optional values, comprehensions)",
+                                    e.loc)
+            case A.ListExpr(elems=es):
+                vals = [self.expr(x, env, path) for x in es]
+                if not vals or any(isinstance(v, tuple) or is_list(v) for v in vals):
+                    raise EncodingError("only non-empty lists of primitive values are encoded", e.loc)
+                units = [z3.Unit(v) for v in vals]
+                return units[0] if len(units) == 1 else z3.Concat(*units)
             case A.Var(name=n):
                 if n not in env:
                     raise EncodingError(f"'{n}' is not a basic value in scope", e.loc)
                 return env[n]
             case A.Neg(operand=o):
-                return -self.expr(o, env, path)
+                v = self.expr(o, env, path)
+                return z3.fpNeg(v) if is_float(v) else -v
             case A.Not(operand=o):
                 return z3.Not(self.expr(o, env, path))
             case A.BinOp(op="and", left=lft, right=rgt):
@@ -222,7 +367,8 @@ class BasicEncoder:
                     raise EncodingError(f"projection [{i}] of a non-tuple or out of range", e.loc)
                 return tv[i]
             case A.Call(func=name, args=args):
-                vals = [self.expr(a, env, path) for a in args]
+                # None as a slice bound or a split separator means "absent"
+                vals = [None if isinstance(a, A.NoneLit) else self.expr(a, env, path) for a in args]
                 return self._call(name, vals, env, path, e.loc)
             case A.Apply(fn=fn, args=args):
                 vals = [self.expr(a, env, path) for a in args]
@@ -231,9 +377,26 @@ class BasicEncoder:
 
     def _binop(self, op: str, a: Sym, b: Sym, path: z3.BoolRef) -> Sym:
         if op == "==":
-            return sym_eq(a, b)
+            return py_eq(a, b)
         if op == "!=":
-            return z3.Not(sym_eq(a, b))
+            return z3.Not(py_eq(a, b))
+        if op == "in":
+            if is_str(b):
+                return z3.Contains(b, a)
+            if is_list(b) and not is_float_seq(b):
+                return z3.Contains(b, z3.Unit(a))
+            raise EncodingError("'in' over this value is not encoded")
+        if is_str(a) or is_list(a):
+            if op != "+":
+                raise EncodingError(f"'{op}' on strings or lists is not encoded")
+            return z3.Concat(a, b)
+        if is_float(a) or is_float(b):
+            return self._float_binop(op, a, b, path)
+        if op == "/":  # int / int: the exact quotient, rounded once (CPython's true division of ints)
+            self.hazard(path, b == 0, ZERO_DIVISION)
+            q = z3.fpRealToFP(RNE, z3.ToReal(a) / z3.ToReal(z3.If(b == 0, z3.IntVal(1), b)), F64)
+            self.hazard(path, z3.And(b != 0, z3.fpIsInf(q)), OVERFLOW_ERROR)
+            return q
         if op in ("//", "%"):
             self.div_hazards.append(z3.And(path, b == 0))
             return py_floordiv(a, b) if op == "//" else py_mod(a, b)
@@ -248,8 +411,147 @@ class BasicEncoder:
         }
         return table[op](a, b)
 
+    def _float_binop(self, op: str, a: Sym, b: Sym, path: z3.BoolRef) -> Sym:
+        if op in ("<", "<=", ">", ">="):
+            return num_compare(op, a, b)
+        if not (is_float(a) and is_float(b)):
+            raise EncodingError(f"'{op}' mixing Int and Float (the type checker asks for float(...))")
+        if op == "+":
+            return z3.fpAdd(RNE, a, b)
+        if op == "-":
+            return z3.fpSub(RNE, a, b)
+        if op == "*":
+            return z3.fpMul(RNE, a, b)
+        self.hazard(path, z3.fpIsZero(b), ZERO_DIVISION)
+        if op == "/":
+            return z3.fpDiv(RNE, a, b)
+        # Python's float // and % (floor, sign of the divisor): uninterpreted, shared by both programs
+        return self.uf(f"float{op}", (a, b), F64)
+
+    def uf(self, name: str, args: Sequence[z3.ExprRef], result: z3.SortRef) -> z3.ExprRef:
+        """An uninterpreted function named by the builtin and its argument sorts, so that both programs
+        (encoded by different encoders) use the same symbol for the same builtin."""
+        sorts = [a.sort() for a in args]
+        f = z3.Function(f"py:{name}:" + ":".join(str(x) for x in sorts), *sorts, result)
+        return f(*args)
+
+    def _call_library(self, name: str, vals: list[Sym], path: z3.BoolRef, loc: A.Loc | None) -> Sym:
+        """The builtins of ``sparklite.builtins`` (see the module doc for what is exact)."""
+        v = vals[0] if vals else None
+        if name == "len":
+            if isinstance(v, tuple):
+                return z3.IntVal(len(v))
+            return z3.Length(v)
+        if name == "abs" and is_float(v):
+            return z3.fpAbs(v)
+        if name == "abs":
+            n = as_number(v)
+            return z3.If(n >= 0, n, -n)
+        if name in ("min", "max") and len(vals) > 1:
+            acc = vals[0]
+            for x in vals[1:]:
+                acc = sym_min(acc, x) if name == "min" else sym_max(acc, x)
+            return acc
+        if name == "float":
+            if is_str(v):
+                self.hazard(path, self.uf("float_fails", (v,), z3.BoolSort()), VALUE_ERROR)
+                return self.uf("float", (v,), F64)
+            if is_float(v):
+                return v
+            q = z3.fpRealToFP(RNE, z3.ToReal(as_number(v)), F64)
+            self.hazard(path, z3.fpIsInf(q), OVERFLOW_ERROR)
+            return q
+        if name == "int":
+            if is_str(v):
+                self.hazard(path, self.uf("int_fails", (v,), z3.BoolSort()), VALUE_ERROR)
+                return self.uf("int", (v,), z3.IntSort())
+            if is_float(v):
+                self.hazard(path, z3.fpIsNaN(v), VALUE_ERROR)
+                self.hazard(path, z3.fpIsInf(v), OVERFLOW_ERROR)
+                return _trunc(v)
+            return as_number(v)
+        if name == "round" and len(vals) == 1:
+            if is_float(v):
+                self.hazard(path, z3.fpIsNaN(v), VALUE_ERROR)
+                self.hazard(path, z3.fpIsInf(v), OVERFLOW_ERROR)
+                return _trunc(z3.fpRoundToIntegral(RNE, v))
+            return as_number(v)
+        if name in ("math.floor", "math.ceil"):
+            if not is_float(v):
+                return as_number(v)
+            self.hazard(path, z3.fpIsNaN(v), VALUE_ERROR)
+            self.hazard(path, z3.fpIsInf(v), OVERFLOW_ERROR)
+            mode = z3.RTN() if name == "math.floor" else z3.RTP()
+            return _trunc(z3.fpRoundToIntegral(mode, v))
+        if name == "math.sqrt":
+            f = v if is_float(v) else self._call_library("float", [v], path, loc)
+            self.hazard(path, z3.fpLT(f, z3.FPVal(0.0, F64)), VALUE_ERROR)
+            return z3.fpSqrt(RNE, f)
+        if name == "str.startswith":
+            return z3.PrefixOf(vals[1], v)
+        if name == "str.endswith":
+            return z3.SuffixOf(vals[1], v)
+        if name == "str.split":
+            sep = vals[1] if len(vals) == 2 and is_str(vals[1]) else None
+            if sep is None:
+                return self.uf("split", (v,), z3.SeqSort(z3.StringSort()))
+            if not (z3.is_string_value(sep) and sep.as_string()):
+                self.hazard(path, sep == z3.StringVal(""), VALUE_ERROR)
+            return self.uf("split_sep", (v, sep), z3.SeqSort(z3.StringSort()))
+        if name in ("str.strip", "str.lower", "str.upper", "str.replace"):
+            return self.uf(name, tuple(vals), z3.StringSort())
+        if name == "str":
+            if is_str(v):
+                return v
+            if isinstance(v, tuple) or is_list(v):
+                raise EncodingError("str() of a tuple or a list is not encoded", loc)
+            return self.uf("str", (v,), z3.StringSort())
+        if name == "py.getitem":
+            i = as_number(vals[1])
+            n = z3.Length(v)
+            self.hazard(path, z3.Or(i >= n, i < -n), INDEX_ERROR)
+            j = z3.If(i < 0, n + i, i)
+            return z3.SubString(v, j, 1) if is_str(v) else v[j]
+        if name == "py.slice":
+            n = z3.Length(v)
+            lo = self._bound(vals[1], n, z3.IntVal(0))
+            hi = self._bound(vals[2], n, n)
+            return z3.Extract(v, lo, z3.If(hi > lo, hi - lo, z3.IntVal(0))) if is_str(v) else \
+                z3.SubSeq(v, lo, z3.If(hi > lo, hi - lo, z3.IntVal(0)))
+        if name == "py.unpack":
+            k = vals[1]
+            if not z3.is_int_value(k):
+                raise EncodingError("py.unpack needs a literal length", loc)
+            count = k.as_long()
+            if isinstance(v, tuple):
+                if len(v) != count:
+                    self.hazard(path, z3.BoolVal(True), VALUE_ERROR)
+                return v
+            self.hazard(path, z3.Length(v) != count, VALUE_ERROR)
+            if is_str(v):
+                return tuple(z3.SubString(v, i, 1) for i in range(count))
+            return tuple(v[i] for i in range(count))
+        if name in ("sum", "sorted", "min", "max") and is_list(v):
+            if name in ("min", "max"):
+                self.hazard(path, z3.Length(v) == 0, VALUE_ERROR)
+            basis = v.sort().basis()
+            return self.uf(f"list_{name}", (v,), v.sort() if name == "sorted" else basis)
+        raise EncodingError(f"the builtin {name} is not encoded for these arguments", loc)
+
+    def _bound(self, b: Sym | None, n: z3.ArithRef, default: z3.ArithRef) -> z3.ArithRef:
+        """A slice bound as Python normalises it: negative counts from the end, then clamped."""
+        if b is None:
+            return default
+        i = as_number(b)
+        j = z3.If(i < 0, n + i, i)
+        return z3.If(j < 0, z3.IntVal(0), z3.If(j > n, n, j))
+
     def _call(self, name: str, vals: list[Sym], env: Mapping[str, Sym], path: z3.BoolRef,
               loc: A.Loc | None) -> Sym:
+        if name not in self.defs and name in LIBRARY and (
+                name not in ("min", "max", "abs") or len(vals) == 1 or any(
+                    not isinstance(x, tuple) and not (z3.is_int(x) or z3.is_bool(x)) for x in vals)):
+            return self._call_library(name, vals, path, loc)
         if name == "abs" and len(vals) == 1:
             return z3.If(vals[0] >= 0, vals[0], -vals[0])
         if name in ("min", "max") and len(vals) >= 1:
@@ -296,6 +598,12 @@ class BasicEncoder:
 
     def fresh_name(self, base: str) -> str:
         return f"{base}!{next(self._counter)}"
+
+
+def _trunc(f: z3.FPRef) -> z3.ArithRef:
+    """``int(f)`` of a finite float: its value truncated toward zero (exact, unbounded)."""
+    r = z3.fpToReal(f)
+    return z3.If(r >= 0, z3.ToInt(r), -z3.ToInt(-r))
 
 
 def is_bag_type(t: Type) -> bool:

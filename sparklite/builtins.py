@@ -97,12 +97,14 @@ def _want(cond: bool, message: str) -> None:
 
 
 def _len(ts: Sequence[Type]) -> Type:
-    _want(isinstance(ts[0], StrType | ListType | TupleType), f"len needs a Str, a list or a tuple, not {ts[0]}")
+    _want(isinstance(ts[0], StrType | ListType | TupleType),
+          f"len needs a Str, a list or a tuple, not {ts[0]}")
     return INT
 
 
 def _to_int(ts: Sequence[Type]) -> Type:
-    _want(isinstance(ts[0], StrType | FloatType) or is_numeric(ts[0]), f"int() needs a Str or a number, not {ts[0]}")
+    _want(isinstance(ts[0], StrType | FloatType) or is_numeric(ts[0]),
+          f"int() needs a Str or a number, not {ts[0]}")
     return INT
 
 
@@ -271,7 +273,8 @@ def _int_of(x: Any) -> int:
 _BUILTINS: dict[str, Builtin] = {}
 
 
-def _add(name: str, arity: tuple[int, ...], typing: Callable[[Sequence[Type]], Type], impl: Callable[..., Any],
+def _add(name: str, arity: tuple[int, ...], typing: Callable[[Sequence[Type]], Type],
+         impl: Callable[..., Any],
          raises: Sequence[str] = (), python: str | None = None) -> None:
     fn = _guard(raises, impl) if raises else impl
     _BUILTINS[name] = Builtin(name, arity, typing, fn, frozenset(raises), python or "")
@@ -300,7 +303,8 @@ _add("str.upper", (1,), _str_method("upper", (), STR), str.upper, python="{0}.up
 _add("str.startswith", (2,), _str_method("startswith", (STR,), BOOL), str.startswith,
      python="{0}.startswith({1})")
 _add("str.endswith", (2,), _str_method("endswith", (STR,), BOOL), str.endswith, python="{0}.endswith({1})")
-_add("str.replace", (3,), _str_method("replace", (STR, STR), STR), str.replace, python="{0}.replace({1}, {2})")
+_add("str.replace", (3,), _str_method("replace", (STR, STR), STR), str.replace,
+     python="{0}.replace({1}, {2})")
 _add("py.getitem", (2,), _getitem, _py_getitem, (INDEX_ERROR,), "{0}[{1}]")
 _add("py.slice", (3,), _slice, _py_slice, python="{0}[{1}:{2}]")
 _add("py.unpack", (2,), _unpack, _py_unpack, (VALUE_ERROR,), "")

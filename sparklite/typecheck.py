@@ -93,7 +93,10 @@ class ProgramTypes:
 
 
 def T(t: Type) -> str:  # noqa: N802 - short on purpose: used in every message
-    return pretty_type(t)
+    try:
+        return pretty_type(t)
+    except TypeError:  # a type the printer has no syntax for: its own spelling
+        return str(t)
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -752,7 +755,8 @@ class _Checker:
             kinds_t: list[Type] = []
             for kind in e.kinds:
                 if kind not in ("sum", "len", "min", "max", "list"):
-                    raise TypeCheckError(f"groupByKey aggregates with sum, len, min, max or list, not '{kind}'",
+                    raise TypeCheckError("groupByKey aggregates with sum, len, min, max or list, "
+                                         f"not '{kind}'",
                                          e.loc)
                 if kind == "list":
                     kinds_t.append(ListType(v))

@@ -28,8 +28,18 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from sparklite.ast import IntLit, Neg, Program, walk
-from sparklite.types import BagType, BoolType, IntType, TupleType, Type
+from sparklite.ast import FloatLit, IntLit, Neg, Program, StrLit, walk
+from sparklite.types import (
+    BagType,
+    BoolType,
+    FloatType,
+    IntType,
+    ListType,
+    OptionType,
+    StrType,
+    TupleType,
+    Type,
+)
 from sparklite.values import Outcome, Partitioning, outcomes_equal
 from verifier.methods.base import Candidate, LoadedProgram
 
@@ -49,6 +59,21 @@ class DiffResult:
     right: Outcome | None = None
     seconds: float = 0.0
     first_seconds: float | None = field(default=None)  # time to the difference, when found
+
+
+def program_strings(*programs: Program) -> set[str]:
+    """Every string literal in the programs, and its characters (separators, prefixes)."""
+    out: set[str] = set()
+    for program in programs:
+        for node in walk(program):
+            if isinstance(node, StrLit):
+                out.add(node.value)
+                out.update(node.value)
+    return out
+
+
+def program_floats(*programs: Program) -> set[float]:
+    return {node.value for program in programs for node in walk(program) if isinstance(node, FloatLit)}
 
 
 def program_constants(*programs: Program) -> set[int]:
@@ -85,6 +110,12 @@ class InputGenerator:
         self.pool = sorted(pool)
         small = [0, 1, 2, *sorted(c for c in consts if 0 <= c <= 5)]
         self.keys = sorted(set(small))[:4]
+        strs = program_strings(*programs)
+        # pieces of text: the programs' own literals (separators, prefixes) and what breaks parsing
+        self.pieces = sorted({"a", "b", "ab", "A", " ", ",", "1", "-2", "3.5", "x y", "é", "😀", "", *strs})
+        self.str_keys = sorted({"a", "b", "", *(x for x in strs if len(x) <= 3)})[:5]
+        self.floats = [0.0, -0.0, 1.0, -1.5, 0.1, 0.2, 0.3, 1e308, -1e308, 5e-324, float("nan"),
+                       float("inf"), float("-inf"), *program_floats(*programs)]
 
     # -- values ----------------------------------------------------------------------------------
 
@@ -98,11 +129,33 @@ class InputGenerator:
             return rng.choice(self.pool)
         return rng.randint(-self.span, self.span)
 
+    def str_value(self, key: bool = False) -> str:
+        rng = self.rng
+        if key and rng.random() < 0.8:
+            return rng.choice(self.str_keys)
+        return "".join(rng.choice(self.pieces) for _ in range(rng.randint(0, 3)))
+
+    def float_value(self, key: bool = False) -> float:
+        rng = self.rng
+        if key:  # no NaN keys: Spark places them by identity (docs/semantics-notes.md)
+            return rng.choice([0.0, -0.0, 1.0, 2.5])
+        if rng.random() < 0.6:
+            return rng.choice(self.floats)
+        return rng.uniform(-10, 10)
+
     def value(self, typ: Type, key: bool = False) -> Any:
         if isinstance(typ, BoolType):
             return self.rng.random() < 0.5
         if isinstance(typ, IntType):
             return self.int_value(key)
+        if isinstance(typ, StrType):
+            return self.str_value(key)
+        if isinstance(typ, FloatType):
+            return self.float_value(key)
+        if isinstance(typ, OptionType):
+            return None if self.rng.random() < 0.3 else self.value(typ.elem, key)
+        if isinstance(typ, ListType):
+            return [self.value(typ.elem) for _ in range(self.rng.randint(0, 3))]
         if isinstance(typ, TupleType):
             # The first component of a pair is what join and the *ByKey operators group on.
             return tuple(self.value(t, key=key or (i == 0 and len(typ.elems) == 2))
