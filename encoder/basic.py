@@ -392,11 +392,18 @@ class BasicEncoder:
             return z3.Concat(a, b)
         if is_float(a) or is_float(b):
             return self._float_binop(op, a, b, path)
-        if op == "/":  # int / int: the exact quotient, rounded once (CPython's true division of ints)
+        if op == "/":  # int / int: the exact quotient rounded once (CPython); opaque unless both are known
             self.hazard(path, b == 0, ZERO_DIVISION)
-            q = z3.fpRealToFP(RNE, z3.ToReal(a) / z3.ToReal(z3.If(b == 0, z3.IntVal(1), b)), F64)
-            self.hazard(path, z3.And(b != 0, z3.fpIsInf(q)), OVERFLOW_ERROR)
-            return q
+            if z3.is_int_value(a) and z3.is_int_value(b) and b.as_long() != 0:
+                try:
+                    return z3.FPVal(a.as_long() / b.as_long(), F64)
+                except OverflowError:
+                    self.hazard(path, z3.BoolVal(True), OVERFLOW_ERROR)
+                    return z3.FPVal(float("inf"), F64)
+            a, b = as_number(a), as_number(b)
+            self.hazard(path, z3.And(b != 0, self.uf("truediv_overflows", (a, b), z3.BoolSort())),
+                        OVERFLOW_ERROR)
+            return self.uf("truediv", (a, b), F64)
         if op in ("//", "%"):
             self.div_hazards.append(z3.And(path, b == 0))
             return py_floordiv(a, b) if op == "//" else py_mod(a, b)
@@ -432,7 +439,8 @@ class BasicEncoder:
         """An uninterpreted function named by the builtin and its argument sorts, so that both programs
         (encoded by different encoders) use the same symbol for the same builtin."""
         sorts = [a.sort() for a in args]
-        f = z3.Function(f"py:{name}:" + ":".join(str(x) for x in sorts), *sorts, result)
+        tag = "_".join("".join(ch for ch in str(x) if ch.isalnum()) for x in sorts)
+        f = z3.Function(f"py_{name}_{tag}", *sorts, result)
         return f(*args)
 
     def _call_library(self, name: str, vals: list[Sym], path: z3.BoolRef, loc: A.Loc | None) -> Sym:
@@ -458,9 +466,16 @@ class BasicEncoder:
                 return self.uf("float", (v,), F64)
             if is_float(v):
                 return v
-            q = z3.fpRealToFP(RNE, z3.ToReal(as_number(v)), F64)
-            self.hazard(path, z3.fpIsInf(q), OVERFLOW_ERROR)
-            return q
+            n = as_number(v)
+            if z3.is_int_value(n):
+                try:
+                    return z3.FPVal(float(n.as_long()), F64)
+                except OverflowError:
+                    self.hazard(path, z3.BoolVal(True), OVERFLOW_ERROR)
+                    return z3.FPVal(float("inf"), F64)
+            # float(n) rounds n to the nearest double: opaque (bit-blasting an unbounded int is costly)
+            self.hazard(path, self.uf("float_overflows", (n,), z3.BoolSort()), OVERFLOW_ERROR)
+            return self.uf("float", (n,), F64)
         if name == "int":
             if is_str(v):
                 self.hazard(path, self.uf("int_fails", (v,), z3.BoolSort()), VALUE_ERROR)

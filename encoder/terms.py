@@ -186,6 +186,11 @@ class ProgramEncoding:
     keyed: list[KeyedAgg]
     error: z3.BoolRef
     hazards: list[z3.BoolRef]
+    hazard_kind: dict[int, str] = field(default_factory=dict)
+
+    def kind_of(self, hazard: z3.BoolRef) -> str:
+        """The exception ``hazard`` stands for (``BasicEncoder.hazard``)."""
+        return self.hazard_kind.get(hazard.get_id(), "ZeroDivisionError")
 
     @property
     def has_aggregation(self) -> bool:
@@ -426,6 +431,7 @@ def encode_program(program: A.Program, side: str) -> ProgramEncoding:
         keyed=list(enc.keyed),
         error=z3.Or(*enc.errors) if enc.errors else z3.BoolVal(False),
         hazards=list(enc.div_hazards),
+        hazard_kind=dict(enc.hazard_kind),
     )
 
 

@@ -65,6 +65,9 @@ class Prepared:
     right: ProgramEncoding
     per_query_s: float
     deadline: Deadline = field(default_factory=Deadline)
+    open_hazards: tuple[tuple[str, z3.BoolRef], ...] = ()
+    """Hazards not ruled out (side "L"/"R", condition), all of one exception: only a method that proves
+    both programs raise under the same conditions may accept them (``prepare(allow_open=True)``)."""
 
     @property
     def timeout_s(self) -> float:
@@ -73,8 +76,11 @@ class Prepared:
         return self.deadline.cap(self.per_query_s)
 
 
-def prepare(pair: Pair, options: Options, method: str) -> Prepared | NotApplicable:
-    """Encode both programs and apply the gates every method shares."""
+def prepare(pair: Pair, options: Options, method: str, *, allow_open: bool = False
+            ) -> Prepared | NotApplicable:
+    """Encode both programs and apply the gates every method shares. With ``allow_open``, hazards
+    that cannot be ruled out but are all of one exception (an ``int / int`` too large for a float) are
+    handed to the method in ``open_hazards`` instead of making it inapplicable."""
     aggregating = has_aggregation_node(pair.left) or has_aggregation_node(pair.right)
     if aggregating and not pair.sequential_ok:
         return NotApplicable(method, "an aggregation was not proved partition-independent, so Spark's "
@@ -95,10 +101,33 @@ def prepare(pair: Pair, options: Options, method: str) -> Prepared | NotApplicab
         except Unknown:
             return NotApplicable(method, "could not rule out a division by zero")
         if m is not None:
-            return NotApplicable(method, "division by zero possible (left to the bounded method and "
-                                         "the interpreter)")
+            open_ = _open_hazards(left, right, facts, options.timeout_s) if allow_open else None
+            if open_ is None:
+                kinds = sorted({e.kind_of(h) for e in (left, right) for h in e.hazards})
+                what = "division by zero" if kinds == ["ZeroDivisionError"] else " or ".join(kinds)
+                return NotApplicable(method, f"{what} possible (left to the bounded method, random testing "
+                                             "and the interpreter)")
+            options.deadline.check(f"{method} (encoding)")
+            return Prepared(left, right, options.timeout_s, options.deadline, open_)
     options.deadline.check(f"{method} (encoding)")
     return Prepared(left, right, options.timeout_s, options.deadline)
+
+
+def _open_hazards(left: ProgramEncoding, right: ProgramEncoding, facts: Sequence[z3.BoolRef],
+                  timeout_s: float) -> tuple[tuple[str, z3.BoolRef], ...] | None:
+    """The hazards that may happen, when they are all of one exception; None otherwise."""
+    out = []
+    for side, enc in (("L", left), ("R", right)):
+        for h in enc.hazards:
+            try:
+                if find_model(z3.And(h, *facts), timeout_s) is None:
+                    continue
+            except Unknown:
+                return None
+            out.append((side, enc.kind_of(h), h))
+    if len({k for _, k, _ in out}) != 1:
+        return None
+    return tuple((side, h) for side, _, h in out)
 
 
 # ---------------------------------------------------------------------------------------------------

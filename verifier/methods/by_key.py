@@ -26,7 +26,7 @@ from __future__ import annotations
 import z3
 
 from encoder.aggregates import KeyedAgg
-from encoder.basic import Sym, fresh_like, sym_eq
+from encoder.basic import Sym, fresh_like, leaves, sym_eq
 from encoder.terms import BagResult, BagTerm, ProgramEncoding, TupleResult, substitute, sym_pairs
 from verifier.methods._shared import (
     Prepared,
@@ -60,7 +60,7 @@ NAME = "AggOneK"
 
 
 def run(pair: Pair, options: Options) -> MethodOutcome:
-    prep = prepare(pair, options, NAME)
+    prep = prepare(pair, options, NAME, allow_open=True)
     if isinstance(prep, NotApplicable):
         return prep
     shapes = [_shapes(e) for e in (prep.left, prep.right)]
@@ -82,6 +82,8 @@ def run(pair: Pair, options: Options) -> MethodOutcome:
 def _component(prep: Prepared, g1: KeyedAgg, post1: BagTerm, g2: KeyedAgg, post2: BagTerm) -> MethodOutcome:
     try:
         if len(g1.all_alts) > 1 or len(g2.all_alts) > 1:
+            if prep.open_hazards:
+                return NotApplicable(NAME, "an exception that may happen, with a bag of several alternatives")
             return _check_alternatives(prep, g1, post1, g2, post2)
         occ = g1.elem.rep_var_set()
         if occ != g2.elem.rep_var_set():
@@ -141,6 +143,17 @@ def _check(prep: Prepared, g1: KeyedAgg, post1: BagTerm, g2: KeyedAgg, post2: Ba
     t = prep.timeout_s
     types = bag_types(prep)
     a, b = _Side(g1, post1), _Side(g2, post2)
+    # Exceptions that may happen (prepare: all of one kind) must come from the maps after the
+    # aggregation, so that they are a condition on each bucket's result: then "the same buckets raise"
+    # is one more per-bucket goal, and the programs raise on the same inputs with the same exception.
+    open_l = [h for side, h in prep.open_hazards if side == "L"]
+    open_r = [h for side, h in prep.open_hazards if side == "R"]
+    for hs, g in ((open_l, g1), (open_r, g2)):
+        allowed = {str(x) for x in (*leaves(g.acc), *leaves(g.key))}
+        if any(not _only_mentions(h, allowed) for h in hs):
+            return NotApplicable(NAME, "an exception may happen inside the aggregation, not only after it")
+    haz1 = _bucket_hazard(open_l, g1, a.kx)
+    haz2 = _bucket_hazard(open_r, g2, b.kx)
 
     # singleton inputs: real counterexamples
     o1p, o1v = a.out(a.kx, g1.shape.first(a.wx))
@@ -161,9 +174,9 @@ def _check(prep: Prepared, g1: KeyedAgg, post1: BagTerm, g2: KeyedAgg, post2: Ba
         ("K2: a P2 bucket mixes elements P1 keeps and drops",
          a.py, z3.And(both_x, b.py, sym_eq(b.ky, b.kx)), True),
         ("K3: a bucket only P1 has may produce output",
-         z3.Not(a.out(a.kx, g1.acc)[0]), z3.And(a.px, z3.Not(b.px)), False),
+         z3.And(z3.Not(a.out(a.kx, g1.acc)[0]), z3.Not(haz1)), z3.And(a.px, z3.Not(b.px)), False),
         ("K3: a bucket only P2 has may produce output",
-         z3.Not(b.out(b.kx, g2.acc)[0]), z3.And(b.px, z3.Not(a.px)), False),
+         z3.And(z3.Not(b.out(b.kx, g2.acc)[0]), z3.Not(haz2)), z3.And(b.px, z3.Not(a.px)), False),
     ]
     for what, claim, hyp, two in checks:
         m = counter_model(claim, t, hyp)
@@ -177,12 +190,37 @@ def _check(prep: Prepared, g1: KeyedAgg, post1: BagTerm, g2: KeyedAgg, post2: Ba
     p1, v1 = a.out(a.kx, g1.acc)
     p2, v2 = b.out(b.kx, g2.acc)
     goal = term_eq(p1, v1, p2, v2)
+    if open_l or open_r:
+        goal = z3.And(goal, haz1 == haz2)
     ratios = step_ratios(g1.acc, base[0], nxt[0], g2.acc, base[1], nxt[1], same_bucket, t)
     atoms = [goal, *candidate_atoms(g1.acc, base[0], g2.acc, base[1], ratios)]
     inv = houdini(atoms, (g1.acc, g2.acc), base, both_x, nxt, same_bucket, t)
     if counter_model(goal, t, z3.And(both_x, *inv)) is not None:
         return Inconclusive(NAME, "K4: no invariant in the family relates the per-bucket folds")
-    return Proved(NAME, f"buckets correspond (K1-K3) and per bucket: {short(inv)}")
+    raises = ""
+    if open_l or open_r:
+        kind = prep.left.kind_of(open_l[0]) if open_l else prep.right.kind_of(open_r[0])
+        raises = f"; both raise {kind} on the same buckets"
+    return Proved(NAME, f"buckets correspond (K1-K3) and per bucket: {short(inv)}{raises}")
+
+
+def _bucket_hazard(hazards: list[z3.BoolRef], g: KeyedAgg, key: Sym) -> z3.BoolRef:
+    """Whether the maps after the aggregation raise on the bucket ``(key, g.acc)``."""
+    if not hazards:
+        return z3.BoolVal(False)
+    return substitute(z3.Or(*hazards), sym_pairs(g.key, key))
+
+
+def _only_mentions(term: z3.ExprRef, allowed: set[str]) -> bool:
+    todo = [term]
+    while todo:
+        t = todo.pop()
+        if z3.is_const(t) and t.decl().kind() == z3.Z3_OP_UNINTERPRETED:
+            if str(t) not in allowed and not str(t).startswith("v:"):
+                return False
+        else:
+            todo.extend(t.children())
+    return True
 
 
 def _check_alternatives(prep: Prepared, g1: KeyedAgg, post1: BagTerm, g2: KeyedAgg, post2: BagTerm
