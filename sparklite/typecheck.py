@@ -763,7 +763,8 @@ class _Checker:
                 elif kind == "len":
                     kinds_t.append(INT)
                 elif v not in (INT, FLOAT):
-                    raise TypeCheckError(f"groupByKey({', '.join(e.kinds)}) needs Int or Float values but the "
+                    raise TypeCheckError(f"groupByKey({', '.join(e.kinds)}) needs Int or Float values but "
+                                         "the "
                                          f"values have type {T(v)}", e.loc)
                 else:
                     kinds_t.append(v)

@@ -31,7 +31,15 @@ from encoder.bounded import (
 from sparklite import ast as A
 from sparklite.deadline import Deadline, OutOfTime
 from sparklite.types import BagType, BoolType, IntType, TupleType, Type
-from verifier.methods.base import Candidate, Inconclusive, MethodOutcome, Options, Pair, Refuted
+from verifier.methods.base import (
+    Candidate,
+    Inconclusive,
+    MethodOutcome,
+    NotApplicable,
+    Options,
+    Pair,
+    Refuted,
+)
 from verifier.validate import ValidationStats, validate
 
 NAME = "bounded"
@@ -73,6 +81,11 @@ def run(pair: Pair, options: Options, *, deadline: float | None = None,
     interpreter-confirmed candidate, else ``Inconclusive``."""
     end = _deadline(options, deadline)
     stats = stats if stats is not None else ValidationStats()
+    if not _classic(pair):
+        # strings, floats, lists: the unrolling and the enumeration are over Int/Bool values; random
+        # testing (verifier.difftest) searches these programs with values of their own types
+        return NotApplicable(NAME, "bounded search covers Int and Bool inputs; programs over strings or "
+                                   "floats are searched by random testing")
     try:
         outcome = _symbolic(pair, options, end, stats)
     except OutOfTime:  # the unrolling or the comparison of two big symbolic bags outlasted the step
@@ -86,6 +99,27 @@ def run(pair: Pair, options: Options, *, deadline: float | None = None,
                            "concrete inputs")
         return found
     return outcome
+
+
+def _classic(pair: Pair) -> bool:
+    """Every input and every value the programs build is Int, Bool or a tuple of them."""
+    from sparklite.types import is_classic
+
+    for program in (pair.left, pair.right):
+        for p in program.params:
+            t = p.type.elem if isinstance(p.type, BagType) else p.type
+            if t is None or not is_classic(t):
+                return False
+        for n in A.walk(program):
+            if isinstance(n, (A.StrLit, A.FloatLit, A.NoneLit, A.ListExpr, A.ListComp, A.OuterJoin,
+                              A.SortBy, A.Subtract, A.Intersection, *A.COLLECTING_ACTIONS)):
+                return False
+            if isinstance(n, A.BinOp) and n.op in ("/", "in"):
+                return False
+            if isinstance(n, A.Call) and n.func not in ("min", "max", "abs") and n.func not in {
+                    d.name for d in program.defs}:
+                return False
+    return True
 
 
 def _symbolic(pair: Pair, options: Options, end: float, stats: ValidationStats) -> MethodOutcome:
