@@ -396,12 +396,9 @@ def _take(src: LazyBag, num: int) -> Ranked:
             if len(group) > ranks.count(last):
                 candidates = group
         return Ranked(items, ranks, candidates)
-    every = None
-    if len(raw) == num and num > 0:
-        every = src.elements()  # the whole bag: any num of its elements, as far as order goes
-        if len(every) == len(raw):
-            every = None
-    return Ranked(raw, [0] * len(raw), every)
+    # unsorted: which elements come first is Spark's partition order, a fact of this partitioning (and
+    # computing the rest to offer "any n of them" would run UDFs Spark never runs)
+    return Ranked(raw, [0] * len(raw))
 
 
 def _take_ordered(src: LazyBag, num: int, key: Callable[[Any], Any] | None, top: bool) -> Ranked:
