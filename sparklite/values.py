@@ -11,8 +11,8 @@ keys, each group a multiset, because Spark does not fix the order among equal ke
 Floats are observed as Python compares them, except that NaN equals NaN (an observation must equal
 itself): ``0.0`` and ``-0.0`` are the same observation, ``1`` and ``1.0`` are not (the types differ).
 
-An exception that a program raises under Spark (empty ``reduce`` -> ``ValueError``, ``x // 0`` -> ``ZeroDivisionError``) is
-an outcome of its own (``ErrorOutcome``) that differs from every value.
+An exception that a program raises under Spark (empty ``reduce`` -> ``ValueError``, ``x // 0`` ->
+``ZeroDivisionError``) is an outcome of its own (``ErrorOutcome``) that differs from every value.
 
 A *partitioning* of an input bag is an explicit tuple of partitions, each a tuple of elements in order:
 it is what ``sc.parallelize`` would hand to Spark, and the interpreter reproduces Spark's result for it.
