@@ -1,0 +1,9 @@
+"""Left-associated sum of three floats."""
+
+from operator import add
+
+from pyspark import RDD
+
+
+def job(xs: RDD[tuple[float, float, float]]) -> RDD[float]:
+    return xs.map(lambda t: (t[0] + t[1]) + t[2])

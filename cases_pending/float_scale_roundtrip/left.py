@@ -1,0 +1,9 @@
+"""x * 0.1 * 10."""
+
+from operator import add
+
+from pyspark import RDD
+
+
+def job(xs: RDD[float]) -> RDD[float]:
+    return xs.map(lambda x: x * 0.1 * 10.0)

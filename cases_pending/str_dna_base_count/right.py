@@ -1,0 +1,9 @@
+"""DNA base count with countByValue."""
+
+from operator import add
+
+from pyspark import RDD
+
+
+def job(seqs: RDD[str]) -> dict[str, int]:
+    return seqs.flatMap(lambda s: s.upper()).countByValue()

@@ -1,0 +1,9 @@
+"""Non-empty lines by length."""
+
+from operator import add
+
+from pyspark import RDD
+
+
+def job(lines: RDD[str]) -> RDD[str]:
+    return lines.filter(lambda line: len(line) > 0)

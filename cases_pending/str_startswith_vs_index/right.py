@@ -1,0 +1,9 @@
+"""Lines whose first character is "#" (indexing raises IndexError on an empty line)."""
+
+from operator import add
+
+from pyspark import RDD
+
+
+def job(lines: RDD[str]) -> RDD[str]:
+    return lines.filter(lambda line: line[0] == "#")

@@ -1,0 +1,9 @@
+"""Word count with countByValue."""
+
+from operator import add
+
+from pyspark import RDD
+
+
+def job(lines: RDD[str]) -> dict[str, int]:
+    return lines.flatMap(lambda line: line.split()).countByValue()

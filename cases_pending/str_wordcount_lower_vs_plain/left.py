@@ -1,0 +1,9 @@
+"""Word count, case-insensitive."""
+
+from operator import add
+
+from pyspark import RDD
+
+
+def job(lines: RDD[str]) -> RDD[tuple[str, int]]:
+    return lines.flatMap(lambda line: line.lower().split()).map(lambda w: (w, 1)).reduceByKey(add)

@@ -1,0 +1,9 @@
+"""Words split on any whitespace."""
+
+from operator import add
+
+from pyspark import RDD
+
+
+def job(lines: RDD[str]) -> RDD[tuple[str, int]]:
+    return lines.flatMap(lambda line: line.split()).map(lambda w: (w, 1)).reduceByKey(add)
