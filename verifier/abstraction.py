@@ -127,9 +127,21 @@ def _unique_keys(e: A.Expr) -> bool:
         return True
     if isinstance(e, A.Filter):
         return _unique_keys(e.source)
-    if isinstance(e, A.Map) and e.preserves_partitioning:
-        return _unique_keys(e.source)  # mapValues: the frontend sets the flag only when the key is kept
+    if isinstance(e, A.Map) and _keeps_key(e.fn):
+        return _unique_keys(e.source)  # mapValues
     return False
+
+
+def _keeps_key(fn: A.Fn) -> bool:
+    """``lambda kv: (kv[0], ...)``: the function visibly keeps the key (as ``mapValues`` does)."""
+    if not (isinstance(fn, A.Lambda) and len(fn.params) == 1 and isinstance(fn.body, A.TupleExpr)):
+        return False
+    body = fn.body
+    if len(body.elems) != 2:
+        return False
+    first = body.elems[0]
+    return (isinstance(first, A.Proj) and first.index == 0 and isinstance(first.tuple, A.Var)
+            and first.tuple.name == fn.params[0].name)
 
 
 # ---------------------------------------------------------------------------------------------------
