@@ -10,6 +10,7 @@ into ``SyntaxError_`` (an ``InputError``) so that bad input never reaches the us
 from __future__ import annotations
 
 import functools
+import math
 import os
 from collections.abc import Iterator
 from typing import Any
@@ -19,18 +20,42 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 
 from sparklite import ast as A
 from sparklite.errors import InputError, SyntaxError_
-from sparklite.types import BOOL, INT, BagType, TupleType, Type
+from sparklite.types import (
+    BOOL,
+    FLOAT,
+    INT,
+    NONE,
+    STR,
+    BagType,
+    DictType,
+    ListType,
+    NoneType_,
+    OptionType,
+    TupleType,
+    Type,
+)
 
-__all__ = ["RESERVED", "parse", "parse_expr", "parse_file", "parse_text", "parse_type"]
+__all__ = ["RESERVED", "SOFT_KEYWORDS", "parse", "parse_expr", "parse_file", "parse_text", "parse_type"]
 
 _GRAMMAR = os.path.join(os.path.dirname(__file__), "grammar.lark")
 
-#: Words that cannot be used as names (they are keywords of the grammar).
+#: Words that cannot be used as names (they are keywords of the grammar), unless written in backquotes
+#: (`map`), which makes any text a name.
 RESERVED = frozenset({
     "program", "def", "let", "lambda", "if", "then", "else", "and", "or", "not", "true", "false", "apply",
     "map", "filter", "flatMap", "cartesian", "join", "union", "distinct", "fold", "aggregate", "reduce",
     "count", "sum", "min", "max", "foldByKey", "aggregateByKey", "reduceByKey", "combineByKey",
     "groupByKey", "Int", "Bool", "Boolean", "Bag",
+    "None", "Str", "Float", "Option", "List", "Dict", "for", "in",
+})
+
+#: Operation names that are keywords only where an operation can start and "(" follows (``first(R)``);
+#: everywhere else they are ordinary names (``let first = first(R)``, ``map(top)(R)``, ``first + 1``), since
+#: PySpark programs often use them for variables. A *call* of a def with such a name needs backquotes:
+#: ```first`(x)``.
+SOFT_KEYWORDS = frozenset({
+    "leftOuterJoin", "rightOuterJoin", "fullOuterJoin", "sortBy", "subtract", "intersection", "collect",
+    "take", "takeOrdered", "top", "first", "countByValue", "collectAsMap",
 })
 
 _OPEN = frozenset({"LPAR", "LSQB"})
@@ -100,6 +125,8 @@ class _Builder(Transformer):
 
     def _name(self, tok: Token) -> str:
         name = str(tok)
+        if name.startswith("`"):  # a quoted name may spell anything, keywords included
+            return name[1:-1]
         # The contextual lexer reads a keyword as a NAME where no keyword may stand ("let map = ..."):
         # reject it here, or the name could be bound but never used.
         if name in RESERVED:
@@ -159,8 +186,30 @@ class _Builder(Transformer):
     def bool_type(self, meta: Any) -> Type:
         return BOOL
 
+    def str_type(self, meta: Any) -> Type:
+        return STR
+
+    def float_type(self, meta: Any) -> Type:
+        return FLOAT
+
+    def none_type(self, meta: Any) -> Type:
+        return NONE
+
     def bag_type(self, meta: Any, elem: Type) -> Type:
         return BagType(elem)
+
+    def option_type(self, meta: Any, elem: Type) -> Type:
+        # Options do not nest (Python has one None), so there is one spelling of each option type.
+        if isinstance(elem, OptionType | NoneType_):
+            raise SyntaxError_(f"Option[{elem}] is not a type: an option of an option (or of None) is "
+                               f"just {elem}", self._loc(meta))
+        return OptionType(elem)
+
+    def list_type(self, meta: Any, elem: Type) -> Type:
+        return ListType(elem)
+
+    def dict_type(self, meta: Any, key: Type, value: Type) -> Type:
+        return DictType(key, value)
 
     def tuple_type(self, meta: Any, *elems: Type) -> Type:
         return TupleType(tuple(elems))
@@ -203,7 +252,25 @@ class _Builder(Transformer):
         return int(tok)
 
     def int_lit(self, meta: Any, tok: Token) -> A.IntLit:
-        return A.IntLit(int(tok), loc=self._loc(meta))
+        try:
+            value = int(tok)
+        except ValueError:  # more digits than Python converts (sys.get_int_max_str_digits)
+            raise SyntaxError_(f"integer literal too long ({len(tok)} characters)",
+                               self._tok_loc(tok)) from None
+        return A.IntLit(value, loc=self._loc(meta))
+
+    def float_lit(self, meta: Any, tok: Token) -> A.FloatLit:
+        value = float(tok)
+        if not math.isfinite(value):
+            raise SyntaxError_(f"float literal {tok} is out of range (float literals are finite; write "
+                               "float(\"inf\") for an infinity)", self._tok_loc(tok))
+        return A.FloatLit(value, loc=self._loc(meta))
+
+    def str_lit(self, meta: Any, tok: Token) -> A.StrLit:
+        return A.StrLit(_decode_string(tok, self.file), loc=self._loc(meta))
+
+    def none_lit(self, meta: Any) -> A.NoneLit:
+        return A.NoneLit(loc=self._loc(meta))
 
     def true_lit(self, meta: Any) -> A.BoolLit:
         return A.BoolLit(True, loc=self._loc(meta))
@@ -214,10 +281,13 @@ class _Builder(Transformer):
     def var(self, meta: Any, name: Token) -> A.Var:
         return A.Var(self._name(name), loc=self._loc(meta))
 
+    def soft_keyword_var(self, meta: Any, name: Token) -> A.Var:
+        return A.Var(str(name), loc=self._loc(meta))
+
     def call(self, meta: Any, name: Token, args: Any) -> A.Call:
         return A.Call(self._name(name), _tuple(args), loc=self._loc(meta))
 
-    def call_minmax(self, meta: Any, name: Token, *args: A.Expr) -> A.Call:
+    def call_keyword(self, meta: Any, name: Token, *args: A.Expr) -> A.Call:
         return A.Call(str(name), tuple(args), loc=self._loc(meta))
 
     def apply_papp(self, meta: Any, name: Token, pargs: Any, args: Any) -> A.Apply:
@@ -232,6 +302,20 @@ class _Builder(Transformer):
 
     def args(self, meta: Any, *args: A.Expr) -> tuple[A.Expr, ...]:
         return args
+
+    def list_display(self, meta: Any, elems: Any) -> A.ListExpr:
+        return A.ListExpr(_tuple(elems), loc=self._loc(meta))
+
+    def listcomp_short(self, meta: Any, body: A.Expr, param: A.Param, in_: Token, source: A.Expr,
+                       cond: A.Expr | None) -> A.ListComp:
+        # [e for x in xs if c] is ListComp(lambda (x) -> e, xs, lambda (x) -> c); each lambda is located
+        # at its body.
+        fn = A.Lambda((param,), body, loc=body.loc)
+        test = None if cond is None else A.Lambda((param,), cond, loc=cond.loc)
+        return A.ListComp(fn, source, test, loc=self._loc(meta))
+
+    def listcomp(self, meta: Any, fn: A.Lambda, source: A.Expr, cond: A.Lambda | None) -> A.ListComp:
+        return A.ListComp(fn, source, cond, loc=self._loc(meta))
 
     # -- bag operators and aggregations -------------------------------------------------------------
 
@@ -283,10 +367,54 @@ class _Builder(Transformer):
 
     def group_kind(self, meta: Any, tok: Token) -> str:
         kind = str(tok)
-        if kind not in ("sum", "len", "min", "max"):
-            raise SyntaxError_(f"groupByKey aggregates each group with sum, len, min or max, not '{kind}'",
-                               self._tok_loc(tok))
+        if kind not in ("sum", "len", "min", "max", "list"):
+            raise SyntaxError_("groupByKey aggregates each group with sum, len, min, max or list, "
+                               f"not '{kind}'", self._tok_loc(tok))
         return kind
+
+    def left_outer_join(self, meta: Any, left: A.Expr, right: A.Expr) -> A.OuterJoin:
+        return A.OuterJoin("left", left, right, loc=self._loc(meta))
+
+    def right_outer_join(self, meta: Any, left: A.Expr, right: A.Expr) -> A.OuterJoin:
+        return A.OuterJoin("right", left, right, loc=self._loc(meta))
+
+    def full_outer_join(self, meta: Any, left: A.Expr, right: A.Expr) -> A.OuterJoin:
+        return A.OuterJoin("full", left, right, loc=self._loc(meta))
+
+    def sortby(self, meta: Any, key: A.Fn, source: A.Expr) -> A.SortBy:
+        return A.SortBy(key, True, source, loc=self._loc(meta))
+
+    def sortby_descending(self, meta: Any, key: A.Fn, source: A.Expr) -> A.SortBy:
+        return A.SortBy(key, False, source, loc=self._loc(meta))
+
+    def subtract(self, meta: Any, left: A.Expr, right: A.Expr) -> A.Subtract:
+        return A.Subtract(left, right, loc=self._loc(meta))
+
+    def intersection(self, meta: Any, left: A.Expr, right: A.Expr) -> A.Intersection:
+        return A.Intersection(left, right, loc=self._loc(meta))
+
+    # -- actions returning lists and dictionaries ---------------------------------------------------
+
+    def collect(self, meta: Any, source: A.Expr) -> A.Collect:
+        return A.Collect(source, loc=self._loc(meta))
+
+    def take(self, meta: Any, count: A.Expr, source: A.Expr) -> A.Take:
+        return A.Take(count, source, loc=self._loc(meta))
+
+    def take_ordered(self, meta: Any, count: A.Expr, key: A.Fn | None, source: A.Expr) -> A.TakeOrdered:
+        return A.TakeOrdered(count, key, source, loc=self._loc(meta))
+
+    def top(self, meta: Any, count: A.Expr, key: A.Fn | None, source: A.Expr) -> A.TakeOrdered:
+        return A.TakeOrdered(count, key, source, top=True, loc=self._loc(meta))
+
+    def first(self, meta: Any, source: A.Expr) -> A.First:
+        return A.First(source, loc=self._loc(meta))
+
+    def count_by_value(self, meta: Any, source: A.Expr) -> A.CountByValue:
+        return A.CountByValue(source, loc=self._loc(meta))
+
+    def collect_as_map(self, meta: Any, source: A.Expr) -> A.CollectAsMap:
+        return A.CollectAsMap(source, loc=self._loc(meta))
 
     def fold(self, meta: Any, zero: A.Expr, op: A.Fn, source: A.Expr) -> A.Fold:
         return A.Fold(zero, op, source, loc=self._loc(meta))
@@ -302,6 +430,51 @@ class _Builder(Transformer):
 
 
 # ---------------------------------------------------------------------------------------------------
+# String literals
+# ---------------------------------------------------------------------------------------------------
+
+_SIMPLE_ESCAPES = {"\\": "\\", '"': '"', "'": "'", "n": "\n", "r": "\r", "t": "\t"}
+_HEX_ESCAPES = {"x": 2, "u": 4, "U": 8}
+_HEX_DIGITS = frozenset("0123456789abcdefABCDEF")
+
+
+def _decode_string(tok: Token, file: str | None) -> str:
+    r"""The value of a STRING token. The lexer guarantees one line and a character after every backslash;
+    this decodes exactly the escapes ``\ \" \' \n \r \t \xhh \uhhhh \Uhhhhhhhh`` (the ones the printer writes,
+    plus ``\'``) and rejects any other, located at its backslash (Python would keep an unknown escape
+    such as ``\d`` as two characters, a common source of bugs)."""
+    body = str(tok)[1:-1]
+    out: list[str] = []
+    i = 0
+    while i < len(body):
+        ch = body[i]
+        if ch != "\\":
+            out.append(ch)
+            i += 1
+            continue
+        kind = body[i + 1]
+        loc = A.Loc(file, tok.line, tok.column + 1 + i)
+        if kind in _SIMPLE_ESCAPES:
+            out.append(_SIMPLE_ESCAPES[kind])
+            i += 2
+            continue
+        width = _HEX_ESCAPES.get(kind)
+        if width is None:
+            raise SyntaxError_(f"unknown escape '\\{kind}' in a string (the escapes are "
+                               "\\\\ \\\" \\' \\n \\r \\t \\xhh \\uhhhh \\Uhhhhhhhh)", loc)
+        digits = body[i + 2:i + 2 + width]
+        if len(digits) != width or not set(digits) <= _HEX_DIGITS:
+            raise SyntaxError_(f"the escape '\\{kind}' needs exactly {width} hexadecimal digits", loc)
+        code = int(digits, 16)
+        if code > 0x10FFFF:
+            raise SyntaxError_(f"'\\{kind}{digits}' is not a Unicode code point (the largest is "
+                               "\\U0010ffff)", loc)
+        out.append(chr(code))
+        i += 2 + width
+    return "".join(out)
+
+
+# ---------------------------------------------------------------------------------------------------
 # Error messages
 # ---------------------------------------------------------------------------------------------------
 
@@ -309,6 +482,10 @@ _TERMINAL_WORDS = {
     "NAME": "a name",
     "INT": "a number",
     "NEG_INT": "a number",
+    "FLOAT": "a number",
+    "NEG_FLOAT": "a number",
+    "STRING": "a string",
+    "DOTTED_NAME": "a name",
     "_NL": "a new line",
     "$END": "the end of the input",
     "COMP_OP": "a comparison",
@@ -351,11 +528,15 @@ def _syntax_error(exc: UnexpectedInput, file: str | None, text: str) -> SyntaxEr
         what = _describe_token(tok)
         reserved = f" ('{tok}' is a reserved word)" if str(tok) in RESERVED and tok.type != "NAME" else ""
         message = f"unexpected {what}{reserved}; expected {_describe_expected(exc.expected)}"
-        if tok.type == "COMP_OP" and "COMP_OP" not in exc.expected:
+        if tok.type in ("COMP_OP", "IN") and "COMP_OP" not in exc.expected and "AND" in exc.expected:
             message = (f"unexpected {what}: comparisons do not chain; write 'a <= x and x < b' "
                        "or add parentheses")
+        message += _soft_keyword_hint(exc)
     elif isinstance(exc, UnexpectedCharacters):
         message = f"unexpected character {exc.char!r}"
+        if exc.char in "\"'":
+            message = (f"unterminated string: a string ends with its opening quote ({exc.char}) on the same "
+                       "line; write \\n for a line break")
     elif isinstance(exc, UnexpectedEOF):
         line, col = _end_position(text)
         message = f"unexpected end of input; expected {_describe_expected(set(exc.expected))}"
@@ -364,6 +545,19 @@ def _syntax_error(exc: UnexpectedInput, file: str | None, text: str) -> SyntaxEr
     if line is None or col is None or line < 1:
         line, col = _end_position(text)
     return SyntaxError_(message, A.Loc(file, line, col))
+
+
+def _soft_keyword_hint(exc: UnexpectedToken) -> str:
+    """``first(a, b)``, ``take()``: the error is just after "first(" or its first argument, so the user
+    probably meant a call of a def with that name, which needs backquotes."""
+    stack = getattr(getattr(exc, "state", None), "value_stack", None) or []
+    for at in (-2, -3):
+        if len(stack) >= -at and isinstance(stack[at], Token) and str(stack[at]) in SOFT_KEYWORDS \
+                and isinstance(stack[at + 1], Token) and stack[at + 1].type == "LPAR":
+            word = str(stack[at])
+            return (f" ('{word}(' starts the {word} operation; a call of a def named {word} is written "
+                    f"`{word}`(...))")
+    return ""
 
 
 def _end_position(text: str) -> tuple[int, int]:
