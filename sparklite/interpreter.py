@@ -664,23 +664,26 @@ def _reduce(f: Callable[[Any, Any], Any], src: LazyBag) -> Any:
     return functools.reduce(f, vals)
 
 
-def _observe(value: Any) -> Outcome:
+def _observe(value: Any, result: bool = True) -> Outcome:
     """What the caller sees: bags collected (left to right) into multisets, sorted bags and ordered
-    actions' lists as sequences modulo ties, lists and dicts as ``ListValue``/``DictValue``."""
+    actions' lists as sequences modulo ties, dicts as ``DictValue``. A list the program returns (alone or
+    in its result tuple) is a sequence too, each element its own group, so ``sorted(R.collect())`` and
+    ``R.sortBy(lambda x: x).collect()`` are observed alike; a list inside an element is a ``ListValue``."""
     if isinstance(value, LazyBag):
         if value.ranked:
             raw = [rx for p in value.raw_parts() for rx in p]
-            return observe_sequence([_observe(x) for _, x in raw], [r for r, _ in raw], None)
-        return Bag.of([_observe(x) for x in value.elements()])
+            return observe_sequence([_observe(x, False) for _, x in raw], [r for r, _ in raw], None)
+        return Bag.of([_observe(x, False) for x in value.elements()])
     if isinstance(value, Ranked):
-        cands = None if value.candidates is None else [_observe(x) for x in value.candidates]
-        return observe_sequence([_observe(x) for x in value], value.ranks, cands)
+        cands = None if value.candidates is None else [_observe(x, False) for x in value.candidates]
+        return observe_sequence([_observe(x, False) for x in value], value.ranks, cands)
     if isinstance(value, tuple):
-        return tuple(_observe(v) for v in value)
+        return tuple(_observe(v, result) for v in value)
     if isinstance(value, list):
-        return ListValue(tuple(_observe(v) for v in value))
+        items = [_observe(v, False) for v in value]
+        return observe_sequence(items, list(range(len(items))), None) if result else ListValue(tuple(items))
     if isinstance(value, dict):
-        return DictValue.of({_observe(k): _observe(v) for k, v in value.items()})
+        return DictValue.of({_observe(k, False): _observe(v, False) for k, v in value.items()})
     return value
 
 

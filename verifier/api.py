@@ -339,9 +339,22 @@ def _comparable(left: Program, right: Program, left_result: Any, right_result: A
         where = _first_mismatch(left, right)
         raise InputError(f"the programs' parameters differ: LEFT takes {_signature(left)} but RIGHT takes "
                          f"{_signature(right)}; both must take the same inputs", where)
-    if left_result is not None and right_result is not None and left_result != right_result:
+    if left_result is not None and right_result is not None and \
+            _observed_type(left_result) != _observed_type(right_result):
         raise InputError(f"the programs' results differ in type: LEFT returns {left_result} but RIGHT "
                          f"returns {right_result}", right.body.loc or right.loc)
+
+
+def _observed_type(t: Any) -> Any:
+    """A collected list and an RDD are observed alike (a multiset, or a sequence modulo ties when
+    sorted), so ``List[T]`` and ``Bag[T]`` results are comparable."""
+    from sparklite.types import BagType, ListType, TupleType
+
+    if isinstance(t, ListType):
+        return BagType(t.elem)
+    if isinstance(t, TupleType):
+        return TupleType(tuple(_observed_type(x) for x in t.elems))
+    return t
 
 
 def _first_mismatch(left: Program, right: Program) -> Loc | None:

@@ -3,8 +3,10 @@
 first (NoAgg, AggOne_sync: their failures are real counterexamples), then the sound-but-incomplete ones.
 """
 
-from verifier.methods import agg_mult, agg_one, agg_one_sync, by_key, noagg, support
+from verifier.methods import agg_mult, agg_one, agg_one_sync, by_key, noagg, ordered, support
 
-PROOF_METHODS = (noagg, agg_one_sync, agg_one, agg_mult, by_key, support)
+PROOF_METHODS = (noagg, agg_one_sync, agg_one, agg_mult, by_key, support, ordered)
 
-__all__ = ["PROOF_METHODS", "agg_mult", "agg_one", "agg_one_sync", "by_key", "noagg", "support"]
+__all__ = [
+    "PROOF_METHODS", "agg_mult", "agg_one", "agg_one_sync", "by_key", "noagg", "ordered", "support",
+]
