@@ -81,9 +81,16 @@ class StrLit(Node):
 
 @dataclass(frozen=True)
 class FloatLit(Node):
-    """A finite float literal (NaN and infinities are written ``float("nan")``, as in Python)."""
+    """A finite float literal (NaN and infinities are written ``float("nan")``, as in Python).
 
-    value: float
+    Literals compare by their bits, not by ``==``: ``-0.0 == 0.0`` in Python, but ``str(-0.0)`` and
+    ``str(0.0)`` differ, so two programs differing only there must not compare (or hash) equal."""
+
+    value: float = field(compare=False)
+    bits: str = field(init=False, repr=False, default="")
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "bits", float(self.value).hex())
 
 
 @dataclass(frozen=True)
