@@ -43,6 +43,7 @@ from sparklite.types import (
     FloatType,
     IntType,
     ListType,
+    OptionType,
     StrType,
     TupleType,
     Type,
@@ -56,6 +57,7 @@ ZERO_DIVISION = "ZeroDivisionError"
 VALUE_ERROR = "ValueError"
 INDEX_ERROR = "IndexError"
 OVERFLOW_ERROR = "OverflowError"
+TYPE_ERROR = "TypeError"
 
 
 def sort_of(t: Type) -> z3.SortRef:
@@ -85,6 +87,29 @@ def is_float(v: object) -> bool:
     return isinstance(v, z3.FPRef)
 
 
+class Opt(tuple):
+    """An optional value ``(is_none, value)``; ``value`` means nothing when ``is_none`` holds (equality
+    ignores it then), so a None needs no default value of its type. A tuple subclass, so the generic
+    traversals (leaves, substitution) see its two leaves."""
+
+    @property
+    def is_none(self) -> z3.BoolRef:
+        return self[0]
+
+    @property
+    def value(self) -> Sym:
+        return self[1]
+
+
+def opt(is_none: z3.BoolRef, value: Sym) -> Opt:
+    return Opt((is_none, value))
+
+
+def rebuild(shape: tuple, items: object) -> tuple:
+    """A tuple like ``shape`` (an ``Opt`` stays one) holding ``items``."""
+    return Opt(tuple(items)) if isinstance(shape, Opt) else tuple(items)  # type: ignore[arg-type]
+
+
 class EncodingError(Exception):
     """The expression cannot be encoded (a bag where a basic value is needed, an unknown name)."""
 
@@ -106,13 +131,15 @@ def fresh(name: str, t: Type) -> Sym:
         return z3.Bool(name)
     if isinstance(t, TupleType):
         return tuple(fresh(f"{name}.{i}", e) for i, e in enumerate(t.elems))
+    if isinstance(t, OptionType):
+        return opt(z3.Bool(f"{name}.none"), fresh(f"{name}.val", t.elem))
     return z3.Const(name, sort_of(t))
 
 
 def fresh_like(name: str, shape: Sym) -> Sym:
     """Fresh constants with the same shape (and sorts) as ``shape``."""
     if isinstance(shape, tuple):
-        return tuple(fresh_like(f"{name}.{i}", s) for i, s in enumerate(shape))
+        return rebuild(shape, (fresh_like(f"{name}.{i}", s) for i, s in enumerate(shape)))
     if z3.is_bool(shape):
         return z3.Bool(name)
     if z3.is_int(shape):
@@ -129,7 +156,12 @@ def leaves(v: Sym) -> list[z3.ExprRef]:
 
 def sym_eq(a: Sym, b: Sym) -> z3.BoolRef:
     """Observational equality of two symbolic values of the same shape (``values.outcomes_equal``):
-    structural, except that floats compare as Python's ``==`` with NaN equal to NaN."""
+    structural, except that floats compare as Python's ``==`` with NaN equal to NaN, and two Nones are
+    equal whatever their (meaningless) values."""
+    if isinstance(a, Opt) or isinstance(b, Opt):
+        if not (isinstance(a, Opt) and isinstance(b, Opt)):
+            return z3.BoolVal(False)
+        return z3.And(a.is_none == b.is_none, z3.Or(a.is_none, sym_eq(a.value, b.value)))
     if isinstance(a, tuple) or isinstance(b, tuple):
         if not (isinstance(a, tuple) and isinstance(b, tuple)) or len(a) != len(b):
             return z3.BoolVal(False)
@@ -150,6 +182,10 @@ def is_float_seq(v: z3.SeqRef) -> bool:
 def py_eq(a: Sym, b: Sym) -> z3.BoolRef:
     """Python's ``a == b``: like ``sym_eq`` except that NaN differs from everything, itself included,
     and an int equals a float of the same value."""
+    if isinstance(a, Opt) or isinstance(b, Opt):
+        if not (isinstance(a, Opt) and isinstance(b, Opt)):
+            raise EncodingError("comparison of an optional value with a plain one")
+        return z3.And(a.is_none == b.is_none, z3.Or(a.is_none, py_eq(a.value, b.value)))
     if isinstance(a, tuple) or isinstance(b, tuple):
         if not (isinstance(a, tuple) and isinstance(b, tuple)) or len(a) != len(b):
             return z3.BoolVal(False)
@@ -216,11 +252,30 @@ def as_number(v: Sym) -> z3.ArithRef:
 
 
 def sym_ite(c: z3.BoolRef, a: Sym, b: Sym) -> Sym:
+    if a is NONE or b is NONE:
+        if a is NONE and b is NONE:
+            return NONE
+        some, none_when = (b, c) if a is NONE else (a, z3.Not(c))
+        if isinstance(some, Opt):
+            return opt(z3.Or(none_when, some.is_none), some.value)
+        return opt(none_when, some)  # the value is meaningless when None: keep the other branch's
+    if isinstance(a, Opt) != isinstance(b, Opt):
+        raise EncodingError("branches of a conditional mix an optional value and a plain one")
     if isinstance(a, tuple):
         if not isinstance(b, tuple) or len(a) != len(b):
             raise EncodingError("branches of a conditional have different shapes")
-        return tuple(sym_ite(c, x, y) for x, y in zip(a, b, strict=True))
+        return rebuild(a, (sym_ite(c, x, y) for x, y in zip(a, b, strict=True)))
     return z3.If(c, a, b)
+
+
+class _NoneSym:
+    """The literal None before a conditional gives it a type (``x if c else None``)."""
+
+    def __repr__(self) -> str:
+        return "None"
+
+
+NONE = _NoneSym()
 
 
 def py_floordiv(a: z3.ArithRef, b: z3.ArithRef) -> z3.ArithRef:
@@ -258,6 +313,10 @@ def value_to_sym(v: object) -> Sym:
 
 def sym_to_value(v: Sym, model: z3.ModelRef) -> object:
     """Read a symbolic value back from a model (unconstrained leaves become 0 / False / "" / 0.0)."""
+    if isinstance(v, Opt):
+        if z3.is_true(model.eval(v.is_none, model_completion=True)):
+            return None
+        return sym_to_value(v.value, model)
     if isinstance(v, tuple):
         return tuple(sym_to_value(x, model) for x in v)
     val = model.eval(v, model_completion=True)
@@ -328,9 +387,10 @@ class BasicEncoder:
                 return z3.StringVal(v)
             case A.FloatLit(value=v):
                 return z3.FPVal(v, F64)
-            case A.NoneLit() | A.ListComp():
-                raise EncodingError(f"{type(e).__name__} is not encoded (optional values, comprehensions)",
-                                    e.loc)
+            case A.NoneLit():
+                return NONE  # only a conditional's branch may be None here (checked where it lands)
+            case A.ListComp():
+                raise EncodingError("list comprehensions are not encoded", e.loc)
             case A.ListExpr(elems=es):
                 vals = [self.expr(x, env, path) for x in es]
                 if not vals or any(isinstance(v, tuple) or is_list(v) for v in vals):
@@ -360,7 +420,10 @@ class BasicEncoder:
                 fv = self.expr(f, env, z3.And(path, z3.Not(cv)))
                 return sym_ite(cv, tv, fv)
             case A.TupleExpr(elems=es):
-                return tuple(self.expr(x, env, path) for x in es)
+                items = tuple(self.expr(x, env, path) for x in es)
+                if any(x is NONE for x in items):
+                    raise EncodingError("a bare None inside a tuple is not encoded", e.loc)
+                return items
             case A.Proj(tuple=t, index=i):
                 tv = self.expr(t, env, path)
                 if not isinstance(tv, tuple) or not 0 <= i < len(tv):
@@ -521,6 +584,15 @@ class BasicEncoder:
             if isinstance(v, tuple) or is_list(v):
                 raise EncodingError("str() of a tuple or a list is not encoded", loc)
             return self.uf("str", (v,), z3.StringSort())
+        if name == "py.is_none":
+            if v is NONE or v is None:
+                return z3.BoolVal(True)
+            return v.is_none if isinstance(v, Opt) else z3.BoolVal(False)
+        if name == "py.unwrap":
+            if not isinstance(v, Opt):
+                raise EncodingError("py.unwrap of a value that is not optional", loc)
+            self.hazard(path, v.is_none, TYPE_ERROR)
+            return v.value
         if name == "py.getitem":
             i = as_number(vals[1])
             n = z3.Length(v)

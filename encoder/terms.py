@@ -43,7 +43,17 @@ from encoder.aggregates import (
     bucket_shape,
     fold_shape,
 )
-from encoder.basic import BasicEncoder, EncodingError, Sym, fresh, fresh_like, leaves, sym_eq
+from encoder.basic import (
+    BasicEncoder,
+    EncodingError,
+    Sym,
+    fresh,
+    fresh_like,
+    leaves,
+    opt,
+    rebuild,
+    sym_eq,
+)
 from sparklite import ast as A
 from sparklite.desugar import desugar
 from sparklite.types import BagType, Type
@@ -119,7 +129,7 @@ def rep_var_sets(alts: Alts) -> list[Counter[str]]:
 def substitute(v: Sym, pairs: Sequence[tuple[z3.ExprRef, z3.ExprRef]]) -> Sym:
     """``v`` with the leaf variables in ``pairs`` replaced (Python tuples are mapped through)."""
     if isinstance(v, tuple):
-        return tuple(substitute(x, pairs) for x in v)
+        return rebuild(v, (substitute(x, pairs) for x in v))
     return _subst1(v, pairs)
 
 
@@ -222,6 +232,7 @@ class _TermEncoder(BasicEncoder):
     keyed: list[KeyedAgg] = field(default_factory=list)
     errors: list[z3.BoolRef] = field(default_factory=list)
     element_level: int = 0
+    param_names: set[str] = field(default_factory=set)
 
     # -- basic expressions (with aggregations) -------------------------------------------------
 
@@ -333,16 +344,64 @@ class _TermEncoder(BasicEncoder):
                     for b in right:
                         if not (_is_pair(a.value) and _is_pair(b.value)):
                             raise EncodingError("join of bags whose elements are not pairs", e.loc)
+                        _no_float_key(a.value[0], e)
                         same_key = sym_eq(a.value[0], b.value[0])
                         out.append(BagTerm((a.value[0], (a.value[1], b.value[1])),
                                            z3.And(a.present, b.present, same_key),
                                            a.occurrences + b.occurrences, self.bag_params, a.keyed + b.keyed))
                 return tuple(out)
+            case A.OuterJoin(kind=kind, left=lft, right=rgt):
+                return self._outer_join(e, kind, lft, rgt)
+            case A.SortBy(source=src):
+                return self.bag(src)  # as a bag, the same elements (the order is Ordered's business)
             case A.CombineByKey() | A.GroupByKeyAgg():
                 return (self._by_key(e),)
             case A.Distinct():
                 raise UnsupportedShape("distinct (multiplicities collapse)", e.loc)
         raise EncodingError(f"{type(e).__name__} is not a bag expression", e.loc)
+
+    def _outer_join(self, e: A.Expr, kind: str, lft: A.Expr, rgt: A.Expr) -> Alts:
+        """``leftOuterJoin`` and co. (PySpark's ``python_left_outer_join``): the inner join's pairs, plus,
+        for an element of an outer side whose key no element of the other side has, the element with
+        None. "No element of the other side has key k" is an uninterpreted predicate of k (``has``,
+        ``verification-conditions.md`` section 6): a proof holds for every predicate, the real one
+        included. Both programs share it only for one other side read the same way (same expression of
+        the inputs); otherwise each program gets its own, which is always sound."""
+        left, right = self.bag(lft), self.bag(rgt)
+        out = []
+        for a in left:
+            for b in right:
+                if not (_is_pair(a.value) and _is_pair(b.value)):
+                    raise EncodingError("outer join of bags whose elements are not pairs", e.loc)
+                v = opt(z3.BoolVal(False), a.value[1]) if kind in ("right", "full") else a.value[1]
+                w = opt(z3.BoolVal(False), b.value[1]) if kind in ("left", "full") else b.value[1]
+                out.append(BagTerm((a.value[0], (v, w)), z3.And(a.present, b.present, sym_eq(a.value[0],
+                                   b.value[0])), a.occurrences + b.occurrences, self.bag_params,
+                                   a.keyed + b.keyed))
+        sides = [(left, right, rgt, True)] if kind == "left" else [(right, left, lft, False)] \
+            if kind == "right" else [(left, right, rgt, True), (right, left, lft, False)]
+        for mine, other, other_expr, mine_is_left in sides:
+            if not other:
+                continue
+            for t in mine:
+                has = self._has_key(other_expr, t.value[0], other)
+                own = opt(z3.BoolVal(False), t.value[1]) if kind == "full" else t.value[1]
+                none = opt(z3.BoolVal(True), fresh_like(f"{self.side}.none{next(self._counter)}",
+                                                         other[0].value[1]))
+                value = (t.value[0], (own, none) if mine_is_left else (none, own))
+                out.append(BagTerm(value, z3.And(t.present, z3.Not(has)), t.occurrences, self.bag_params,
+                                   t.keyed))
+        return tuple(out)
+
+    def _has_key(self, other_expr: A.Expr, key: Sym, other: Alts) -> z3.BoolRef:
+        """"Some present element of the other side has key ``key``", as a predicate of the key."""
+        _no_float_key(key, other_expr)
+        keys = leaves(key)
+        if A.free_names(other_expr) <= self.param_names:
+            name = f"has_{abs(hash(A.alpha_key(other_expr))):x}"  # the same reading of the inputs
+        else:
+            name = f"has_{self.side}{next(self._counter)}"  # reads driver values: this program's own
+        return z3.Function(name, *[k.sort() for k in keys], z3.BoolSort())(*keys)
 
     def _per_element(self, fn: A.Fn, args: list[Sym], present: z3.BoolRef) -> Sym:
         self.element_level += 1
@@ -358,6 +417,7 @@ class _TermEncoder(BasicEncoder):
                 raise UnsupportedShape("a by-key aggregation over the output of another", node.loc)
             if not _is_pair(src.value):
                 raise EncodingError("by-key aggregation of elements that are not pairs", node.loc)
+            _no_float_key(src.value[0], node)
             if self.aggregates and any(_mentions(src.value, a.acc) or _mentions(src.present, a.acc)
                                        for a in self.aggregates):
                 raise UnsupportedShape("a by-key aggregation over a bag that depends on an aggregation",
@@ -377,6 +437,17 @@ class _TermEncoder(BasicEncoder):
             self.element_level -= 1
         self.keyed.append(KeyedAgg(node, shape, src, key, acc, tuple(alts)))
         return BagTerm((key, acc), z3.BoolVal(True), (), self.bag_params, (j,))
+
+
+def _no_float_key(key: Sym, node: A.Expr) -> None:
+    """Spark matches and groups keys by hash and ``==``: a NaN key is equal to nothing (and its hash is
+    its identity), ``0.0`` and ``-0.0`` are one key. Neither the observational equality nor a model of
+    identities says that, so keys holding floats are left to the other methods."""
+    from encoder.basic import is_float
+
+    if any(is_float(x) for x in leaves(key)):
+        raise UnsupportedShape("keys holding floats (Spark matches them by hash and ==, NaN by identity)",
+                               node.loc)
 
 
 def _is_pair(v: Sym) -> bool:
@@ -401,7 +472,8 @@ def encode_program(program: A.Program, side: str) -> ProgramEncoding:
     """Encode one program. ``side`` ("L"/"R") keeps the two programs' private variables apart; scalars
     (``v:name``) are shared by name. Raises ``EncodingError``/``UnsupportedShape``."""
     program = desugar(program)  # the encoder reads only the kernel
-    enc = _TermEncoder(defs={d.name: d for d in program.defs}, side=side)
+    enc = _TermEncoder(defs={d.name: d for d in program.defs}, side=side,
+                       param_names={p.name for p in program.params})
     scalars: dict[str, Sym] = {}
     for p in program.params:
         if p.type is None:

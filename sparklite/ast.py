@@ -594,6 +594,59 @@ def walk(node: Node) -> Iterator[Node]:
         stack.extend(reversed(tuple(children(current))))
 
 
+def alpha_key(node: Node) -> tuple:
+    """A structural key equal for two expressions equal up to the names of their lambda parameters
+    (and ignoring locations): how sparkeq recognises "the same subexpression" in two programs."""
+    counter = iter(range(1 << 30))
+
+    def k(n: object, names: dict[str, str]) -> object:
+        if isinstance(n, Lambda):
+            inner = dict(names)
+            ps = []
+            for p in n.params:
+                fresh = f"p{next(counter)}"
+                inner[p.name] = fresh
+                ps.append((fresh, str(p.type)))
+            return ("Lambda", tuple(ps), k(n.body, inner))
+        if isinstance(n, Var):
+            return ("Var", names.get(n.name, n.name))
+        if isinstance(n, Param):
+            return ("Param", names.get(n.name, n.name), str(n.type))
+        if isinstance(n, Node):
+            return (type(n).__name__, *(k(getattr(n, f.name), names) for f in fields(n)
+                                        if f.name != "loc" and f.compare))
+        if isinstance(n, tuple):
+            return tuple(k(x, names) for x in n)
+        if isinstance(n, float):
+            return ("float", n.hex())
+        return (type(n).__name__, n)
+
+    return k(node, {})  # type: ignore[return-value]
+
+
+def free_names(node: Node) -> set[str]:
+    """Names ``node`` reads without binding them (lambda parameters are bound), functions included."""
+    out: set[str] = set()
+
+    def go(n: Node, bound: frozenset[str]) -> None:
+        if isinstance(n, Var):
+            if n.name not in bound:
+                out.add(n.name)
+            return
+        if isinstance(n, Call) and n.func not in bound:
+            out.add(n.func)
+        if isinstance(n, FnRef | PApp):
+            out.add(n.name)
+        if isinstance(n, Lambda):
+            go(n.body, bound | {p.name for p in n.params})
+            return
+        for c in children(n):
+            go(c, bound)
+
+    go(node, frozenset())
+    return out
+
+
 def transform(node: Any, fn: Any) -> Any:
     """Rebuild ``node`` bottom-up: ``fn`` gets every node after its children were rebuilt and returns
     its replacement (or the node itself). Unchanged subtrees are shared, not copied. The one generic

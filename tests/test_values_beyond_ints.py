@@ -211,3 +211,50 @@ def test_a_float_fold_is_reported_partition_dependent_with_a_witness() -> None:
     assert r.counterexample.partitions  # shown, since LEFT depends on partitioning
     # outputs as JSON: the empty input already differs (0.0 from the fold, the int 0 from sum([]))
     assert json.dumps(r.counterexample.left) != json.dumps(r.counterexample.right)
+
+
+def test_top_n_written_three_ways_is_proved_and_a_wrong_direction_refuted() -> None:
+    kv = {"r": BagType(TupleType((STR, INT)))}
+    neg = lam("kv", A.Neg(P(V("kv"), 1)))
+    val = lam("kv", P(V("kv"), 1))
+    ordered = prog(kv, A.TakeOrdered(A.IntLit(3), neg, V("r")))
+    sorted_take = prog(kv, A.Take(A.IntLit(3), A.SortBy(val, False, V("r"))))
+    top = prog(kv, A.TakeOrdered(A.IntLit(3), val, V("r"), top=True))
+    for other in (sorted_take, top):
+        verdict, why = _verdict(ordered, other)
+        assert verdict == "equivalent", why
+    ascending = prog(kv, A.Take(A.IntLit(3), A.SortBy(val, True, V("r"))))
+    assert _verdict(ordered, ascending)[0] == "not_equivalent"
+
+
+def test_a_join_and_its_left_outer_join_form() -> None:
+    kv = BagType(TupleType((STR, INT)))
+    params = {"a": kv, "b": kv}
+    second = P(P(V("kv"), 1), 1)
+    loj = A.OuterJoin("left", V("a"), V("b"))
+    kept = A.Filter(lam("kv", A.Not(A.Call("py.is_none", (second,)))), loj)
+    unwrap = lam("kv", T(P(V("kv"), 0), T(P(P(V("kv"), 1), 0), A.Call("py.unwrap", (second,)))))
+    join = prog(params, A.Join(V("a"), V("b")))
+    assert _verdict(join, prog(params, A.Map(unwrap, kept)))[0] == "equivalent"
+    # without the filter, an unmatched key meets None: TypeError on one side only
+    r = check(join, prog(params, A.Map(unwrap, loj)), replay=False, timeout=60)
+    assert r.verdict == "not_equivalent"
+    assert r.counterexample.right == {"error": "TypeError"}
+    # leftOuterJoin(a, b) is rightOuterJoin(b, a) with the sides swapped
+    swap = lam("kv", T(P(V("kv"), 0), T(P(P(V("kv"), 1), 1), P(P(V("kv"), 1), 0))))
+    roj = prog(params, A.Map(swap, A.OuterJoin("right", V("b"), V("a"))))
+    assert _verdict(prog(params, loj), roj)[0] == "equivalent"
+
+
+def test_float_keys_are_not_grouped_by_the_prover() -> None:
+    # Spark groups 0.0 with -0.0 and never groups NaN: the prover leaves float keys alone
+    kv = {"r": BagType(TupleType((FLOAT, INT)))}
+    from verifier.api import kernel
+    from verifier.methods import by_key
+    from verifier.methods.base import NotApplicable, Options, Pair
+
+    left = prog(kv, A.ReduceByKey(ADD, V("r")))
+    right = prog(kv, A.GroupByKeyAgg(("sum",), V("r")))
+    outcome = by_key.run(Pair(kernel(typecheck(left).program), kernel(typecheck(right).program)), Options())
+    assert isinstance(outcome, NotApplicable)
+    assert "keys holding floats" in outcome.reason

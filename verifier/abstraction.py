@@ -24,7 +24,6 @@ fresh input stands for no concrete input), so ``verifier.api`` keeps only a view
 from __future__ import annotations
 
 import dataclasses
-import itertools
 from collections.abc import Iterator
 
 from sparklite import ast as A
@@ -261,59 +260,14 @@ def _inside(node: A.Node, outer: A.Node) -> bool:
 
 
 def _free_vars(node: A.Node) -> set[str]:
-    """Names read by ``node`` that it does not bind (lambda parameters are bound)."""
-    out: set[str] = set()
+    """Names read by ``node`` that it does not bind; builtin calls are not names (a def is, so a
+    subexpression calling one is not shared: the two programs' defs may differ)."""
+    from sparklite.builtins import BUILTINS
 
-    def go(n: A.Node, bound: frozenset[str]) -> None:
-        if isinstance(n, A.Var):
-            if n.name not in bound:
-                out.add(n.name)
-            return
-        if isinstance(n, A.Call) and n.func not in bound and "." not in n.func:
-            from sparklite.builtins import BUILTINS
-
-            if n.func not in BUILTINS:
-                out.add(n.func)  # a def: not an input, so the subexpression is not shared
-        if isinstance(n, A.FnRef | A.PApp):
-            out.add(n.name)
-        if isinstance(n, A.Lambda):
-            inner = bound | {p.name for p in n.params}
-            go(n.body, inner)
-            return
-        for c in A.children(n):
-            go(c, bound)
-
-    go(node, frozenset())
-    return out
+    return {n for n in A.free_names(node) if n not in BUILTINS}
 
 
-def _key(node: A.Node) -> tuple:
-    """A structural key equal for subexpressions equal up to the names of lambda parameters."""
-    counter = itertools.count()
-
-    def k(n: object, names: dict[str, str]) -> object:
-        if isinstance(n, A.Lambda):
-            inner = dict(names)
-            ps = []
-            for p in n.params:
-                fresh = f"p{next(counter)}"
-                inner[p.name] = fresh
-                ps.append((fresh, str(p.type)))
-            return ("Lambda", tuple(ps), k(n.body, inner))
-        if isinstance(n, A.Var):
-            return ("Var", names.get(n.name, n.name))
-        if isinstance(n, A.Param):
-            return ("Param", names.get(n.name, n.name), str(n.type))
-        if isinstance(n, A.Node):
-            return (type(n).__name__, *(k(getattr(n, f.name), names) for f in dataclasses.fields(n)
-                                        if f.name != "loc" and f.compare))
-        if isinstance(n, tuple):
-            return tuple(k(x, names) for x in n)
-        if isinstance(n, float):
-            return ("float", repr(n))
-        return (type(n).__name__, n)
-
-    return k(node, {})  # type: ignore[return-value]
+_key = A.alpha_key
 
 
 def _describe(node: A.Expr) -> str:

@@ -81,7 +81,7 @@ def run(pair: Pair, options: Options, *, deadline: float | None = None,
     interpreter-confirmed candidate, else ``Inconclusive``."""
     end = _deadline(options, deadline)
     stats = stats if stats is not None else ValidationStats()
-    if not _classic(pair):
+    if not classic(pair):
         # strings, floats, lists: the unrolling and the enumeration are over Int/Bool values; random
         # testing (verifier.difftest) searches these programs with values of their own types
         return NotApplicable(NAME, "bounded search covers Int and Bool inputs; programs over strings or "
@@ -101,7 +101,7 @@ def run(pair: Pair, options: Options, *, deadline: float | None = None,
     return outcome
 
 
-def _classic(pair: Pair) -> bool:
+def classic(pair: Pair) -> bool:
     """Every input and every value the programs build is Int, Bool or a tuple of them."""
     from sparklite.types import is_classic
 
