@@ -356,6 +356,78 @@ def _drop_projected(n: A.Node, p: A.Program, rng: random.Random) -> A.Node | Non
     return None
 
 
+# -- rewrites over strings and floats (the "rich" flavor) ----------------------------------------------
+
+
+def _float_double(n: A.Node, p: A.Program, rng: random.Random) -> A.Node | None:
+    """``x * 2.0`` <-> ``x + x`` (exact in IEEE doubles, NaN and infinities included)."""
+    if isinstance(n, A.BinOp) and n.op == "*" and isinstance(n.right, A.FloatLit) and n.right.value == 2.0 \
+            and not may_raise(n.left, p):
+        return A.BinOp("+", n.left, n.left)
+    if isinstance(n, A.BinOp) and n.op == "+" and n.left == n.right and _is_float_expr(n.left) \
+            and not may_raise(n.left, p):
+        return A.BinOp("*", n.left, A.FloatLit(2.0))
+    return None
+
+
+def _is_float_expr(e: A.Node) -> bool:
+    return isinstance(e, A.FloatLit) or (isinstance(e, A.BinOp) and e.op == "/") or (
+        isinstance(e, A.Call) and e.func in ("float", "math.sqrt"))
+
+
+def _startswith_slice(n: A.Node, p: A.Program, rng: random.Random) -> A.Node | None:
+    """``s.startswith(lit)`` -> ``s[:len(lit)] == lit``."""
+    if isinstance(n, A.Call) and n.func == "str.startswith" and isinstance(n.args[1], A.StrLit):
+        lit = n.args[1]
+        head = A.Call("py.slice", (n.args[0], A.NoneLit(), A.IntLit(len(lit.value))))
+        return A.BinOp("==", head, lit)
+    return None
+
+
+def _len_nonempty(n: A.Node, p: A.Program, rng: random.Random) -> A.Node | None:
+    """``s != ""`` -> ``len(s) > 0`` for a string ``s``."""
+    if isinstance(n, A.BinOp) and n.op == "!=" and n.right == A.StrLit(""):
+        return A.BinOp(">", A.Call("len", (n.left,)), A.IntLit(0))
+    return None
+
+
+def _float_assoc(n: A.Node, p: A.Program, rng: random.Random) -> A.Node | None:
+    """``(a + b) + c`` -> ``a + (b + c)``: the same over the reals, not over doubles."""
+    if isinstance(n, A.BinOp) and n.op == "+" and isinstance(n.left, A.BinOp) and n.left.op == "+" \
+            and (_is_float_expr(n.right) or _is_float_expr(n.left.left)):
+        return A.BinOp("+", n.left.left, A.BinOp("+", n.left.right, n.right))
+    return None
+
+
+def _split_separator(n: A.Node, p: A.Program, rng: random.Random) -> A.Node | None:
+    """``s.split()`` <-> ``s.split(" ")``: runs of spaces and empty strings differ."""
+    if isinstance(n, A.Call) and n.func == "str.split" and len(n.args) == 1:
+        return A.Call("str.split", (n.args[0], A.StrLit(" ")))
+    if isinstance(n, A.Call) and n.func == "str.split" and len(n.args) == 2:
+        return A.Call("str.split", (n.args[0],))
+    return None
+
+
+def _case_fold(n: A.Node, p: A.Program, rng: random.Random) -> A.Node | None:
+    """``s.strip()``/``s.upper()`` -> ``s.lower()``."""
+    if isinstance(n, A.Call) and n.func in ("str.strip", "str.upper"):
+        return A.Call("str.lower", n.args)
+    return None
+
+
+RICH_PRESERVING: dict[str, Rule] = {
+    "float_double": _float_double,
+    "startswith_slice": _startswith_slice,
+    "len_nonempty": _len_nonempty,
+}
+
+RICH_MUTATING: dict[str, Rule] = {
+    "float_assoc": _float_assoc,
+    "split_separator": _split_separator,
+    "case_fold": _case_fold,
+}
+
+
 MUTATING: dict[str, Rule] = {
     "project_away_partial": _project_away_partial,
     "drop_projected": _drop_projected,
@@ -409,24 +481,28 @@ def apply_rule(program: A.Program, name: str, rule: Rule, rng: random.Random) ->
     return None
 
 
-def make_variant(program: A.Program, rng: random.Random, mutate: bool, steps: int = 2) -> Variant | None:
-    """A variant of ``program``: ``steps`` preserving rewrites, plus one mutation when ``mutate``."""
+def make_variant(program: A.Program, rng: random.Random, mutate: bool, steps: int = 2,
+                 rich: bool = False) -> Variant | None:
+    """A variant of ``program``: ``steps`` preserving rewrites, plus one mutation when ``mutate``; with
+    ``rich``, the rewrites over strings and floats join the generic ones."""
     _reset_fresh_names(program)
     applied: list[str] = []
     current = program
+    preserving = {**PRESERVING, **RICH_PRESERVING} if rich else PRESERVING
+    mutating = {**MUTATING, **RICH_MUTATING} if rich else MUTATING
     for _ in range(steps):
-        names = list(PRESERVING)
+        names = list(preserving)
         rng.shuffle(names)
         for name in names:
-            nxt = apply_rule(current, name, PRESERVING[name], rng)
+            nxt = apply_rule(current, name, preserving[name], rng)
             if nxt is not None:
                 current, applied = nxt, [*applied, name]
                 break
     if mutate:
-        names = list(MUTATING)
+        names = list(mutating)
         rng.shuffle(names)
         for name in names:
-            nxt = apply_rule(current, name, MUTATING[name], rng)
+            nxt = apply_rule(current, name, mutating[name], rng)
             if nxt is not None:
                 current, applied = nxt, [*applied, name]
                 break
@@ -443,17 +519,10 @@ def make_variant(program: A.Program, rng: random.Random, mutate: bool, steps: in
 
 
 def from_json(value: object, t: object) -> object:
-    """A JSON value of SparkLite type ``t`` as a runtime value: lists become tuples where ``t`` says
-    tuple, bags become lists of elements."""
-    from sparklite.types import TupleType
+    """A JSON value of SparkLite type ``t`` as a runtime value (``sparklite.json_values``)."""
+    from sparklite.json_values import from_json as convert
 
-    if isinstance(t, BagType):
-        assert isinstance(value, list), value
-        return [from_json(v, t.elem) for v in value]
-    if isinstance(t, TupleType):
-        assert isinstance(value, list | tuple), value
-        return tuple(from_json(v, e) for v, e in zip(value, t.elems, strict=True))
-    return value
+    return convert(value, t)  # type: ignore[arg-type]
 
 
 def counterexample_args(

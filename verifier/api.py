@@ -267,7 +267,10 @@ def _z3_watchdog(deadline: float) -> Iterator[None]:
         if done.wait(min(max(0.0, deadline - time.monotonic()), threading.TIMEOUT_MAX)):
             return
         while not done.is_set():
-            z3.main_ctx().interrupt()
+            try:
+                z3.main_ctx().interrupt()
+            except z3.Z3Exception:  # the context reports an earlier error (e.g. a parser error): retry
+                pass
             done.wait(0.25)
 
     watcher = threading.Thread(target=watch, name="sparkeq-z3-watchdog", daemon=True)
