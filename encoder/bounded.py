@@ -54,6 +54,10 @@ ZERO_DIV = 1
 VALUE_ERROR = 2
 
 
+FLAT_POSITIONS = 2
+"""How many positions of a variable-length flatMap result the bounded unrolling looks at."""
+
+
 @dataclass
 class SBag:
     """A symbolic bag: ``parts[i]`` is partition ``i``, a list of ``(value, present)`` pairs."""
@@ -140,6 +144,25 @@ class Evaluator:
         basic = {k: v for k, v in env.items() if not isinstance(v, SBag)}
         return self._guarded(guard, lambda: self.enc.apply(fn, list(args), basic))
 
+    def _flat_comprehension(self, fn: A.Lambda, v: Sym, p: z3.BoolRef, env: Mapping[str, Any]
+                            ) -> list[tuple[Sym, z3.BoolRef]]:
+        """``flatMap(lambda x: [g(y) for y in S(x) if c(y)])`` on its first ``FLAT_POSITIONS``."""
+        comp = fn.body
+        assert isinstance(comp, A.ListComp)
+        scope = {k: val for k, val in env.items() if not isinstance(val, SBag)}
+        scope[fn.params[0].name] = v
+        seq = self._guarded(p, lambda: self.enc.expr(comp.source, scope, p))
+        if not isinstance(seq, z3.SeqRef):
+            raise EncodingError("a comprehension over a value that is not a list or a string", comp.loc)
+        out = []
+        for i in range(FLAT_POSITIONS):
+            item = z3.SubString(seq, i, 1) if seq.is_string() else seq[i]
+            here = z3.And(p, i < z3.Length(seq))
+            if comp.cond is not None:
+                here = z3.And(here, self.apply(comp.cond, [item], scope, here))
+            out.append((self.apply(comp.fn, [item], scope, here), here))
+        return out
+
     def basic(self, e: A.Expr, env: Mapping[str, Any]) -> Sym:
         value = self.eval(e, env)
         if isinstance(value, SBag):
@@ -223,7 +246,19 @@ class Evaluator:
                 for part in b.parts:
                     out = []
                     for v, p in part:
+                        if isinstance(fn, A.Lambda) and isinstance(fn.body, A.ListComp) \
+                                and len(fn.params) == 1:
+                            out.extend(self._flat_comprehension(fn, v, p, env))
+                            continue
                         items = self.apply(fn, [v], env, p)
+                        if isinstance(items, z3.SeqRef):
+                            # a list (or a string's characters) of any length: its first positions
+                            # only -- an under-approximation, fine for a search whose finds the
+                            # interpreter confirms, never for a proof
+                            for i in range(FLAT_POSITIONS):
+                                item = z3.SubString(items, i, 1) if items.is_string() else items[i]
+                                out.append((item, z3.And(p, i < z3.Length(items))))
+                            continue
                         if not isinstance(items, tuple):
                             raise EncodingError("flatMap's function must return a tuple", e.loc)
                         out.extend((item, p) for item in items)

@@ -31,6 +31,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import z3
 
@@ -56,7 +57,7 @@ from encoder.basic import (
 )
 from sparklite import ast as A
 from sparklite.desugar import desugar
-from sparklite.types import BagType, Type
+from sparklite.types import INT, BagType, Type
 
 
 class UnsupportedShape(EncodingError):
@@ -64,6 +65,9 @@ class UnsupportedShape(EncodingError):
 
 
 MAX_ALTERNATIVES = 16  # cartesian products of unions multiply alternatives; beyond this, bounded decides
+
+INDEX_BAG = "#index"
+"""The pseudo-bag of positions in a list (see ``_TermEncoder._index_occurrence``); not a parameter."""
 
 
 @dataclass(frozen=True)
@@ -322,10 +326,17 @@ class _TermEncoder(BasicEncoder):
                 return tuple(out)
             case A.FlatMap(fn=fn, source=src):
                 # flatMap(f)(mu) = sum_i map(f_i)(mu): component i of f's k-tuple is alternative i,
-                # reading the same input occurrences as its source element.
+                # reading the same input occurrences as its source element. A list (or a string's
+                # characters) of any length: one alternative over the source element and an index.
                 out = []
                 for t in self.bag(src):
+                    if isinstance(fn, A.Lambda) and isinstance(fn.body, A.ListComp) and len(fn.params) == 1:
+                        out.append(self._flat_comprehension(fn, t))
+                        continue
                     res = self._per_element(fn, [t.value], t.present)
+                    if isinstance(res, z3.SeqRef):
+                        out.append(self._flat_sequence(res, t, lambda x: x, None))
+                        continue
                     if not isinstance(res, tuple):
                         raise EncodingError("a flatMap function that does not return a tuple", e.loc)
                     out += [BagTerm(c, t.present, t.occurrences, self.bag_params, t.keyed) for c in res]
@@ -359,6 +370,51 @@ class _TermEncoder(BasicEncoder):
             case A.Distinct():
                 raise UnsupportedShape("distinct (multiplicities collapse)", e.loc)
         raise EncodingError(f"{type(e).__name__} is not a bag expression", e.loc)
+
+    def _index_occurrence(self) -> tuple[Occurrence, z3.ArithRef]:
+        """A fresh position in a list: an occurrence of the pseudo-bag ``INDEX_BAG`` (the naturals, each
+        once), so that a flatMap's output is the sum over (source element, position) of the element at
+        that position when the position is inside the list. Proofs over every bag hold for this one."""
+        k = self.occ_count[INDEX_BAG]
+        self.occ_count[INDEX_BAG] += 1
+        i = z3.Int(f"{self.side}:{INDEX_BAG}#{k}")
+        self.bag_params.setdefault(INDEX_BAG, INT)
+        return Occurrence(INDEX_BAG, i), i
+
+    def _flat_sequence(self, seq: z3.SeqRef, t: BagTerm, value_of: Any, keep: Any) -> BagTerm:
+        occ, i = self._index_occurrence()
+        inside = z3.And(i >= 0, i < z3.Length(seq))
+        elem = z3.SubString(seq, i, 1) if seq.is_string() else seq[i]
+        present = z3.And(t.present, inside)
+        if keep is not None:
+            present = z3.And(present, keep(elem, present))
+        return BagTerm(value_of(elem, present) if keep is not None else elem, present,
+                       t.occurrences + (occ,), self.bag_params, t.keyed)
+
+    def _flat_comprehension(self, fn: A.Lambda, t: BagTerm) -> BagTerm:
+        """``flatMap(lambda x: [g(y) for y in S(x) if c(y)])``: position i of ``S(x)`` gives ``g(S[i])``
+        when ``c(S[i])`` holds."""
+        comp = fn.body
+        assert isinstance(comp, A.ListComp)
+        self.element_level += 1
+        try:
+            scope = dict(self.top_env)
+            scope[fn.params[0].name] = t.value
+            seq = self.expr(comp.source, scope, t.present)
+            if not isinstance(seq, z3.SeqRef):
+                raise EncodingError("a comprehension over a value that is not a list or a string", comp.loc)
+
+            def keep(elem: Sym, path: z3.BoolRef) -> z3.BoolRef:
+                if comp.cond is None:
+                    return z3.BoolVal(True)
+                return self.apply(comp.cond, [elem], scope, path)
+
+            def value_of(elem: Sym, path: z3.BoolRef) -> Sym:
+                return self.apply(comp.fn, [elem], scope, path)
+
+            return self._flat_sequence(seq, t, value_of, keep)
+        finally:
+            self.element_level -= 1
 
     def _outer_join(self, e: A.Expr, kind: str, lft: A.Expr, rgt: A.Expr) -> Alts:
         """``leftOuterJoin`` and co. (PySpark's ``python_left_outer_join``): the inner join's pairs, plus,

@@ -141,8 +141,21 @@ def _solver(timeout_s: float) -> z3.Solver:
     return s
 
 
+FLOAT_PATIENCE = 5.0
+"""Floating point is bit-blasted: an identity as simple as ``x * 2.0 == x + x`` takes Z3 most of a
+second, so a query over floats gets this many per-query timeouts (the check's deadline still bounds it:
+the watchdog in ``verifier.api`` interrupts Z3 there)."""
+
+
+def _involves_floats(formula: z3.ExprRef) -> bool:
+    text = formula.sexpr()
+    return "fp." in text or "(fp " in text
+
+
 def find_model(formula: z3.BoolRef, timeout_s: float) -> z3.ModelRef | None:
     """A model of ``formula``, or None when it is unsatisfiable. Raises ``Unknown``."""
+    if _involves_floats(formula):
+        timeout_s *= FLOAT_PATIENCE
     s = _solver(timeout_s)
     s.add(formula)
     r = s.check()
