@@ -107,12 +107,24 @@ class GroupPairV(TupleV):
 
 @dataclass(frozen=True)
 class GroupAggRef(sl.Node):
-    """``sum(vs)``/``len(vs)``/``min(vs)``/``max(vs)`` inside a grouped ``mapValues`` (frontend-private)."""
+    """``sum(vs)``/``len(vs)``/``min(vs)``/``max(vs)``, or the group as a list (``list(vs)``, ``sorted(vs)``,
+    a comprehension over ``vs``), inside a grouped ``mapValues`` (frontend-private)."""
 
     kind: str
 
 
-Value = Scalar | BagV | InputV | TupleV | FnV | OpV | DefV | GroupedV | GroupValsV | LocalHelperV | PendingV
+@dataclass(frozen=True)
+class CollectedV:
+    """The list ``rdd.collect()`` returns: returned as it is, it is the RDD's bag (``return R.collect()``
+    observes the same elements, in the same sorted order after ``sortBy``); used on the driver it is a
+    ``Collect`` (a job that runs where Python runs it)."""
+
+    bag: sl.Expr
+    loc: sl.Loc
+
+
+Value = (Scalar | BagV | InputV | TupleV | FnV | OpV | DefV | GroupedV | GroupValsV | LocalHelperV | PendingV
+         | CollectedV)
 # (a name may also resolve to ``UNBOUND``: see ``Scope.resolve``)
 
 
@@ -129,10 +141,11 @@ OPERATOR_UNSUPPORTED = {
     "methodcaller": "operator.methodcaller", "lshift": "bitwise <<", "rshift": "bitwise >>",
     "inv": "bitwise ~", "invert": "bitwise ~", "contains": "membership test",
 }
-BUILTIN_FUNCS = {"min", "max", "abs", "sum", "len", "int", "bool"}
+BUILTIN_FUNCS = {"min", "max", "abs", "sum", "len", "int", "bool", "float", "str", "round", "sorted", "list"}
+MATH_FUNCS = {"sqrt", "floor", "ceil"}
+MATH_CONSTANTS = {"pi", "e", "inf", "nan", "tau"}
 UNSUPPORTED_BUILTINS = {
-    "print": "print", "range": "range", "list": "list", "sorted": "sorted", "float": "float",
-    "str": "str", "round": "round", "divmod": "divmod", "pow": "pow", "map": "builtin map",
+    "print": "print", "range": "range", "divmod": "divmod", "pow": "pow", "map": "builtin map",
     "filter": "builtin filter", "zip": "zip", "enumerate": "enumerate", "reversed": "reversed",
     "any": "any", "all": "all", "set": "set", "dict": "dict", "tuple": "tuple", "iter": "iter",
     "next": "next", "hash": "hash", "isinstance": "isinstance", "open": "open", "input": "input",
@@ -162,6 +175,8 @@ class ModuleInfo:
     opaque: dict[str, pyast.AST] = field(default_factory=dict)
     operator_aliases: dict[str, str] = field(default_factory=dict)  # local name -> operator fn name
     operator_modules: set[str] = field(default_factory=set)  # names bound to the operator module
+    math_modules: set[str] = field(default_factory=set)  # names bound to the math module
+    math_aliases: dict[str, str] = field(default_factory=dict)  # local name -> math function/constant
     mutated: set[str] = field(default_factory=set)  # names declared ``global`` somewhere
     all_identifiers: set[str] = field(default_factory=set)
     param_names: set[str] = field(default_factory=set)  # every function/lambda parameter in the file
@@ -169,7 +184,7 @@ class ModuleInfo:
 
 def _is_constant_expr(node: pyast.expr, known: dict[str, pyast.expr]) -> bool:
     if isinstance(node, pyast.Constant):
-        return isinstance(node.value, (bool, int)) and not isinstance(node.value, float)
+        return node.value is None or isinstance(node.value, (bool, int, float, str))
     if isinstance(node, pyast.Name):
         return node.id in known
     if isinstance(node, pyast.Tuple):
@@ -221,6 +236,8 @@ def scan_module(tree: pyast.Module, filename: str, rdd_methods: frozenset[str]) 
             for alias in stmt.names:
                 if alias.name == "operator":
                     info.operator_modules.add(alias.asname or "operator")
+                elif alias.name == "math" and assign_counts.get(alias.asname or "math") == 1:
+                    info.math_modules.add(alias.asname or "math")
                 else:
                     info.opaque[(alias.asname or alias.name).split(".")[0]] = stmt
         elif isinstance(stmt, pyast.ImportFrom):
@@ -228,6 +245,9 @@ def scan_module(tree: pyast.Module, filename: str, rdd_methods: frozenset[str]) 
                 local = alias.asname or alias.name
                 if stmt.module == "operator":
                     info.operator_aliases[local] = alias.name
+                elif stmt.module == "math" and alias.name in MATH_FUNCS | MATH_CONSTANTS \
+                        and assign_counts.get(local) == 1:
+                    info.math_aliases[local] = alias.name
                 else:
                     info.opaque[local] = stmt
         elif isinstance(stmt, (pyast.Assign, pyast.AnnAssign)):
@@ -315,6 +335,7 @@ class Scope:
     in_udf: bool = False
     boundary: bool = False  # a function's own scope: names found beyond it are captured by a closure
     locals_: frozenset[str] = frozenset()  # a function's local names (``function_locals``)
+    narrowed: frozenset[str] = frozenset()  # paths (``kv[1][1]``) tested ``is not None`` on this path
 
     def lookup(self, name: str) -> Value | None:
         return self.resolve(name)[0]
@@ -334,8 +355,22 @@ class Scope:
         return None, None, False
 
     def child(self, vars_: dict[str, Value] | None = None, in_udf: bool | None = None,
-              boundary: bool = False, locals_: frozenset[str] = frozenset()) -> Scope:
-        return Scope(dict(vars_ or {}), self, self.in_udf if in_udf is None else in_udf, boundary, locals_)
+              boundary: bool = False, locals_: frozenset[str] = frozenset(),
+              narrowed: frozenset[str] = frozenset()) -> Scope:
+        return Scope(dict(vars_ or {}), self, self.in_udf if in_udf is None else in_udf, boundary, locals_,
+                     narrowed)
+
+    def is_narrowed(self, key: str, names: set[str]) -> bool:
+        """Whether the path ``key`` (mentioning ``names``) was tested ``is not None`` on this path and
+        none of its names was rebound since."""
+        scope: Scope | None = self
+        while scope is not None:
+            if key in scope.narrowed:
+                return True
+            if names & (set(scope.vars) | scope.locals_):
+                return False
+            scope = scope.parent
+        return False
 
     def names(self) -> set[str]:
         out: set[str] = set()

@@ -16,6 +16,7 @@ import ast as pyast
 
 from frontend.names import (
     BagV,
+    CollectedV,
     FnV,
     GroupedV,
     InputV,
@@ -28,7 +29,7 @@ from frontend.names import (
     function_locals,
     returns_function,
 )
-from frontend.nodes import Shaped
+from frontend.nodes import Guard, Shaped
 from frontend.udf import Translator
 from sparklite import ast as sl
 from sparklite.errors import TypeCheckError
@@ -61,6 +62,9 @@ def translate_pipeline(tr: Translator, fn: pyast.FunctionDef) -> sl.Program:
     scope = Scope(bindings, locals_=function_locals(fn))
     result = pipeline_block(tr, fn.body, scope, fn)
     body = to_expr(tr, result, fn)
+    for guard in tr.side_guards:  # checked once the types are known (see Guard)
+        body = Guard(body, guard.checked, guard.construct, guard.message, loc=guard.loc)
+    tr.finalize_lists()
     return sl.Program(fn.name, tuple(params), tuple(tr.defs.values()), tuple(tr.lets), body, loc=tr.loc(fn))
 
 
@@ -80,12 +84,13 @@ def inline_helper(tr: Translator, mdef: ModuleDef, args: list[Value], call: pyas
     for (name, ann, _), value, arg in zip(params, args, call.args, strict=True):
         if isinstance(value, InputV) and ann is not None:
             value = BagV(value.var) if isinstance(ann, BagType) else Scalar(value.var)
+        if isinstance(value, CollectedV):
+            value = Scalar(tr.to_scalar(value, arg))
         if isinstance(value, Scalar) and not isinstance(value.expr, (sl.Var, sl.IntLit, sl.BoolLit)):
             # Python evaluates arguments once, at the call: a let (a UDF may then capture an action's
             # result, which it could not hold inline); reordering only matters if it may raise
-            if tr.raises(value.expr) and not first:
-                raise _not_first(tr, call)
-            value = tr.strict_let(value.expr, name, tr.loc(arg))
+            expr = value.expr if first else _not_first_guard(tr, value.expr, call)
+            value = tr.strict_let(expr, name, tr.loc(arg))
         bindings[name] = value
     tr.in_progress.append(mdef.name)
     lets_before = len(tr.lets)
@@ -95,17 +100,32 @@ def inline_helper(tr: Translator, mdef: ModuleDef, args: list[Value], call: pyas
     finally:
         tr.in_progress.pop()
         tr.stmt_root = root
-    if not first and any(tr.raises(lt.value) or lt.name in tr.bag_lets
-                         for lt in tr.lets[lets_before:]):
-        raise _not_first(tr, call)
+    if not first:
+        if any(lt.name in tr.bag_lets for lt in tr.lets[lets_before:]):
+            raise _not_first(tr, call)
+        for i in range(lets_before, len(tr.lets)):
+            lt = tr.lets[i]
+            tr.lets[i] = sl.LetBinding(lt.name, _not_first_guard(tr, lt.value, call), loc=lt.loc)
     return result
 
 
-def _not_first(tr: Translator, call: pyast.Call) -> Exception:
+_NOT_FIRST = "RDD helper call after other driver work"
+
+
+def _not_first_message(call: pyast.Call) -> str:
     name = getattr(call.func, "id", "helper")
-    return tr.unsupported("RDD helper call after other driver work", f"'{name}' runs driver computations "
-                          "that may raise, so it must be evaluated first in its statement: assign its "
-                          "result to a variable first", call)
+    return (f"'{name}' runs driver computations that may raise, so it must be evaluated first in its "
+            "statement: assign its result to a variable first")
+
+
+def _not_first(tr: Translator, call: pyast.Call) -> Exception:
+    return tr.unsupported(_NOT_FIRST, _not_first_message(call), call)
+
+
+def _not_first_guard(tr: Translator, expr: sl.Expr, call: pyast.Call) -> sl.Expr:
+    """``expr``, moved before the statement it belongs to: exact only if it cannot raise (decided once
+    its types are known)."""
+    return Guard(expr, expr, _NOT_FIRST, _not_first_message(call), loc=tr.loc(call))
 
 
 def pipeline_block(tr: Translator, stmts: list[pyast.stmt], scope: Scope, owner: pyast.AST) -> Value:
@@ -125,6 +145,8 @@ def pipeline_block(tr: Translator, stmts: list[pyast.stmt], scope: Scope, owner:
                     and value_node.func.id == "print":
                 raise tr.unsupported("print", "print is a side effect and is not supported", stmt)
             value = tr.expr(value_node, scope)
+            if isinstance(value, CollectedV):
+                value = Scalar(tr.to_scalar(value, value_node))
             if isinstance(value, Scalar):  # an action run for its effect: it may still raise
                 tr.strict_let(value.expr, "unused", tr.loc(stmt))
             elif tr.builds_raising(value):  # an RDD built with arguments that may raise
@@ -155,6 +177,8 @@ def pipeline_block(tr: Translator, stmts: list[pyast.stmt], scope: Scope, owner:
 
 def bind_pipeline(tr: Translator, target: pyast.expr, value: Value, scope: Scope, stmt: pyast.stmt) -> None:
     loc = tr.loc(stmt)
+    if isinstance(value, CollectedV):  # the job runs here, as in Python
+        value = Scalar(tr.to_scalar(value, target))
     if isinstance(target, pyast.Name):
         if isinstance(value, Scalar) and not isinstance(value.expr, (sl.Var, sl.IntLit, sl.BoolLit)):
             scope.vars[target.id] = tr.strict_let(value.expr, target.id, loc)
@@ -174,17 +198,18 @@ def bind_pipeline(tr: Translator, target: pyast.expr, value: Value, scope: Scope
             and all(isinstance(e, pyast.Name) for e in target.elts):
         names = [e.id for e in target.elts]  # type: ignore[attr-defined]
         let = tr.fresh_let("_".join(names))
-        tr.lets.append(sl.LetBinding(let, value.expr, loc=loc))
-        shaped = Shaped(sl.Var(let, loc=loc), len(names), loc=loc)
+        # unpacking (py.unpack of a list: ValueError on a wrong length) happens here, as in Python
+        tr.lets.append(sl.LetBinding(let, Shaped(value.expr, len(names), loc=loc), loc=loc))
         for i, n in enumerate(names):
-            scope.vars[n] = Scalar(sl.Proj(shaped, i, loc=loc))
+            scope.vars[n] = Scalar(sl.Proj(sl.Var(let, loc=loc), i, loc=loc))
         return
     if isinstance(target, (pyast.Tuple, pyast.List)) and isinstance(value, Scalar):
         let = tr.fresh_let("tuple")
         tr.lets.append(sl.LetBinding(let, value.expr, loc=loc))
         value = Scalar(sl.Var(let, loc=loc))
     tmp: dict[str, Value] = {}
-    tr.bind(target, value, tmp, stmt)
+    for shaped in tr.bind(target, value, tmp, stmt):  # nested unpacking happens here, as in Python
+        tr.strict_let(shaped, "unpacked", loc)
     scope.vars.update(tmp)
 
 
@@ -196,6 +221,8 @@ def to_expr(tr: Translator, value: Value, node: pyast.AST) -> sl.Expr:
         return value.expr
     if isinstance(value, InputV):
         return value.var
+    if isinstance(value, CollectedV):
+        return value.bag  # the list collect() returns, observed as the RDD is: its bag (or sorted order)
     if isinstance(value, TupleV):
         return sl.TupleExpr(tuple(to_expr(tr, v, node) for v in value.items), loc=tr.loc(node))
     if isinstance(value, GroupedV):

@@ -1,12 +1,16 @@
 """Translation of RDD method calls (``rdd.map(f)``, ``rdd.reduceByKey(add)``, ...) to SparkLite.
 
 Each supported method maps to the SparkLite node with the same Spark meaning (see
-``shared/design/spark-semantics.md``): ``mapValues``/``keys``/``values`` become a ``Map`` over the
-pair (``mapValues`` with ``preserves_partitioning``: Spark keeps a shuffle's hash partitioning through
-it, which changes how a later ``union`` or ``join`` lays out partitions), and
-``groupByKey().mapValues(g)`` becomes ``GroupByKeyAgg`` when ``g`` uses the group only through
-``sum``/``len``/``min``/``max`` -- the order of a group's values depends on partitioning, so any other
-use is rejected rather than approximated.
+``shared/design/spark-semantics.md``), following what PySpark itself runs: ``mapValues``/``keys``/
+``values`` become a ``Map`` over the pair (``mapValues`` with ``preserves_partitioning``: Spark keeps a
+shuffle's hash partitioning through it, which changes how a later ``union`` or ``join`` lays out
+partitions), ``flatMapValues(f)`` the ``FlatMap`` of ``(k, y) for y in f(v)`` (also preserving),
+``keyBy(f)`` ``map(lambda x: (f(x), x))``, ``countByKey()`` ``map(lambda x: x[0]).countByValue()``;
+``groupByKey().mapValues(g)`` becomes ``GroupByKeyAgg`` when ``g`` uses the group through
+``sum``/``len``/``min``/``max`` or as a whole list (``list``, ``sorted``: the list's order is the one
+Spark builds, which depends on partitioning, as the interpreter models). ``collect()`` returned as it
+is stays the RDD (its bag, or its sorted sequence after ``sortBy``); used on the driver it is a
+``Collect``. Partition counts (``numPartitions``) other than Spark's default are rejected.
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ import ast as pyast
 
 from frontend.names import (
     BagV,
+    CollectedV,
     DefV,
     FnV,
     GroupAggRef,
@@ -27,31 +32,26 @@ from frontend.names import (
     Scope,
     Value,
 )
-from frontend.nodes import AsBool, Shaped, TruthFn, all_names, free_vars, transform
+from frontend.nodes import AsBool, PairEach, PyIndex, Shaped, TruthFn, all_names, free_vars, transform
 from frontend.udf import Translator, is_bool_shaped
 from sparklite import ast as sl
 from sparklite.errors import TypeCheckError
 
 SUPPORTED = {
-    "map", "filter", "flatMap", "mapValues", "keys", "values", "cartesian", "join", "union", "distinct",
+    "map", "filter", "flatMap", "mapValues", "flatMapValues", "keys", "values", "cartesian", "join",
+    "leftOuterJoin", "rightOuterJoin", "fullOuterJoin", "union", "distinct", "subtract", "intersection",
     "fold", "reduce", "aggregate", "sum", "count", "min", "max", "foldByKey", "reduceByKey",
     "aggregateByKey", "combineByKey", "groupByKey", "cache", "persist", "unpersist", "keyBy",
+    "sortBy", "sortByKey", "collect", "take", "takeOrdered", "top", "first", "countByValue", "countByKey",
+    "collectAsMap",
 }
 
 # Real RDD methods outside the fragment, with the reason shown to the user.
 UNSUPPORTED = {
-    "collect": "it returns a list whose order depends on partitioning; return the RDD itself",
-    "take": "its result depends on partitioning order", "first": "its result depends on partitioning order",
-    "top": "sorted results are not supported", "takeOrdered": "sorted results are not supported",
-    "sortBy": "sorting is not supported", "sortByKey": "sorting is not supported",
     "zipWithIndex": "indices depend on partitioning", "zipWithUniqueId": "ids depend on partitioning",
     "zip": "zip depends on partitioning",
     "groupBy": "groups are iterables whose order depends on partitioning",
-    "countByKey": "it returns a dict", "countByValue": "it returns a dict",
-    "collectAsMap": "it returns a dict", "lookup": "it returns a list",
-    "subtract": "set difference is not supported", "subtractByKey": "set difference is not supported",
-    "intersection": "intersection is not supported", "leftOuterJoin": "outer joins produce None",
-    "rightOuterJoin": "outer joins produce None", "fullOuterJoin": "outer joins produce None",
+    "lookup": "it returns a list", "subtractByKey": "not supported yet",
     "cogroup": "it produces iterables", "groupWith": "it produces iterables",
     "repartition": "repartitioning is not modelled", "coalesce": "repartitioning is not modelled",
     "partitionBy": "custom partitioning is not modelled",
@@ -60,11 +60,12 @@ UNSUPPORTED = {
     "mapPartitionsWithIndex": "per-partition functions are not supported",
     "glom": "partitions as lists are not supported", "sample": "sampling is random",
     "randomSplit": "sampling is random", "takeSample": "sampling is random",
-    "flatMapValues": "not supported yet", "foreach": "side effects",
+    "foreach": "side effects",
     "foreachPartition": "side effects", "saveAsTextFile": "side effects", "saveAsPickleFile": "side effects",
-    "mean": "it produces a float", "stdev": "it produces a float", "variance": "it produces a float",
-    "sampleStdev": "it produces a float", "sampleVariance": "it produces a float",
-    "stats": "it produces floats", "histogram": "histograms are not supported",
+    "mean": "not supported yet (use sum() / count())", "stdev": "not supported yet",
+    "variance": "not supported yet", "sampleStdev": "not supported yet",
+    "sampleVariance": "not supported yet",
+    "stats": "not supported yet", "histogram": "histograms are not supported",
     "treeAggregate": "tree aggregation is not modelled", "treeReduce": "tree aggregation is not modelled",
     "isEmpty": "not supported yet", "countApprox": "approximate", "sumApprox": "approximate",
     "meanApprox": "approximate", "countApproxDistinct": "approximate", "checkpoint": "not supported",
@@ -73,7 +74,8 @@ UNSUPPORTED = {
     "setName": "not supported", "barrier": "not supported", "withResources": "not supported",
 }
 RDD_METHODS = frozenset(SUPPORTED | set(UNSUPPORTED))
-ORDER_NOTE = "the order of a group's values depends on partitioning; use sum, len, min or max of the values"
+ORDER_NOTE = ("the order of a group's values depends on partitioning; use sum, len, min or max of the "
+              "values, or the whole list (list, sorted)")
 
 # aggregation name -> number of function arguments (after the zero value, if any)
 _AGG_SHAPES = {
@@ -81,27 +83,40 @@ _AGG_SHAPES = {
     "combineByKey": 3,
 }
 
+# Keyword (and positional) parameters of the methods that have optional ones, in PySpark's order.
+_SIGNATURES: dict[str, tuple[str, ...]] = {
+    "sortBy": ("keyfunc", "ascending", "numPartitions"),
+    "sortByKey": ("ascending", "numPartitions", "keyfunc"),
+    "takeOrdered": ("num", "key"),
+    "top": ("num", "key"),
+}
+_PARTITION_ARGS = ("numPartitions", "partitionFunc")
+
 
 def method(tr: Translator, receiver: Value, func: pyast.Attribute, node: pyast.Call, scope: Scope) -> Value:
     name = func.attr
     mloc = tr.attr_loc(func)
     loc = tr.loc(node)
     if isinstance(receiver, GroupedV):
+        tr.no_keywords(node)
         if name in ("mapValues", "map"):
             _expect_args(tr, node, name, 1, mloc)
             return _group_map_values(tr, receiver, node.args[0], scope, loc, whole_pair=name == "map")
         raise tr.unsupported(f"groupByKey().{name}", "the result of groupByKey() is supported only "
-                             "through .mapValues(f) or .map(f) where f uses the values only via "
-                             "sum/len/min/max", mloc)
+                             "through .mapValues(f) or .map(f) where f uses the values via "
+                             "sum/len/min/max or as a whole list", mloc)
     src = receiver.expr if isinstance(receiver, BagV) else receiver.var  # type: ignore[union-attr]
     if name not in SUPPORTED:
         if name in UNSUPPORTED:
             raise tr.unsupported(name, f"RDD method '{name}' is not supported: {UNSUPPORTED[name]}", mloc)
         raise tr.unsupported(name, f"unknown RDD method '{name}'", mloc)
+    if name in _SIGNATURES:
+        return _ordered(tr, name, src, node, scope, mloc, loc)
+    _no_keywords(tr, node, name)
     if name in ("cache", "persist", "unpersist"):
         return BagV(src)  # storage hints do not change results
     args = node.args
-    if name in ("map", "filter", "flatMap", "mapValues"):
+    if name in ("map", "filter", "flatMap", "mapValues", "flatMapValues"):
         _expect_args(tr, node, name, 1, mloc)
         if name == "filter":
             return BagV(sl.Filter(_predicate(tr, args[0], scope), src, loc=loc))
@@ -109,15 +124,19 @@ def method(tr: Translator, receiver: Value, func: pyast.Attribute, node: pyast.C
         if name == "map":
             return BagV(sl.Map(fn, src, loc=loc))
         if name == "flatMap":
-            _check_flatmap(tr, fn, args[0])
             return BagV(sl.FlatMap(fn, src, loc=loc))
         kv = _pair_param(tr, fn, loc)
         pair = Shaped(sl.Var(kv, loc=loc), 2, loc=loc)
-        body = sl.TupleExpr((sl.Proj(pair, 0, loc=loc),
-                             tr.apply_fn(fn, (sl.Proj(pair, 1, loc=loc),), loc)), loc=loc)
+        key, value = sl.Proj(pair, 0, loc=loc), sl.Proj(pair, 1, loc=loc)
+        lam_param = (sl.Param(kv, loc=loc),)
+        if name == "flatMapValues":
+            # PySpark: flatMap(lambda kv: ((kv[0], x) for x in f(kv[1])), preservesPartitioning=True)
+            body: sl.Expr = PairEach(key, tr.apply_fn(fn, (value,), loc), loc=loc)
+            return BagV(sl.FlatMap(sl.Lambda(lam_param, body, loc=loc), src, preserves_partitioning=True,
+                                   loc=loc))
+        body = sl.TupleExpr((key, tr.apply_fn(fn, (value,), loc)), loc=loc)
         # Spark's mapValues is map(..., preservesPartitioning=True): a hash-partitioned bag stays so.
-        return BagV(sl.Map(sl.Lambda((sl.Param(kv, loc=loc),), body, loc=loc), src,
-                           preserves_partitioning=True, loc=loc))
+        return BagV(sl.Map(sl.Lambda(lam_param, body, loc=loc), src, preserves_partitioning=True, loc=loc))
     if name == "keyBy":  # Spark: map(lambda x: (f(x), x))
         _expect_args(tr, node, name, 1, mloc)
         fn = tr.fn_arg(args[0], scope, 1, name)
@@ -127,17 +146,19 @@ def method(tr: Translator, receiver: Value, func: pyast.Attribute, node: pyast.C
         return BagV(sl.Map(sl.Lambda((sl.Param(x, loc=loc),), body, loc=loc), src, loc=loc))
     if name in ("keys", "values"):
         _expect_args(tr, node, name, 0, mloc)
-        kv = _pair_param(tr, None, loc)
-        pair = Shaped(sl.Var(kv, loc=loc), 2, loc=loc)
-        body = sl.Proj(pair, 0 if name == "keys" else 1, loc=loc)
-        return BagV(sl.Map(sl.Lambda((sl.Param(kv, loc=loc),), body, loc=loc), src, loc=loc))
-    if name in ("cartesian", "join", "union"):
+        return BagV(sl.Map(_component(tr, 0 if name == "keys" else 1, loc), src, loc=loc))
+    if name in ("cartesian", "join", "union", "leftOuterJoin", "rightOuterJoin", "fullOuterJoin", "subtract",
+                "intersection"):
         _expect_args(tr, node, name, 1, mloc)
         other = tr.expr(args[0], scope)
         if not isinstance(other, (BagV, InputV)):
             raise TypeCheckError(f"{name} needs an RDD argument", tr.loc(args[0]))
         other_expr = other.expr if isinstance(other, BagV) else other.var
-        cls = {"cartesian": sl.Cartesian, "join": sl.Join, "union": sl.Union}[name]
+        if name.endswith("OuterJoin"):
+            kind = name[:-len("OuterJoin")]
+            return BagV(sl.OuterJoin(kind, src, other_expr, loc=loc))  # type: ignore[arg-type]
+        cls = {"cartesian": sl.Cartesian, "join": sl.Join, "union": sl.Union, "subtract": sl.Subtract,
+               "intersection": sl.Intersection}[name]
         return BagV(cls(src, other_expr, loc=loc))
     if name == "distinct":
         _expect_args(tr, node, name, 0, mloc)
@@ -145,6 +166,19 @@ def method(tr: Translator, receiver: Value, func: pyast.Attribute, node: pyast.C
     if name in ("sum", "count", "min", "max"):
         _expect_args(tr, node, name, 0, mloc)
         return Scalar(sl.SimpleAgg(name, src, loc=loc))  # type: ignore[arg-type]
+    if name == "collect":
+        _expect_args(tr, node, name, 0, mloc)
+        return CollectedV(src, loc)
+    if name in ("first", "countByValue", "collectAsMap"):
+        _expect_args(tr, node, name, 0, mloc)
+        cls = {"first": sl.First, "countByValue": sl.CountByValue, "collectAsMap": sl.CollectAsMap}[name]
+        return Scalar(cls(src, loc=loc))
+    if name == "countByKey":  # PySpark: self.map(lambda x: x[0]).countByValue()
+        _expect_args(tr, node, name, 0, mloc)
+        return Scalar(sl.CountByValue(sl.Map(_component(tr, 0, loc, index=True), src, loc=loc), loc=loc))
+    if name == "take":
+        _expect_args(tr, node, name, 1, mloc)
+        return Scalar(sl.Take(tr.scalar(args[0], scope), src, loc=loc))
     if name == "groupByKey":
         _expect_args(tr, node, name, 0, mloc)
         return GroupedV(src, loc)
@@ -170,6 +204,78 @@ def method(tr: Translator, receiver: Value, func: pyast.Attribute, node: pyast.C
     if name == "aggregateByKey":
         return BagV(sl.AggregateByKey(zero, fns[0], fns[1], src, loc=loc))  # type: ignore[arg-type]
     return BagV(sl.ReduceByKey(fns[0], src, loc=loc))
+
+
+def _component(tr: Translator, i: int, loc: sl.Loc, index: bool = False) -> sl.Lambda:
+    """``lambda kv: kv[i]`` over (key, value) pairs (``index``: PySpark's own ``x[0]``, which also
+    indexes a string or a list)."""
+    kv = _pair_param(tr, None, loc)
+    var = sl.Var(kv, loc=loc)
+    body: sl.Expr = PyIndex(var, sl.IntLit(i, loc=loc), loc=loc) if index else \
+        sl.Proj(Shaped(var, 2, loc=loc), i, loc=loc)
+    return sl.Lambda((sl.Param(kv, loc=loc),), body, loc=loc)
+
+
+def _no_keywords(tr: Translator, node: pyast.Call, name: str) -> None:
+    for kw in node.keywords:
+        if kw.arg in _PARTITION_ARGS:
+            raise tr.unsupported("numPartitions argument", f"'{name}' with {kw.arg}=... is not supported: "
+                                 "only Spark's default partition counts are modelled", kw.value)
+        construct = "**kwargs" if kw.arg is None else "keyword argument"
+        raise tr.unsupported(construct, f"keyword arguments are not supported here ({kw.arg or '**'}=...)",
+                             kw.value)
+
+
+def _ordered(tr: Translator, name: str, src: sl.Expr, node: pyast.Call, scope: Scope, mloc: sl.Loc,
+             loc: sl.Loc) -> Value:
+    """``sortBy``, ``sortByKey``, ``takeOrdered`` and ``top``, with PySpark's keyword parameters."""
+    params = _SIGNATURES[name]
+    given: dict[str, pyast.expr] = {}
+    if len(node.args) > len(params):
+        raise TypeCheckError(f"'{name}' takes at most {len(params)} arguments", tr.loc(node.args[-1]))
+    for p, a in zip(params, node.args, strict=False):
+        given[p] = a
+    for kw in node.keywords:
+        if kw.arg is None or kw.arg not in params:
+            construct = "**kwargs" if kw.arg is None else "keyword argument"
+            raise tr.unsupported(construct, f"'{name}' has no parameter {kw.arg or '**'}", kw.value)
+        if kw.arg in given:
+            raise TypeCheckError(f"'{name}' got two values for {kw.arg}", tr.loc(kw.value))
+        given[kw.arg] = kw.value
+    part = given.get("numPartitions")
+    if part is not None and not (isinstance(part, pyast.Constant) and part.value is None):
+        raise tr.unsupported("numPartitions argument", f"'{name}' with numPartitions is not supported: only "
+                             "Spark's default partition counts are modelled", part)
+    if name in ("takeOrdered", "top"):
+        if "num" not in given:
+            raise TypeCheckError(f"'{name}' needs the number of elements", mloc)
+        count = tr.scalar(given["num"], scope)
+        key = given.get("key")
+        fn = None
+        if key is not None and not (isinstance(key, pyast.Constant) and key.value is None):
+            fn = tr.fn_arg(key, scope, 1, name)
+        return Scalar(sl.TakeOrdered(count, fn, src, top=name == "top", loc=loc))
+    ascending = True
+    if "ascending" in given:
+        asc = tr.scalar(given["ascending"], scope)
+        if not isinstance(asc, sl.BoolLit):
+            raise tr.unsupported("non-constant ascending", f"'{name}' needs ascending=True or False, a "
+                                 "constant", given["ascending"])
+        ascending = asc.value
+    if name == "sortBy":
+        if "keyfunc" not in given:
+            raise TypeCheckError("'sortBy' needs a key function", mloc)
+        key_fn = tr.fn_arg(given["keyfunc"], scope, 1, name)
+        return BagV(sl.SortBy(key_fn, ascending, src, surface="sortBy", loc=loc))
+    kv = _pair_param(tr, None, loc)
+    key_expr: sl.Expr = sl.Proj(Shaped(sl.Var(kv, loc=loc), 2, loc=loc), 0, loc=loc)
+    keyfunc = given.get("keyfunc")
+    if keyfunc is not None:
+        f = tr.fn_arg(keyfunc, scope, 1, name)
+        kv = tr.synth_param("kv", all_names(f) | free_vars(f) | {kv})
+        key_expr = tr.apply_fn(f, (sl.Proj(Shaped(sl.Var(kv, loc=loc), 2, loc=loc), 0, loc=loc),), loc)
+    key_lam = sl.Lambda((sl.Param(kv, loc=loc),), key_expr, loc=loc)
+    return BagV(sl.SortBy(key_lam, ascending, src, surface="sortByKey", loc=loc))
 
 
 def _expect_args(tr: Translator, node: pyast.Call, name: str, n: int, loc: sl.Loc) -> None:
@@ -199,48 +305,26 @@ def _pair_param(tr: Translator, fn: sl.Fn | None, loc: sl.Loc) -> str:
     return tr.synth_param("kv", avoid)
 
 
-def _check_flatmap(tr: Translator, fn: sl.Fn, node: pyast.AST) -> None:
-    """flatMap is in the fragment only when the function returns a fixed-size tuple/list literal."""
-    body: sl.Expr | None = None
-    if isinstance(fn, sl.Lambda):
-        body = fn.body
-    elif isinstance(fn, sl.FnRef):
-        d = tr.defs[fn.name]
-        body = d.body if isinstance(d, sl.FunDef) else None
-    elif isinstance(fn, sl.PApp):
-        d = tr.defs[fn.name]
-        body = d.fn.body if isinstance(d, sl.ParamFunDef) else None
-    sizes = _literal_sizes(body) if body is not None else None
-    if not sizes or len(sizes) != 1:
-        raise tr.unsupported("flatMap with a non-literal result", "flatMap is supported only when the "
-                             "function returns a tuple or list literal of one fixed size", node)
-
-
-def _literal_sizes(body: sl.Expr) -> set[int] | None:
-    from frontend.nodes import ListLit
-
-    if isinstance(body, (sl.TupleExpr, ListLit)):
-        return {len(body.elems)}
-    if isinstance(body, sl.Ite):
-        a, b = _literal_sizes(body.then), _literal_sizes(body.orelse)
-        if a is None or b is None:
-            return None
-        return a | b
-    return None
-
-
 def _group_map_values(tr: Translator, grouped: GroupedV, node: pyast.expr, scope: Scope,
                       loc: sl.Loc, whole_pair: bool = False) -> Value:
     """``groupByKey().mapValues(g)`` (``whole_pair``: ``groupByKey().map(f)`` where ``f`` reads the key as
     ``kv[0]`` and the values as ``kv[1]``, only through sum/len/min/max)."""
     what = "map" if whole_pair else "mapValues"
     if isinstance(node, pyast.Name) and scope.lookup(node.id) is None and node.id in (
-            "list", "sorted", "tuple", "set", "iter", "reversed"):
+            "tuple", "set", "iter", "reversed", "frozenset"):
         raise tr.unsupported(f"groupByKey().{what}({node.id})",
                              f"groupByKey().{what}({node.id}) is not supported: {ORDER_NOTE}", node)
     value = tr.expr(node, scope) if not isinstance(node, pyast.Lambda) else None
-    if not whole_pair and isinstance(value, OpV) and value.name in ("sum", "len", "min", "max"):
+    if not whole_pair and isinstance(value, OpV) and value.name in ("sum", "len", "min", "max", "list"):
         return BagV(sl.GroupByKeyAgg((value.name,), grouped.source, loc=loc))  # type: ignore[arg-type]
+    if not whole_pair and isinstance(value, OpV) and value.name == "sorted":
+        agg = sl.GroupByKeyAgg(("list",), grouped.source, loc=loc)
+        kv = tr.synth_param("kv")
+        kvar = sl.Var(kv, loc=loc)
+        ordered = sl.Call("sorted", (sl.Proj(kvar, 1, loc=loc),), loc=loc)
+        body = sl.TupleExpr((sl.Proj(kvar, 0, loc=loc), ordered), loc=loc)
+        return BagV(sl.Map(sl.Lambda((sl.Param(kv, loc=loc),), body, loc=loc), agg,
+                           preserves_partitioning=True, loc=loc))
     if isinstance(node, pyast.Lambda):
         fn_node: pyast.Lambda | pyast.FunctionDef = node
     elif isinstance(value, DefV) and isinstance(tr.info.defs[value.name].node, (pyast.FunctionDef,
@@ -274,7 +358,8 @@ def _group_map_values(tr: Translator, grouped: GroupedV, node: pyast.expr, scope
             kinds.append(n.kind)
     if not kinds:
         raise tr.unsupported(f"groupByKey().{what} without sum/len/min/max", "the function passed to "
-                             f"groupByKey().{what} must use the values through sum, len, min or max", node)
+                             f"groupByKey().{what} must use the values through sum, len, min or max, or as a "
+                             "whole list", node)
     agg = sl.GroupByKeyAgg(tuple(kinds), grouped.source, loc=loc)  # type: ignore[arg-type]
     if isinstance(body, GroupAggRef) and not whole_pair:
         return BagV(agg)

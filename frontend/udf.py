@@ -4,9 +4,12 @@
 straight-line code with ``if``/``elif``/``else``; a body becomes one expression: ``if`` splits the rest
 of the block into the two branches of an ``Ite``, and local assignments are substituted into their
 uses. Substitution would drop the evaluation of an unused assignment that raises
-(``y = 1 // x; return x``), so such an assignment is forced with ``Ite(y == y, rest, rest)``; likewise
-``a and b`` becomes ``Ite`` when ``b`` may raise, so that Python's short circuit is kept whatever
-SparkLite's ``and`` does with errors.
+(``y = 1 // x; return x``) or move it after something else that raises (``k = int(a); v = float(b);
+return (v, k)``: Python sees ``int``'s ``ValueError`` first), so every assignment is wrapped in a
+``Force`` placeholder, which evaluates it first (``Ite(y == y, rest, rest)``) unless it cannot raise or
+is already the first thing that may raise in what follows; likewise ``a and b`` keeps Python's short
+circuit (``ShortCircuit``). Operations whose meaning depends on types (``+``, ``x[i]``, truth tests)
+are placeholders too (``frontend.nodes``), resolved after type inference.
 
 The RDD method chain (``rdd.py``) and the pipeline function's statements (``pipeline.py``) build on
 the same ``Translator``.
@@ -15,17 +18,22 @@ the same ``Translator``.
 from __future__ import annotations
 
 import ast as pyast
+import math
 from dataclasses import replace
+from typing import Any
 
 from frontend import types as ftypes
 from frontend.names import (
     BUILTIN_FUNCS,
+    MATH_CONSTANTS,
+    MATH_FUNCS,
     OPERATOR_BINARY,
     OPERATOR_UNARY,
     OPERATOR_UNSUPPORTED,
     UNBOUND,
     UNSUPPORTED_BUILTINS,
     BagV,
+    CollectedV,
     DefV,
     FnV,
     GroupAggRef,
@@ -47,27 +55,42 @@ from frontend.names import (
 from frontend.nodes import (
     AsBool,
     AsInt,
+    Beta,
+    Force,
+    Guard,
     ListLit,
+    Narrow,
+    PyArith,
+    PyCompare,
+    PyIndex,
+    PyInt,
+    PyPow,
+    PySlice,
     Shaped,
+    ShortCircuit,
     fresh,
     loc_of,
     may_raise,
-    strictly_evaluated,
-    subst,
 )
+from frontend.nodes import driver_may_raise as pre_driver_may_raise
 from sparklite import ast as sl
-from sparklite import effects
-from sparklite.effects import driver_may_raise
 from sparklite.errors import InputError, TypeCheckError
 
-ARITH = {pyast.Add: "+", pyast.Sub: "-", pyast.Mult: "*", pyast.FloorDiv: "//", pyast.Mod: "%"}
+ARITH = {pyast.Add: "+", pyast.Sub: "-", pyast.Mult: "*", pyast.FloorDiv: "//", pyast.Mod: "%",
+         pyast.Div: "/"}
 BITWISE = {pyast.BitAnd: "&", pyast.BitOr: "|", pyast.BitXor: "^", pyast.LShift: "<<", pyast.RShift: ">>",
            pyast.MatMult: "@"}
 COMPARE = {pyast.Eq: "==", pyast.NotEq: "!=", pyast.Lt: "<", pyast.LtE: "<=", pyast.Gt: ">", pyast.GtE: ">="}
 MAX_POWER = 8
 
-_BOOL_SHAPED = (sl.Not, sl.BoolLit, AsBool)
-_INT_SHAPED = (sl.IntLit, sl.Neg, AsInt)
+#: String methods (receiver first): Python method name -> (builtin, admissible argument counts).
+STR_METHODS = {
+    "split": ("str.split", (0, 1)), "strip": ("str.strip", (0,)), "lower": ("str.lower", (0,)),
+    "upper": ("str.upper", (0,)), "startswith": ("str.startswith", (1,)),
+    "endswith": ("str.endswith", (1,)), "replace": ("str.replace", (2,)),
+}
+
+_BOOL_SHAPED = (sl.Not, sl.BoolLit, AsBool, PyCompare, ShortCircuit)
 
 RDD_SOURCES = {"parallelize", "textFile", "wholeTextFiles", "range", "emptyRDD", "sequenceFile", "read"}
 
@@ -79,27 +102,30 @@ UNSUPPORTED_STATEMENTS = {
     pyast.ClassDef: "class definition", pyast.AsyncFunctionDef: "async def", pyast.Match: "match",
 }
 UNSUPPORTED_EXPRS = {
-    pyast.ListComp: "list comprehension", pyast.SetComp: "set comprehension",
+    pyast.SetComp: "set comprehension",
     pyast.DictComp: "dict comprehension", pyast.GeneratorExp: "generator expression",
-    pyast.Dict: "dict literal", pyast.Set: "set literal", pyast.JoinedStr: "f-string",
+    pyast.Dict: "dict literal", pyast.Set: "set literal",
     pyast.NamedExpr: "assignment expression (:=)", pyast.Starred: "starred expression",
     pyast.Await: "await", pyast.Yield: "yield", pyast.YieldFrom: "yield", pyast.Slice: "slice",
 }
+
+_TUPLE_RAISES = "tuple of an RDD and an action that may raise"
+_TUPLE_RAISES_MESSAGE = ("a tuple holding an RDD and a computation that may raise must be the whole value of "
+                         "an assignment or return")
+_MAX_CONSTANT_DIGITS = 4000  # module constants are folded; keep them small
+
+
+class _NotConstant(Exception):
+    pass
 
 
 def is_bool_shaped(e: sl.Expr) -> bool:
     """Expressions that are syntactically booleans (no truth-test placeholder needed)."""
     if isinstance(e, _BOOL_SHAPED):
         return True
-    return isinstance(e, sl.BinOp) and e.op in sl.COMPARE_OPS + sl.BOOL_OPS
-
-
-def is_int_shaped(e: sl.Expr) -> bool:
-    if isinstance(e, _INT_SHAPED):
+    if isinstance(e, sl.Call) and e.func in ("py.is_none", "str.startswith", "str.endswith"):
         return True
-    if isinstance(e, sl.Call) and e.func in sl.BUILTINS:
-        return True
-    return isinstance(e, sl.BinOp) and e.op in sl.ARITH_OPS
+    return isinstance(e, sl.BinOp) and e.op in sl.COMPARE_OPS + sl.BOOL_OPS + sl.MEMBER_OPS
 
 
 class Translator:
@@ -110,7 +136,8 @@ class Translator:
         self.filename = info.filename
         self.lines = source_lines
         self.defs: dict[str, sl.Def] = {}
-        self.list_defs: set[str] = set()
+        self.flat_uses: set[str] = set()  # defs passed to flatMap
+        self.value_uses: set[str] = set()  # defs called or passed to anything else
         self.in_progress: list[str] = []
         self.lets: list[sl.LetBinding] = []
         self.taken: set[str] = set(info.all_identifiers)
@@ -121,6 +148,7 @@ class Translator:
         self.captured: set[tuple[int, str]] = set()  # (scope id, name) read by a closure
         self.stmt_root: pyast.AST | None = None  # the value of the driver statement being translated
         self.bag_lets: dict[str, sl.Expr] = {}  # let-bound RDDs: forcing one runs its definition
+        self.side_guards: list[Guard] = []  # checks of values that may not survive in the result
 
     def check_rebind(self, target: pyast.expr, scope: Scope) -> None:
         """Python closures read a variable when they run (for Spark: when the job runs), not when they
@@ -191,7 +219,7 @@ class Translator:
     # --- expressions ---------------------------------------------------------------------------
 
     def scalar(self, node: pyast.expr, scope: Scope) -> sl.Expr:
-        """Translate ``node`` where a basic value (int, bool, tuple) is required."""
+        """Translate ``node`` where a basic value (int, bool, str, float, tuple, list...) is required."""
         return self.to_scalar(self.expr(node, scope), node)
 
     def to_scalar(self, value: Value, node: pyast.AST) -> sl.Expr:
@@ -199,18 +227,22 @@ class Translator:
             return value.expr
         if isinstance(value, InputV):
             return value.var
+        if isinstance(value, CollectedV):
+            return sl.Collect(value.bag, loc=value.loc)
         if isinstance(value, (BagV, GroupedV)):
             raise self.unsupported("RDD as a value", "an RDD cannot be used as a basic value here", node)
         if isinstance(value, GroupValsV) or type(value) is not TupleV and isinstance(value, TupleV):
             raise self.unsupported(
-                "group values", "the values of a group can only be used through sum/len/min/max "
-                "(their order depends on partitioning)", node)
+                "group values", "the values of a group can only be used through sum/len/min/max, or as "
+                "a whole list (list(vs), sorted(vs), a comprehension over vs)", node)
         if isinstance(value, TupleV):
             raise self.unsupported("RDD as a value", "a tuple holding an RDD cannot be used here", node)
         raise self.unsupported("function as a value", "a function cannot be used as a basic value", node)
 
-    def as_int(self, e: sl.Expr) -> sl.Expr:
-        return e if is_int_shaped(e) else AsInt(e, loc=e.loc)
+    @staticmethod
+    def as_int(e: sl.Expr) -> sl.Expr:
+        """``e`` used as a number (a bool as 0/1; an optional value unwrapped)."""
+        return e if isinstance(e, (sl.IntLit, sl.FloatLit)) else AsInt(e, loc=e.loc)
 
     def as_bool(self, e: sl.Expr) -> sl.Expr:
         return e if is_bool_shaped(e) else AsBool(e, loc=e.loc)
@@ -218,28 +250,81 @@ class Translator:
     def truth(self, node: pyast.expr, scope: Scope) -> sl.Expr:
         """Translate ``node`` in a condition (``if``, ``filter``, ``not``): Python's truth test."""
         if isinstance(node, pyast.BoolOp):
-            return self.bool_op(node, [self.truth(v, scope) for v in node.values])
+            return self.bool_op(node, scope, truth=True)
         if isinstance(node, pyast.UnaryOp) and isinstance(node.op, pyast.Not):
             return sl.Not(self.truth(node.operand, scope), loc=self.loc(node))
         return self.as_bool(self.scalar(node, scope))
 
-    def bool_op(self, node: pyast.BoolOp, operands: list[sl.Expr]) -> sl.Expr:
+    def bool_op(self, node: pyast.BoolOp, scope: Scope, truth: bool) -> sl.Expr:
+        """``a and b and c``: each later operand is evaluated only if the earlier ones allow it, and
+        sees the ``is (not) None`` tests of the earlier ones (``x is not None and x > 0``)."""
         op = "and" if isinstance(node.op, pyast.And) else "or"
         loc = self.loc(node)
+        operands = []
+        inner = scope
+        for value in node.values:
+            operands.append(self.truth(value, inner) if truth else self.scalar(value, inner))
+            keys = self.none_tests(value, scope)[0 if op == "and" else 1]
+            if keys:
+                inner = inner.child(narrowed=frozenset(keys))
         result = operands[-1]
         for left in reversed(operands[:-1]):
-            result = self.short_circuit(op, left, result, loc)
+            result = ShortCircuit(op, left, result, loc=loc)
         return result
 
     @staticmethod
     def short_circuit(op: str, left: sl.Expr, right: sl.Expr, loc: sl.Loc | None) -> sl.Expr:
-        if not may_raise(right):
-            return sl.BinOp(op, left, right, loc=loc)  # type: ignore[arg-type]
-        if op == "and":
-            return sl.Ite(left, right, sl.BoolLit(False, loc=loc), loc=loc)
-        return sl.Ite(left, sl.BoolLit(True, loc=loc), right, loc=loc)
+        return ShortCircuit(op, left, right, loc=loc)
+
+    # --- narrowing (``x is not None``) ---------------------------------------------------------
+
+    @staticmethod
+    def path_key(node: pyast.expr) -> str | None:
+        """A name or a constant-index path into one (``kv[1][1]``): what an ``is None`` test narrows."""
+        cur = node
+        while isinstance(cur, pyast.Subscript):
+            if not (isinstance(cur.slice, pyast.Constant) and type(cur.slice.value) is int):
+                return None
+            cur = cur.value
+        if not isinstance(cur, pyast.Name):
+            return None
+        return pyast.dump(node, annotate_fields=False, include_attributes=False).replace("Store()", "Load()")
+
+    def none_tests(self, test: pyast.expr, scope: Scope) -> tuple[list[str], list[str]]:
+        """The paths known not to be ``None`` when ``test`` is true, and when it is false."""
+        if isinstance(test, pyast.Compare) and len(test.ops) == 1 \
+                and isinstance(test.ops[0], (pyast.Is, pyast.IsNot)):
+            a, b = test.left, test.comparators[0]
+            subject = a if _is_none_const(b) else b if _is_none_const(a) else None
+            key = self.path_key(subject) if subject is not None else None
+            if key is None:
+                return [], []
+            return ([key], []) if isinstance(test.ops[0], pyast.IsNot) else ([], [key])
+        if isinstance(test, pyast.UnaryOp) and isinstance(test.op, pyast.Not):
+            true, false = self.none_tests(test.operand, scope)
+            return false, true
+        if isinstance(test, pyast.BoolOp):
+            parts = [self.none_tests(v, scope) for v in test.values]
+            if isinstance(test.op, pyast.And):
+                return [k for p in parts for k in p[0]], []
+            return [], [k for p in parts for k in p[1]]
+        return [], []
+
+    def narrowed_child(self, scope: Scope, keys: list[str]) -> Scope:
+        return scope.child(narrowed=frozenset(keys)) if keys else scope.child()
+
+    # --- expressions ---------------------------------------------------------------------------
 
     def expr(self, node: pyast.expr, scope: Scope) -> Value:
+        value = self.expr_inner(node, scope)
+        if isinstance(node, (pyast.Name, pyast.Subscript)) and isinstance(value, Scalar):
+            key = self.path_key(node)
+            if key is not None and scope.is_narrowed(key, {n.id for n in pyast.walk(node)
+                                                           if isinstance(n, pyast.Name)}):
+                return Scalar(Narrow(value.expr, loc=value.expr.loc))
+        return value
+
+    def expr_inner(self, node: pyast.expr, scope: Scope) -> Value:  # noqa: C901 - one dispatch
         loc = self.loc(node)
         if isinstance(node, pyast.Constant):
             return Scalar(self.constant(node))
@@ -252,8 +337,10 @@ class Translator:
             return Scalar(sl.TupleExpr(tuple(self.to_scalar(i, e) for i, e in zip(items, node.elts,
                                                                                    strict=True)), loc=loc))
         if isinstance(node, pyast.List):
-            raise self.unsupported("list literal", "list values are not supported (a list literal may only "
-                                   "be returned by a flatMap function)", node)
+            for e in node.elts:
+                if isinstance(e, pyast.Starred):
+                    raise self.unsupported("starred expression", "starred expressions are not supported", e)
+            return Scalar(sl.ListExpr(tuple(self.scalar(e, scope) for e in node.elts), loc=loc))
         if isinstance(node, pyast.BinOp):
             return Scalar(self.binop(node, scope))
         if isinstance(node, pyast.UnaryOp):
@@ -261,37 +348,145 @@ class Translator:
                 return Scalar(sl.Not(self.truth(node.operand, scope), loc=loc))
             if isinstance(node.op, pyast.Invert):
                 raise self.unsupported("bitwise ~", "bitwise operators are not supported", node)
-            operand = self.as_int(self.scalar(node.operand, scope))
+            operand = self.scalar(node.operand, scope)
             if isinstance(node.op, pyast.UAdd):
-                return Scalar(operand)
+                return Scalar(self.as_int(operand))
             if isinstance(operand, sl.IntLit):
                 return Scalar(sl.IntLit(-operand.value, loc=loc))
-            return Scalar(sl.Neg(operand, loc=loc))
+            if isinstance(operand, sl.FloatLit):
+                return Scalar(sl.FloatLit(-operand.value, loc=loc))
+            return Scalar(sl.Neg(self.as_int(operand), loc=loc))
         if isinstance(node, pyast.BoolOp):
-            return Scalar(self.bool_op(node, [self.scalar(v, scope) for v in node.values]))
+            return Scalar(self.bool_op(node, scope, truth=False))
         if isinstance(node, pyast.Compare):
             return Scalar(self.compare(node, scope))
         if isinstance(node, pyast.IfExp):
-            return Scalar(sl.Ite(self.truth(node.test, scope), self.scalar(node.body, scope),
-                                 self.scalar(node.orelse, scope), loc=loc))
+            true_keys, false_keys = self.none_tests(node.test, scope)
+            return Scalar(sl.Ite(self.truth(node.test, scope),
+                                 self.scalar(node.body, self.narrowed_child(scope, true_keys)),
+                                 self.scalar(node.orelse, self.narrowed_child(scope, false_keys)), loc=loc))
         if isinstance(node, pyast.Call):
             return self.call(node, scope)
         if isinstance(node, pyast.Attribute):
-            if isinstance(node.value, pyast.Name) and node.value.id in self.info.operator_modules \
-                    and scope.lookup(node.value.id) is None:
-                return self.operator_fn(node.attr, node)
-            raise self.unsupported("attribute access", f"attribute access '.{node.attr}' is not supported "
-                                   "(only RDD methods can be called)", self.attr_loc(node))
+            return self.attribute(node, scope)
         if isinstance(node, pyast.Subscript):
             return self.subscript(node, scope)
         if isinstance(node, pyast.Lambda):
             fn = self.lambda_fn(node, scope)
             return FnV(fn, len(fn.params))
+        if isinstance(node, pyast.JoinedStr):
+            return Scalar(self.fstring(node, scope))
+        if isinstance(node, pyast.ListComp):
+            return Scalar(self.list_comp(node, scope))
         for kind, construct in UNSUPPORTED_EXPRS.items():
             if isinstance(node, kind):
                 raise self.unsupported(construct, f"{construct} is not supported", node)
         raise self.unsupported(type(node).__name__, f"Python expression {type(node).__name__} is not "
                                "supported", node)
+
+    def attribute(self, node: pyast.Attribute, scope: Scope) -> Value:
+        if isinstance(node.value, pyast.Name) and scope.lookup(node.value.id) is None:
+            if node.value.id in self.info.operator_modules:
+                return self.operator_fn(node.attr, node)
+            if node.value.id in self.info.math_modules:
+                return self.math_member(node.attr, node)
+        raise self.unsupported("attribute access", f"attribute access '.{node.attr}' is not supported "
+                               "(only RDD and string methods can be called)", self.attr_loc(node))
+
+    def math_member(self, name: str, node: pyast.AST) -> Value:
+        loc = self.loc(node)
+        if name in MATH_FUNCS:
+            return OpV(f"math.{name}")
+        if name in MATH_CONSTANTS:
+            value = getattr(math, name)
+            if math.isfinite(value):
+                return Scalar(sl.FloatLit(value, loc=loc))
+            return Scalar(sl.Call("float", (sl.StrLit(repr(value), loc=loc),), loc=loc))
+        raise self.unsupported(f"math.{name}", f"math.{name} is not supported (math.sqrt, math.floor, "
+                               "math.ceil and the constants are)", node)
+
+    def fstring(self, node: pyast.JoinedStr, scope: Scope) -> sl.Expr:
+        """``f"{a}-{b}"`` is ``str(a) + "-" + str(b)`` (Python formats each field with ``format(x, "")``,
+        which is ``str(x)`` for the values SparkLite has), evaluated left to right."""
+        loc = self.loc(node)
+        parts: list[sl.Expr] = []
+        for value in node.values:
+            if isinstance(value, pyast.Constant) and isinstance(value.value, str):
+                parts.append(sl.StrLit(value.value, loc=self.loc(value) if hasattr(value, "lineno") else loc))
+                continue
+            if not isinstance(value, pyast.FormattedValue):
+                raise self.unsupported("f-string", "this f-string is not supported", value)
+            if value.conversion != -1 or value.format_spec is not None:
+                raise self.unsupported("f-string with a format spec or conversion", "f-string fields with a "
+                                       "format spec or a conversion (!r, :.2f) are not supported; only "
+                                       "plain {expr} fields are", value)
+            field = self.scalar(value.value, scope)
+            parts.append(sl.Call("str", (field,), loc=field.loc or loc))
+        if not parts:
+            return sl.StrLit("", loc=loc)
+        result = parts[0]
+        for part in parts[1:]:
+            result = PyArith("+", result, part, loc=loc)
+        return result
+
+    def list_comp(self, node: pyast.ListComp, scope: Scope) -> sl.Expr:
+        """``[f(x) for x in xs if c(x)]``: one generator, any number of ``if`` clauses (Python tests
+        them in order), a name or an unpacking pattern as target."""
+        loc = self.loc(node)
+        if len(node.generators) != 1:
+            raise self.unsupported("nested comprehension", "comprehensions with several 'for' clauses are "
+                                   "not supported", node.generators[1].target if len(node.generators) > 1
+                                   else node)
+        gen = node.generators[0]
+        if gen.is_async:
+            raise self.unsupported("async comprehension", "async comprehensions are not supported", node)
+        source_value = self.expr(gen.iter, scope)  # evaluated first, in the enclosing scope
+        if isinstance(source_value, GroupValsV):
+            source: sl.Expr = GroupAggRef("list", loc=self.loc(gen.iter))
+        else:
+            source = self.to_scalar(source_value, gen.iter)
+        taken = scope.names() | self.program_level()
+        target = gen.target
+        if isinstance(target, pyast.Name):
+            pname = target.id if target.id not in taken else fresh(target.id, taken | self.taken)
+        else:
+            pname = fresh("item", taken | self.taken)
+        self.synth_names.add(pname)
+        ploc = self.loc(target)
+        locals_ = frozenset(n.id for n in pyast.walk(target) if isinstance(n, pyast.Name))
+
+        def body_scope() -> tuple[Scope, list[sl.Expr]]:
+            bound: dict[str, Value] = {}
+            if isinstance(target, pyast.Name):
+                bound[target.id] = Scalar(sl.Var(pname, loc=ploc))
+                shaped: list[sl.Expr] = []
+            else:
+                shaped = self.bind(target, Scalar(sl.Var(pname, loc=ploc)), bound, node)
+            return scope.child(bound, in_udf=True, boundary=True, locals_=locals_), shaped
+
+        inner, shaped = body_scope()
+        elt = self.scalar(node.elt, inner)
+        cond = None
+        if gen.ifs:
+            c_scope, c_shaped = body_scope()
+            tests = []
+            cur = c_scope
+            for test in gen.ifs:
+                tests.append(self.truth(test, cur))
+                keys = self.none_tests(test, scope)[0]
+                if keys:
+                    cur = cur.child(narrowed=frozenset(keys))
+            cbody = tests[-1]
+            for t in reversed(tests[:-1]):
+                cbody = ShortCircuit("and", t, cbody, loc=loc)
+            for s in reversed(c_shaped):  # a wrong-length element raises before the test
+                cbody = Force(s, cbody, loc=loc)
+            cond = sl.Lambda((sl.Param(pname, loc=ploc),), cbody, loc=loc)
+        elif shaped:
+            for s in reversed(shaped):
+                elt = Force(s, elt, loc=loc)
+        fn = sl.Lambda((sl.Param(pname, loc=ploc),), elt, loc=loc)
+        return sl.ListComp(fn, source, cond, loc=loc)
 
     def driver_tuple(self, node: pyast.Tuple, items: list[Value]) -> TupleV:
         """A driver tuple holding an RDD. Its items are substituted where the tuple is used (an RDD
@@ -300,21 +495,27 @@ class Translator:
         statement's whole value (nothing else in the statement runs before it)."""
         out: list[Value] = []
         for item, elt in zip(items, node.elts, strict=True):
+            if isinstance(item, CollectedV):
+                item = Scalar(self.to_scalar(item, elt))
             if self.builds_raising(item):
                 if not self.evaluated_first(node):
-                    raise self.unsupported("tuple of an RDD and an action that may raise",
-                                           "a tuple holding an RDD and a computation that may raise must "
-                                           "be the whole value of an assignment or return", elt)
-                item = self.strict_let(item.expr, "item", self.loc(elt)) if isinstance(item, Scalar) \
-                    else self.bag_let(item, "item", self.loc(elt))  # type: ignore[arg-type]
+                    # the item stays where the tuple is used: exact only if it cannot raise
+                    checked = item.expr if isinstance(item, Scalar) else \
+                        _driver_check(item.expr) if isinstance(item, BagV) else None
+                    if checked is None:
+                        raise self.unsupported(_TUPLE_RAISES, _TUPLE_RAISES_MESSAGE, elt)
+                    self.side_guards.append(Guard(sl.BoolLit(True), checked, _TUPLE_RAISES,
+                                                  _TUPLE_RAISES_MESSAGE, loc=self.loc(elt)))
+                else:
+                    item = self.strict_let(item.expr, "item", self.loc(elt)) if isinstance(item, Scalar) \
+                        else self.bag_let(item, "item", self.loc(elt))  # type: ignore[arg-type]
             out.append(item)
         return TupleV(tuple(out))
 
     def evaluated_first(self, node: pyast.AST) -> bool:
         """Whether everything Python evaluates before ``node`` in the current driver statement is
-        surely harmless (names, constants, lambdas, RDD transformations of those, arithmetic that
-        cannot raise). Only then can a let, evaluated before the statement, take ``node``'s place
-        without reordering errors."""
+        surely harmless (names, constants, lambdas, RDD transformations of those). Only then can a let,
+        evaluated before the statement, take ``node``'s place without reordering errors."""
         cur = self.stmt_root
         while cur is not None and cur is not node:
             ordered = _evaluation_order(cur)
@@ -342,15 +543,15 @@ class Translator:
         return BagV(var)
 
     def raises(self, expr: sl.Expr) -> bool:
-        """``sparklite.effects.may_raise`` with the RDDs bound so far (an action forces their
-        definitions)."""
-        return effects.may_raise(expr, bags=self.bag_lets)
+        """Whether ``expr`` may raise for some types (``frontend.nodes.may_raise``, the interpreter's
+        notion made pessimistic for unresolved placeholders) with the RDDs bound so far."""
+        return may_raise(expr, bags=self.bag_lets)
 
     def builds_raising(self, value: Value) -> bool:
         """Whether Python's evaluation of this driver value may raise where it stands."""
         if isinstance(value, Scalar):
             return self.raises(value.expr)
-        return isinstance(value, BagV) and driver_may_raise(value.expr, bags=self.bag_lets)
+        return isinstance(value, BagV) and pre_driver_may_raise(value.expr, bags=self.bag_lets)
 
     def constant(self, node: pyast.Constant) -> sl.Expr:
         loc = self.loc(node)
@@ -360,13 +561,15 @@ class Translator:
         if isinstance(value, int):
             return sl.IntLit(value, loc=loc)
         if isinstance(value, float):
-            raise self.unsupported("float literal", "floating-point values are not supported", node)
+            if math.isfinite(value):
+                return sl.FloatLit(value, loc=loc)
+            return sl.Call("float", (sl.StrLit(repr(value), loc=loc),), loc=loc)  # a literal like 1e999
         if isinstance(value, str):
-            raise self.unsupported("string literal", "strings are not supported", node)
+            return sl.StrLit(value, loc=loc)
         if value is None:
-            raise self.unsupported("None", "None is not supported", node)
+            return sl.NoneLit(loc=loc)
         kind = type(value).__name__
-        raise self.unsupported(kind, f"{kind} literals are not supported", node)
+        raise self.unsupported(f"{kind} literal", f"{kind} literals are not supported", node)
 
     def name(self, node: pyast.Name, scope: Scope) -> Value:
         loc = self.loc(node)
@@ -378,7 +581,7 @@ class Translator:
         if captured and owner is not None:
             self.captured.add((id(owner), node.id))
         if value is not None:
-            if scope.in_udf and (isinstance(value, (BagV, GroupedV)) or type(value) is TupleV):
+            if scope.in_udf and (isinstance(value, (BagV, GroupedV, CollectedV)) or type(value) is TupleV):
                 raise self.unsupported("RDD inside a function", f"'{node.id}' is an RDD: RDDs cannot be used "
                                        "inside a function passed to Spark", node)
             if isinstance(value, Scalar):
@@ -394,12 +597,14 @@ class Translator:
             return DefV(node.id)
         if node.id in info.operator_aliases:
             return self.operator_fn(info.operator_aliases[node.id], node)
+        if node.id in info.math_aliases:
+            return self.math_member(info.math_aliases[node.id], node)
         if node.id in info.opaque and isinstance(info.opaque[node.id], pyast.FunctionDef):
             raise self.unsupported("redefined function", f"'{node.id}' is defined more than once at module "
                                    "level", node)
         if node.id in info.opaque:
             raise self.unsupported("non-constant module variable", f"'{node.id}' is bound at module level to "
-                                   "something other than an int/bool constant or a function", node)
+                                   "something other than a constant or a function", node)
         if node.id in BUILTIN_FUNCS:
             return OpV(node.id)
         if node.id in UNSUPPORTED_BUILTINS:
@@ -407,14 +612,76 @@ class Translator:
         raise undefined(node.id, loc)
 
     def module_constant(self, name: str, loc: sl.Loc) -> sl.Expr:
-        """Closures over module constants inline the (folded) constant."""
+        """Closures over module constants inline the constant, computed as Python computes it at import
+        (a constant whose computation raises would have stopped the import: rejected)."""
         if name not in self.constant_cache:
-            value = self.scalar(self.info.constants[name], Scope({}, in_udf=True))
-            if may_raise(value):  # Python would raise at import, before any job
+            node = self.info.constants[name]
+            try:
+                value = self._constant_value(node, set())
+            except _NotConstant:
                 raise self.unsupported("module constant that may raise", f"the module constant '{name}' "
-                                       "may raise when the module is imported", self.info.constants[name])
-            self.constant_cache[name] = value
-        return self.constant_cache[name]
+                                       "may raise when the module is imported (or is too large)",
+                                       node) from None
+            self.constant_cache[name] = self._literal(value, self.loc(node), node)
+        return replace(self.constant_cache[name], loc=loc) if not isinstance(
+            self.constant_cache[name], sl.TupleExpr) else self.constant_cache[name]
+
+    def _constant_value(self, node: pyast.expr, seen: set[str]) -> Any:
+        """The value of a constant expression (literals, other constants, tuples, arithmetic)."""
+        if isinstance(node, pyast.Constant):
+            return node.value
+        if isinstance(node, pyast.Name):
+            if node.id in seen or node.id not in self.info.constants:
+                raise _NotConstant()
+            return self._constant_value(self.info.constants[node.id], seen | {node.id})
+        if isinstance(node, pyast.Tuple):
+            return tuple(self._constant_value(e, seen) for e in node.elts)
+        try:
+            if isinstance(node, pyast.UnaryOp):
+                x = self._constant_value(node.operand, seen)
+                if isinstance(node.op, pyast.Not):
+                    return not x
+                if isinstance(x, str | tuple) or x is None or isinstance(node.op, pyast.Invert):
+                    raise _NotConstant()
+                return -x if isinstance(node.op, pyast.USub) else +x
+            if isinstance(node, pyast.BinOp) and type(node.op) in ARITH:
+                a, b = self._constant_value(node.left, seen), self._constant_value(node.right, seen)
+                numbers = all(isinstance(v, int | float) for v in (a, b))
+                strings = all(isinstance(v, str) for v in (a, b)) and isinstance(node.op, pyast.Add)
+                if not (numbers or strings):
+                    raise _NotConstant()
+                result = {pyast.Add: lambda: a + b, pyast.Sub: lambda: a - b, pyast.Mult: lambda: a * b,
+                          pyast.FloorDiv: lambda: a // b, pyast.Mod: lambda: a % b,
+                          pyast.Div: lambda: a / b}[type(node.op)]()
+            elif isinstance(node, pyast.BinOp) and isinstance(node.op, pyast.Pow):
+                a, b = self._constant_value(node.left, seen), self._constant_value(node.right, seen)
+                if not (isinstance(a, int) and isinstance(b, int) and 0 <= b <= 64):
+                    raise _NotConstant()
+                result = a ** b
+            else:
+                raise _NotConstant()
+        except (ArithmeticError, ValueError, TypeError):
+            raise _NotConstant() from None
+        if isinstance(result, int) and len(str(abs(int(result)))) > _MAX_CONSTANT_DIGITS:
+            raise _NotConstant()
+        return result
+
+    def _literal(self, value: Any, loc: sl.Loc, node: pyast.AST) -> sl.Expr:
+        if isinstance(value, bool):
+            return sl.BoolLit(value, loc=loc)
+        if isinstance(value, int):
+            return sl.IntLit(value, loc=loc)
+        if isinstance(value, float):
+            if math.isfinite(value):
+                return sl.FloatLit(value, loc=loc)
+            return sl.Call("float", (sl.StrLit(repr(value), loc=loc),), loc=loc)
+        if isinstance(value, str):
+            return sl.StrLit(value, loc=loc)
+        if value is None:
+            return sl.NoneLit(loc=loc)
+        if isinstance(value, tuple) and value:
+            return sl.TupleExpr(tuple(self._literal(v, loc, node) for v in value), loc=loc)
+        raise self.unsupported("module constant", f"the module constant {value!r} is not supported", node)
 
     def operator_fn(self, name: str, node: pyast.AST) -> Value:
         if name in OPERATOR_BINARY or name in OPERATOR_UNARY:
@@ -424,31 +691,25 @@ class Translator:
 
     def binop(self, node: pyast.BinOp, scope: Scope) -> sl.Expr:
         loc = self.loc(node)
-        if isinstance(node.op, pyast.Div):
-            raise self.unsupported("true division /", "'/' is true division and produces a float; use '//'",
-                                   node)
         if type(node.op) in BITWISE:
             sym = BITWISE[type(node.op)]
             raise self.unsupported(f"bitwise {sym}", f"the operator '{sym}' is not supported", node)
-        left = self.as_int(self.scalar(node.left, scope))
+        left = self.scalar(node.left, scope)
         if isinstance(node.op, pyast.Pow):
             exponent = self.scalar(node.right, scope)
             if not isinstance(exponent, sl.IntLit) or not 0 <= exponent.value <= MAX_POWER:
                 raise self.unsupported("** with a non-constant exponent", "'**' is supported only with a "
                                        f"constant exponent between 0 and {MAX_POWER}", node)
-            if exponent.value == 0:  # Python evaluates the base all the same (it may raise)
-                return sl.Proj(sl.TupleExpr((left, sl.IntLit(1, loc=loc)), loc=loc), 1, loc=loc)
-            result: sl.Expr = left
-            for _ in range(exponent.value - 1):
-                result = self.arith("*", result, left, loc)
-            return result
-        right = self.as_int(self.scalar(node.right, scope))
+            if isinstance(left, sl.IntLit):
+                return sl.IntLit(left.value ** exponent.value, loc=loc)
+            return PyPow(left, exponent.value, loc=loc)
+        right = self.scalar(node.right, scope)
         return self.arith(ARITH[type(node.op)], left, right, loc)
 
     @staticmethod
     def arith(op: str, left: sl.Expr, right: sl.Expr, loc: sl.Loc | None) -> sl.Expr:
-        """Fold literal arithmetic (module constants) with Python's meaning; keep x // 0 unfolded."""
-        if isinstance(left, sl.IntLit) and isinstance(right, sl.IntLit):
+        """Python's arithmetic; literal int arithmetic is folded with Python's meaning (keeping x // 0)."""
+        if isinstance(left, sl.IntLit) and isinstance(right, sl.IntLit) and op != "/":
             a, b = left.value, right.value
             if op == "+":
                 return sl.IntLit(a + b, loc=loc)
@@ -460,51 +721,83 @@ class Translator:
                 return sl.IntLit(a // b, loc=loc)
             if op == "%" and b != 0:
                 return sl.IntLit(a % b, loc=loc)
-        return sl.BinOp(op, left, right, loc=loc)  # type: ignore[arg-type]
+        return PyArith(op, left, right, loc=loc)
 
     def compare(self, node: pyast.Compare, scope: Scope) -> sl.Expr:
+        """Comparisons, ``in``/``not in`` and ``is None``/``is not None``; a chain ``a < b < c`` tests
+        ``b < c`` only when ``a < b`` holds (Python evaluates ``c`` only then)."""
         loc = self.loc(node)
         operands = [node.left, *node.comparators]
-        translated = [self.scalar(o, scope) for o in operands]
+        translated: list[sl.Expr] = []
+        for o in operands:
+            if isinstance(o, (pyast.Tuple, pyast.List)) and any(isinstance(op, (pyast.In, pyast.NotIn))
+                                                                 for op in node.ops):
+                elems = tuple(self.scalar(e, scope) for e in o.elts)  # a display searched by 'in'
+                translated.append(sl.ListExpr(elems, loc=self.loc(o)))
+            else:
+                translated.append(self.scalar(o, scope))
         parts: list[sl.Expr] = []
         for i, op in enumerate(node.ops):
-            if type(op) not in COMPARE:
-                name = {pyast.In: "in", pyast.NotIn: "not in", pyast.Is: "is",
-                        pyast.IsNot: "is not"}[type(op)]
-                raise self.unsupported(f"'{name}' comparison", f"the comparison '{name}' is not supported",
-                                       node)
-            sym = COMPARE[type(op)]
             left, right = translated[i], translated[i + 1]
-            if sym not in ("==", "!="):
-                left, right = self.as_int(left), self.as_int(right)
-            parts.append(sl.BinOp(sym, left, right, loc=loc))  # type: ignore[arg-type]
+            if isinstance(op, (pyast.In, pyast.NotIn)):
+                part: sl.Expr = sl.BinOp("in", left, right, loc=loc)
+                parts.append(sl.Not(part, loc=loc) if isinstance(op, pyast.NotIn) else part)
+                continue
+            if isinstance(op, (pyast.Is, pyast.IsNot)):
+                if _is_none_const(operands[i + 1]):
+                    subject = left
+                elif _is_none_const(operands[i]):
+                    subject = right
+                else:
+                    raise self.unsupported("'is' comparison", "'is' is supported only as 'is None' and "
+                                           "'is not None'", node)
+                part = sl.Call("py.is_none", (subject,), loc=loc)
+                if isinstance(subject, sl.NoneLit):  # None is None: Python evaluates both, True
+                    part = sl.Call("py.is_none", (left,), loc=loc)
+                parts.append(sl.Not(part, loc=loc) if isinstance(op, pyast.IsNot) else part)
+                continue
+            parts.append(PyCompare(COMPARE[type(op)], left, right, loc=loc))
         result = parts[-1]
         for left in reversed(parts[:-1]):
-            result = self.short_circuit("and", left, result, loc)
+            result = ShortCircuit("and", left, result, loc=loc)
         return result
 
     def subscript(self, node: pyast.Subscript, scope: Scope) -> Value:
         loc = self.loc(node)
-        if isinstance(node.slice, pyast.Slice):
-            raise self.unsupported("slice", "slices are not supported", node.slice)
         value = self.expr(node.value, scope)
-        index_expr = self.scalar(node.slice, scope)
-        if not isinstance(index_expr, sl.IntLit):
-            raise self.unsupported("non-constant index", "tuple indices must be integer constants",
-                                   node.slice)
-        index = index_expr.value
-        if index < 0:
-            raise self.unsupported("negative index", "negative tuple indices are not supported", node.slice)
-        if isinstance(value, TupleV):
-            if index >= len(value.items):
-                raise TypeCheckError(f"tuple index {index} out of range", loc)
-            return value.items[index]
         if isinstance(value, (BagV, GroupedV)):
             raise self.unsupported("indexing an RDD", "RDDs cannot be indexed", node)
+        if isinstance(value, GroupValsV):
+            raise self.unsupported("group values", "the values of a group cannot be indexed (their order "
+                                   "depends on partitioning, and Spark's iterable has no index)", node)
+        if isinstance(node.slice, pyast.Slice):
+            if node.slice.step is not None:
+                raise self.unsupported("slice with a step", "slices with a step are not supported",
+                                       node.slice.step)
+            base = self.to_scalar(value, node.value)
+            bounds = [self.scalar(b, scope) if b is not None else sl.NoneLit(loc=loc)
+                      for b in (node.slice.lower, node.slice.upper)]
+            return Scalar(PySlice(base, bounds[0], bounds[1], loc=loc))
+        index_expr = self.scalar(node.slice, scope)
+        if isinstance(value, TupleV):
+            if not isinstance(index_expr, sl.IntLit):
+                raise self.unsupported("non-constant index", "a tuple holding an RDD needs a constant index",
+                                       node.slice)
+            index = index_expr.value
+            if not -len(value.items) <= index < len(value.items):
+                raise TypeCheckError(f"tuple index {index} out of range", loc)
+            return value.items[index]
         base = self.to_scalar(value, node.value)
-        if isinstance(base, sl.TupleExpr) and index >= len(base.elems):
-            raise TypeCheckError(f"tuple index {index} out of range for a tuple of {len(base.elems)}", loc)
-        return Scalar(sl.Proj(base, index, loc=loc))  # the whole tuple is evaluated, as in Python
+        if isinstance(base, sl.TupleExpr):
+            if not isinstance(index_expr, sl.IntLit):
+                raise self.unsupported("non-constant index", "tuple indices must be integer constants",
+                                       node.slice)
+            index = index_expr.value
+            if not -len(base.elems) <= index < len(base.elems):
+                raise TypeCheckError(f"tuple index {index} out of range for a tuple of {len(base.elems)}",
+                                     loc)
+            return Scalar(sl.Proj(base, index % len(base.elems), loc=loc))  # the whole tuple is evaluated
+        return Scalar(PyIndex(base, index_expr, loc=loc))
 
     # --- calls -----------------------------------------------------------------------------------
 
@@ -514,35 +807,55 @@ class Translator:
         for arg in node.args:
             if isinstance(arg, pyast.Starred):
                 raise self.unsupported("*args", "star-arguments are not supported", arg)
+        func = node.func
+        if isinstance(func, pyast.Attribute):
+            if isinstance(func.value, pyast.Name) and scope.lookup(func.value.id) is None \
+                    and func.value.id in self.info.operator_modules | self.info.math_modules:
+                self.no_keywords(node)
+                callee: Value = self.attribute(func, scope)
+                return self.apply_value(callee, node, scope)
+            if func.attr in RDD_SOURCES:
+                raise self.unsupported(f"sc.{func.attr}", f"creating an RDD with .{func.attr}() inside the "
+                                       "pipeline is not supported: pass the input RDDs as parameters",
+                                       self.attr_loc(func))
+            receiver = self.expr(func.value, scope)
+            if isinstance(receiver, (BagV, GroupedV)) or (
+                    isinstance(receiver, InputV) and (func.attr in rdd.RDD_METHODS
+                                                      or func.attr not in STR_METHODS)):
+                if scope.in_udf:
+                    raise self.unsupported("RDD inside a function", "RDD methods cannot be called inside "
+                                           "a function passed to Spark", self.attr_loc(func))
+                return rdd.method(self, receiver, func, node, scope)
+            if isinstance(receiver, GroupValsV):
+                raise self.unsupported(f".{func.attr}", "the values of a group can only be used through "
+                                       "sum/len/min/max or as a whole list", self.attr_loc(func))
+            if func.attr in STR_METHODS and isinstance(receiver, (Scalar, InputV)):
+                return Scalar(self.str_method(func, self.to_scalar(receiver, func.value), node, scope))
+            raise self.unsupported(f"method .{func.attr}", f"method call '.{func.attr}()' on a value "
+                                   "that is not an RDD is not supported (string methods: "
+                                   f"{', '.join(sorted(STR_METHODS))})", self.attr_loc(func))
+        self.no_keywords(node)
+        callee = self.expr(func, scope)
+        return self.apply_value(callee, node, scope)
+
+    def no_keywords(self, node: pyast.Call) -> None:
         if node.keywords:
             kw = node.keywords[0]
             construct = "**kwargs" if kw.arg is None else "keyword argument"
             raise self.unsupported(construct, f"keyword arguments are not supported ({kw.arg or '**'}=...)",
                                    kw.value)
-        func = node.func
-        if isinstance(func, pyast.Attribute):
-            if isinstance(func.value, pyast.Name) and func.value.id in self.info.operator_modules \
-                    and scope.lookup(func.value.id) is None:
-                callee: Value = self.operator_fn(func.attr, func)
-            elif func.attr in RDD_SOURCES:
-                raise self.unsupported(f"sc.{func.attr}", f"creating an RDD with .{func.attr}() inside the "
-                                       "pipeline is not supported: pass the input RDDs as parameters",
-                                       self.attr_loc(func))
-            else:
-                receiver = self.expr(func.value, scope)
-                if isinstance(receiver, (BagV, InputV, GroupedV)):
-                    if scope.in_udf:
-                        raise self.unsupported("RDD inside a function", "RDD methods cannot be called inside "
-                                               "a function passed to Spark", self.attr_loc(func))
-                    return rdd.method(self, receiver, func, node, scope)
-                if isinstance(receiver, GroupValsV):
-                    raise self.unsupported(f".{func.attr}", "the values of a group can only be used through "
-                                           "sum/len/min/max", self.attr_loc(func))
-                raise self.unsupported(f"method .{func.attr}", f"method call '.{func.attr}()' on a value "
-                                       "that is not an RDD is not supported", self.attr_loc(func))
-        else:
-            callee = self.expr(func, scope)
-        return self.apply_value(callee, node, scope)
+
+    def str_method(self, func: pyast.Attribute, receiver: sl.Expr, node: pyast.Call, scope: Scope) -> sl.Expr:
+        """``s.split(",")`` -> ``str.split(s, ",")`` (the receiver is evaluated first, as in Python)."""
+        self.no_keywords(node)
+        builtin, arities = STR_METHODS[func.attr]
+        if len(node.args) not in arities:
+            counts = " or ".join(str(a) for a in arities)
+            raise self.unsupported("string method arguments", f"'{func.attr}' is "
+                                   f"supported with {counts} argument(s) (maxsplit, chars, count are not)",
+                                   node.args[-1] if node.args else func)
+        args = tuple(self.scalar(a, scope) for a in node.args)
+        return sl.Call(builtin, (receiver, *args), loc=self.loc(node))
 
     def apply_value(self, callee: Value, node: pyast.Call, scope: Scope) -> Value:
         from frontend import pipeline
@@ -561,11 +874,9 @@ class Translator:
             args = tuple(self.to_scalar(v, a) for v, a in zip(arg_values, node.args, strict=True))
             d = self.ensure_def(callee.name, node)
             self.check_arity(d, len(args), callee.name, node)
+            self.value_uses.add(callee.name)
             if isinstance(d, sl.ParamFunDef):
                 return FnV(sl.PApp(callee.name, args, loc=loc), len(d.fn.params))
-            if callee.name in self.list_defs:
-                raise self.unsupported("list value", f"'{callee.name}' returns a list: only a flatMap "
-                                       "function may return a list", node)
             return Scalar(sl.Call(callee.name, args, loc=loc))
         if isinstance(callee, LocalHelperV):
             return self.apply_local_helper(callee, node, scope)
@@ -573,17 +884,12 @@ class Translator:
             args = tuple(self.scalar(a, scope) for a in node.args)
             if len(args) != callee.arity:
                 raise TypeCheckError(f"function takes {callee.arity} argument(s), {len(args)} given", loc)
-            if self.returns_list(callee.fn):
-                raise self.unsupported("list value", "this function returns a list: only a flatMap function "
-                                       "may return a list", node)
-            return Scalar(sl.Apply(callee.fn, callee.args + args, loc=loc))
+            return Scalar(self.apply_fn(callee.fn, callee.args + args, loc))
         if isinstance(callee, FnV):
             args = tuple(self.scalar(a, scope) for a in node.args)
             if len(args) != callee.arity:
                 raise TypeCheckError(f"function takes {callee.arity} argument(s), {len(args)} given", loc)
-            if self.returns_list(callee.fn):
-                raise self.unsupported("list value", "this function returns a list: only a flatMap function "
-                                       "may return a list", node)
+            self.note_use(callee.fn, "call")
             return Scalar(self.apply_fn(callee.fn, args, loc))
         raise self.unsupported("call of a non-function", "this value is not a function", node.func)
 
@@ -595,41 +901,50 @@ class Translator:
             raise TypeCheckError(f"'{name}' takes {expected} argument(s), {n} given", loc)
 
     def apply_fn(self, fn: sl.Fn, args: tuple[sl.Expr, ...], loc: sl.Loc | None) -> sl.Expr:
-        """Apply a function value; a lambda applied to variables/projections is beta-reduced."""
+        """Apply a function value: a lambda is beta-reduced when its arguments turn out to be cheap values
+        that cannot raise (``Beta``), else applied call-by-value."""
         if isinstance(fn, sl.FnRef):
             return sl.Call(fn.name, args, loc=loc)
-        if isinstance(fn, sl.Lambda) and all(_simple(a) for a in args):
-            return subst(fn.body, {p.name: a for p, a in zip(fn.params, args, strict=True)})
+        if isinstance(fn, sl.Lambda):
+            if all(_maybe_simple(a) for a in args):
+                return Beta(fn, args, loc=loc)
         return sl.Apply(fn, args, loc=loc)
 
     def apply_op(self, name: str, arg_nodes: list[pyast.expr], scope: Scope, node: pyast.AST) -> Value:
         loc = self.loc(node)
         n = len(arg_nodes)
-        if name in ("sum", "len", "min", "max") and n == 1:
+        if name in ("sum", "len", "min", "max", "sorted", "list") and n == 1:
             arg = arg_nodes[0]
-            value = self.expr(arg, scope) if not isinstance(arg, (pyast.Tuple, pyast.List)) else None
-            if isinstance(value, GroupValsV):
-                return Scalar(GroupAggRef(name, loc=loc))
-            if isinstance(arg, (pyast.Tuple, pyast.List)) and arg.elts:
+            if isinstance(arg, pyast.Tuple) and arg.elts and name in ("sum", "len", "min", "max"):
                 elems = [self.scalar(e, scope) for e in arg.elts]
                 if name == "len":  # Python evaluates every element, then counts them
                     n_lit = sl.IntLit(len(elems), loc=loc)
                     return Scalar(sl.Proj(sl.TupleExpr((*elems, n_lit), loc=loc), len(elems), loc=loc))
-                if name == "sum":
-                    result = self.as_int(elems[0])
-                    for e in elems[1:]:
-                        result = self.arith("+", result, self.as_int(e), loc)
+                if name == "sum":  # sum starts from 0: 0 + a + b
+                    result: sl.Expr = sl.IntLit(0, loc=loc)
+                    for e in elems:
+                        result = self.arith("+", result, e, loc)
                     return Scalar(result)
                 return Scalar(self.nary(name, elems, loc))
-            raise self.unsupported(f"{name} of an iterable", f"{name}() of an iterable is supported only on "
-                                   "a tuple literal or on the values of groupByKey()", node)
+            value = self.expr(arg, scope)
+            if isinstance(value, GroupValsV):
+                if name in ("list", "sorted"):
+                    ref = GroupAggRef("list", loc=loc)
+                    return Scalar(ref if name == "list" else sl.Call("sorted", (ref,), loc=loc))
+                return Scalar(GroupAggRef(name, loc=loc))
+            x = self.to_scalar(value, arg)
+            if name == "list":  # a copy of a list, a string's characters: [y for y in x]
+                y = self.synth_param("c", _names_in(x))
+                return Scalar(sl.ListComp(sl.Lambda((sl.Param(y, loc=loc),), sl.Var(y, loc=loc), loc=loc), x,
+                                          loc=loc))
+            return Scalar(sl.Call(name, (x,), loc=loc))
+        if name in ("list", "sorted", "sum", "len"):
+            raise TypeCheckError(f"{name}() takes one argument here", loc)
         args = [self.scalar(a, scope) for a in arg_nodes]
         if name in ("min", "max"):
             if n < 2:
                 raise TypeCheckError(f"{name}() needs arguments", loc)
             return Scalar(self.nary(name, args, loc))
-        if name in ("sum", "len"):
-            raise TypeCheckError(f"{name}() takes one argument", loc)
         return Scalar(self.op_expr(name, args, loc))
 
     @staticmethod
@@ -641,30 +956,40 @@ class Translator:
 
     def op_expr(self, name: str, args: list[sl.Expr], loc: sl.Loc | None) -> sl.Expr:
         """An operator/builtin applied to translated arguments."""
-        unary = {"neg", "abs", "not_", "truth", "pos", "int", "bool"}
-        expected = 1 if name in unary else 2
+        unary = {"neg", "abs", "not_", "truth", "pos", "int", "bool", "float", "str", "math.sqrt",
+                 "math.floor", "math.ceil"}
+        expected: int | tuple[int, ...] = 1 if name in unary else 2
         if name in ("min", "max"):
             expected = max(2, len(args))
-        if len(args) != expected:
-            raise TypeCheckError(f"{name} takes {expected} argument(s), {len(args)} given", loc)
+        if name == "round":
+            expected = (1, 2)
+        counts = expected if isinstance(expected, tuple) else (expected,)
+        if len(args) not in counts:
+            raise TypeCheckError(f"{name} takes {' or '.join(map(str, counts))} argument(s), {len(args)} "
+                                 "given", loc)
         if name in OPERATOR_BINARY:
             sym = OPERATOR_BINARY[name]
             left, right = args
-            if sym in ("==", "!="):
-                return sl.BinOp(sym, left, right, loc=loc)  # type: ignore[arg-type]
-            left, right = self.as_int(left), self.as_int(right)
             if sym in sl.ARITH_OPS:
                 return self.arith(sym, left, right, loc)
-            return sl.BinOp(sym, left, right, loc=loc)  # type: ignore[arg-type]
+            return PyCompare(sym, left, right, loc=loc)
         if name in ("min", "max"):
             return self.nary(name, args, loc)
+        if name == "round":
+            return sl.Call("round", tuple(args), loc=loc)
         (x,) = args
         if name == "neg":
+            if isinstance(x, sl.IntLit):
+                return sl.IntLit(-x.value, loc=loc)
             return sl.Neg(self.as_int(x), loc=loc)
-        if name in ("pos", "int"):
+        if name == "pos":
             return self.as_int(x)
+        if name == "int":
+            return x if isinstance(x, sl.IntLit) else PyInt(x, loc=loc)
         if name == "abs":
             return sl.Call("abs", (self.as_int(x),), loc=loc)
+        if name in ("float", "str", "math.sqrt", "math.floor", "math.ceil"):
+            return sl.Call(name, (x,), loc=loc)
         if name in ("truth", "bool"):
             return self.as_bool(x)
         if name == "not_":
@@ -672,6 +997,13 @@ class Translator:
         raise TypeCheckError(f"{name} cannot be used here", loc)
 
     # --- function values -------------------------------------------------------------------------
+
+    def note_use(self, fn: sl.Fn, purpose: str) -> None:
+        """Remember how named functions are used: one returning list displays becomes a tuple for a
+        ``flatMap`` that is its only use (``ListLit``)."""
+        name = fn.name if isinstance(fn, (sl.FnRef, sl.PApp)) else None
+        if name is not None:
+            (self.flat_uses if purpose == "flatMap" else self.value_uses).add(name)
 
     def as_fn(self, value: Value, arity: int, node: pyast.AST, purpose: str) -> sl.Fn:
         """A function value passed to an RDD method, checked to take ``arity`` arguments."""
@@ -682,15 +1014,25 @@ class Translator:
                                      f"it takes {value.arity}", loc)
             fn = value.fn
         elif isinstance(value, OpV):
-            if value.name in ("sum", "len"):
-                raise self.unsupported(f"{value.name} as a function", f"'{value.name}' can be passed only to "
-                                       "groupByKey().mapValues", node)
-            names: list[str] = []
-            for base in ("a", "b", "c", "d")[:arity]:
-                names.append(self.synth_param(base, set(names)))
-            params = tuple(sl.Param(n, loc=loc) for n in names)
-            body = self.op_expr(value.name, [sl.Var(p.name, loc=loc) for p in params], loc)
-            fn = sl.Lambda(params, body, loc=loc)
+            if value.name in ("sum", "len", "sorted") and arity == 1:
+                names = [self.synth_param("a")]
+                params = tuple(sl.Param(nm, loc=loc) for nm in names)
+                fn = sl.Lambda(params, sl.Call(value.name, (sl.Var(names[0], loc=loc),), loc=loc), loc=loc)
+            elif value.name == "list" and arity == 1:
+                a, c = self.synth_param("a"), self.synth_param("c")
+                self.synth_names.add(c)
+                comp = sl.ListComp(sl.Lambda((sl.Param(c, loc=loc),), sl.Var(c, loc=loc), loc=loc),
+                                   sl.Var(a, loc=loc), loc=loc)
+                fn = sl.Lambda((sl.Param(a, loc=loc),), comp, loc=loc)
+            elif value.name in ("sum", "len", "sorted", "list"):
+                raise TypeCheckError(f"'{value.name}' takes one argument; {purpose} passes {arity}", loc)
+            else:
+                names: list[str] = []
+                for base in ("a", "b", "c", "d")[:arity]:
+                    names.append(self.synth_param(base, set(names)))
+                params = tuple(sl.Param(nm, loc=loc) for nm in names)
+                body = self.op_expr(value.name, [sl.Var(p.name, loc=loc) for p in params], loc)
+                fn = sl.Lambda(params, body, loc=loc)
         elif isinstance(value, DefV):
             mdef = self.info.defs[value.name]
             if mdef.uses_rdd:
@@ -704,23 +1046,22 @@ class Translator:
             fn = sl.FnRef(value.name, loc=loc)
         else:
             raise self.unsupported("not a function", f"{purpose} needs a function here", node)
-        if purpose != "flatMap" and self.returns_list(fn):
-            raise self.unsupported("list value", "a function returning a list is supported only as a "
-                                   "flatMap function", node)
+        self.note_use(fn, purpose)
+        if purpose == "flatMap" and isinstance(fn, sl.Lambda):
+            fn = _tuples_for_flatmap(fn)
         return fn
 
     def fn_arg(self, node: pyast.expr, scope: Scope, arity: int, purpose: str) -> sl.Fn:
         return self.as_fn(self.expr(node, scope), arity, node, purpose)
 
-    def returns_list(self, fn: sl.Fn) -> bool:
-        if isinstance(fn, sl.FnRef):
-            return fn.name in self.list_defs
-        if isinstance(fn, sl.Lambda):
-            return _returns_list(fn.body)
-        if isinstance(fn, sl.PApp):
-            d = self.defs.get(fn.name)
-            return isinstance(d, sl.ParamFunDef) and _returns_list(d.fn.body)
-        return False
+    def finalize_lists(self) -> None:
+        """A named function that returns list displays of one size and is used only by ``flatMap``
+        returns tuples (the proof methods know fixed-size tuples); every other display is a list."""
+        for name, d in list(self.defs.items()):
+            if isinstance(d, sl.FunDef) and name in self.flat_uses and name not in self.value_uses:
+                self.defs[name] = replace(d, body=_tuples_for_flatmap(sl.Lambda(d.params, d.body)).body)
+            elif isinstance(d, sl.ParamFunDef) and name in self.flat_uses and name not in self.value_uses:
+                self.defs[name] = replace(d, fn=_tuples_for_flatmap(d.fn))
 
     def lambda_fn(self, node: pyast.Lambda | pyast.FunctionDef, scope: Scope,
                   bind: dict[str, Value] | None = None) -> sl.Lambda:
@@ -777,12 +1118,15 @@ class Translator:
         return out
 
     def ret_expr(self, node: pyast.expr, scope: Scope) -> sl.Expr:
-        """A returned expression: list literals are allowed here (for flatMap functions)."""
-        if isinstance(node, pyast.List):
+        """A returned expression: a list display stays a ``ListLit`` (a tuple for a flatMap)."""
+        if isinstance(node, pyast.List) and not any(isinstance(e, pyast.Starred) for e in node.elts):
             return ListLit(tuple(self.scalar(e, scope) for e in node.elts), loc=self.loc(node))
         if isinstance(node, pyast.IfExp):
-            return sl.Ite(self.truth(node.test, scope), self.ret_expr(node.body, scope),
-                          self.ret_expr(node.orelse, scope), loc=self.loc(node))
+            true_keys, false_keys = self.none_tests(node.test, scope)
+            return sl.Ite(self.truth(node.test, scope),
+                          self.ret_expr(node.body, self.narrowed_child(scope, true_keys)),
+                          self.ret_expr(node.orelse, self.narrowed_child(scope, false_keys)),
+                          loc=self.loc(node))
         return self.scalar(node, scope)
 
     # --- function bodies -------------------------------------------------------------------------
@@ -802,28 +1146,30 @@ class Translator:
                     continue  # docstring
                 self.expression_statement(stmt)
             if isinstance(stmt, pyast.If):
+                true_keys, false_keys = self.none_tests(stmt.test, scope)
                 cond = self.truth(stmt.test, scope)
-                then = self.block(stmt.body + rest, scope.child(), owner)
-                orelse = self.block(stmt.orelse + rest, scope.child(), owner)
+                then = self.block(stmt.body + rest, self.narrowed_child(scope, true_keys), owner)
+                orelse = self.block(stmt.orelse + rest, self.narrowed_child(scope, false_keys), owner)
                 return sl.Ite(cond, then, orelse, loc=self.loc(stmt))
             if isinstance(stmt, (pyast.Assign, pyast.AnnAssign, pyast.AugAssign)):
                 target, value_node = self.assignment_parts(stmt)
                 value = self.expr(value_node, scope)
-                if isinstance(value, (BagV, GroupedV)) or type(value) is TupleV:
+                if isinstance(value, (BagV, GroupedV, CollectedV)) or type(value) is TupleV:
                     raise self.unsupported("RDD inside a function", "RDDs cannot be used inside a function "
                                            "passed to Spark", value_node)
                 self.check_rebind(target, scope)
                 inner = scope.child()
-                self.bind(target, value, inner.vars, stmt)
+                shaped = self.bind(target, value, inner.vars, stmt)
                 body = self.block(rest, inner, owner)
-                if isinstance(value, Scalar) and may_raise(value.expr) \
-                        and not strictly_evaluated(value.expr, body):
-                    # keep Python's eager evaluation (and its ZeroDivisionError) of an unused local
-                    body = _forcing(value.expr, body, self.loc(stmt))
+                sloc = self.loc(stmt)
+                # Python evaluates the assignment here: unpacking first (innermost last), then the value
+                for s in reversed(shaped):
+                    body = Force(s, body, loc=sloc)
+                if isinstance(value, Scalar):
+                    body = Force(value.expr, body, loc=sloc)
                 held = _held_arguments(value)
-                if any(may_raise(a) for a in held):
-                    # ``h = below(10 // x)``: Python evaluates the arguments now, used or not
-                    body = _forcing(sl.TupleExpr(held, loc=self.loc(stmt)), body, self.loc(stmt))
+                if held:  # ``h = below(10 // x)``: Python evaluates the arguments now, used or not
+                    body = Force(sl.TupleExpr(held, loc=sloc), body, loc=sloc)
                 return body
             if isinstance(stmt, pyast.FunctionDef):
                 if stmt.decorator_list:
@@ -872,11 +1218,14 @@ class Translator:
         pyast.copy_location(value, stmt)
         return stmt.target, value
 
-    def bind(self, target: pyast.expr, value: Value, into: dict[str, Value], stmt: pyast.AST) -> None:
-        """Bind a name or an unpacking pattern (``(k, v), w = ...``) by substitution."""
+    def bind(self, target: pyast.expr, value: Value, into: dict[str, Value],
+             stmt: pyast.AST) -> list[sl.Expr]:
+        """Bind a name or an unpacking pattern (``(k, v), w = ...``) by substitution. Returns the
+        unpackings (``Shaped`` nodes, outermost first) that Python performs here: a list or a string of
+        the wrong length raises ``ValueError``, so the caller evaluates them where Python does."""
         if isinstance(target, pyast.Name):
             into[target.id] = value
-            return
+            return []
         if isinstance(target, (pyast.Tuple, pyast.List)):
             if any(isinstance(e, pyast.Starred) for e in target.elts):
                 raise self.unsupported("starred assignment", "starred unpacking is not supported", target)
@@ -885,22 +1234,25 @@ class Translator:
                 if len(value.items) != n:
                     raise TypeCheckError(f"cannot unpack {len(value.items)} values into {n} names",
                                          self.loc(target))
+                out: list[sl.Expr] = []
                 for t, v in zip(target.elts, value.items, strict=True):
-                    self.bind(t, v, into, stmt)
-                return
+                    out += self.bind(t, v, into, stmt)
+                return out
             expr = self.to_scalar(value, target)
-            if isinstance(expr, sl.TupleExpr) and not any(may_raise(e) for e in expr.elems):
+            if isinstance(expr, sl.TupleExpr):  # components bound one by one (the caller forces the tuple)
                 if len(expr.elems) != n:
                     raise TypeCheckError(f"cannot unpack {len(expr.elems)} values into {n} names",
                                          self.loc(target))
+                out = []
                 for t, e in zip(target.elts, expr.elems, strict=True):
-                    self.bind(t, Scalar(e), into, stmt)
-                return
+                    out += self.bind(t, Scalar(e), into, stmt)
+                return out
             loc = self.loc(target)
             shaped = Shaped(expr, n, loc=loc)
+            out = [shaped]
             for i, t in enumerate(target.elts):
-                self.bind(t, Scalar(sl.Proj(shaped, i, loc=loc)), into, stmt)
-            return
+                out += self.bind(t, Scalar(sl.Proj(shaped, i, loc=loc)), into, stmt)
+            return out
         construct = "assignment to a subscript" if isinstance(target, pyast.Subscript) else \
             "assignment to an attribute" if isinstance(target, pyast.Attribute) else "assignment target"
         raise self.unsupported(construct, f"{construct} (mutation) is not supported", target)
@@ -935,8 +1287,6 @@ class Translator:
                     ret = ftypes.annotation_type(node.returns, self.filename) if node.returns else None
                 d = sl.FunDef(name, tuple(sl.Param(n, t, loc=pl) for _, n, t, pl in params),  # type: ignore[arg-type]
                               ret, body, loc=loc)
-                if _returns_list(body):
-                    self.list_defs.add(name)
         finally:
             self.in_progress.pop()
         self.defs[name] = d
@@ -957,6 +1307,7 @@ class Translator:
             fn = self.lambda_fn(node.body, inner)
         else:
             fn = None
+            guards: list[tuple[sl.Expr, sl.Loc]] = []
             for stmt in node.body:
                 if isinstance(stmt, pyast.Expr) and isinstance(stmt.value, pyast.Constant):
                     continue
@@ -980,21 +1331,23 @@ class Translator:
                 if isinstance(stmt, (pyast.Assign, pyast.AnnAssign, pyast.AugAssign)):
                     target, value_node = self.assignment_parts(stmt)
                     value = self.expr(value_node, inner)
-                    if isinstance(value, Scalar) and may_raise(value.expr):
-                        raise self.unsupported("raising assignment in a function-returning helper",
-                                               "this assignment may raise; move it into the returned "
-                                               "function", stmt)
                     self.check_rebind(target, inner)  # the returned function reads it when it runs
-                    self.bind(target, value, inner.vars, stmt)
+                    shaped = self.bind(target, value, inner.vars, stmt)
+                    for checked in ([value.expr] if isinstance(value, Scalar) else []) + shaped:
+                        guards.append((checked, self.loc(stmt)))
                     continue
                 self.unsupported_statement(stmt)
             assert fn is not None
+            for checked, gloc in reversed(guards):  # the helper's own statements run when it is called
+                fn = replace(fn, body=Guard(fn.body, checked, "raising assignment in a function-returning "
+                                            "helper", "this assignment may raise; move it into the "
+                                            "returned function", loc=gloc))
         return fn
 
     def apply_local_helper(self, callee: LocalHelperV, node: pyast.Call, scope: Scope) -> Value:
         """``helper(args)`` for a function-returning ``def`` nested in the pipeline: the returned lambda
         with the arguments substituted. Python evaluates the arguments at the call, so a non-trivial
-        argument becomes a let (on the driver) and is rejected inside a UDF."""
+        argument becomes a let (on the driver) or one call-by-value application (inside a UDF)."""
         fn_node = callee.node
         params = self.params(fn_node.args, fn_node)
         if len(params) != len(node.args):
@@ -1020,37 +1373,98 @@ class Translator:
             return PendingV(full, tuple(args), len(fn.params))
         for (name, _, _), arg, e in zip(params, node.args, args, strict=True):
             if not _simple(e):
-                if self.raises(e) and not self.evaluated_first(node):
-                    raise self.unsupported("helper argument that may raise", "an argument that may raise "
-                                           "must be computed first in its statement: assign it to a "
-                                           "variable before this statement", arg)
+                if not self.evaluated_first(node):
+                    e = Guard(e, e, "helper argument that may raise", "an argument that may raise must be "
+                              "computed first in its statement: assign it to a variable before this "
+                              "statement", loc=self.loc(arg))
                 e = self.strict_let(e, name, self.loc(arg)).expr
             bound[name] = Scalar(e)
         fn = self.returned_lambda(fn_node, callee.scope.child(bound, locals_=function_locals(fn_node)))
         return FnV(fn, len(fn.params))
 
 
+def _is_none_const(node: pyast.expr) -> bool:
+    return isinstance(node, pyast.Constant) and node.value is None
+
+
 def _simple(e: sl.Expr) -> bool:
-    """Cheap, non-raising expressions that may be duplicated or dropped by beta reduction."""
-    if isinstance(e, (sl.Var, sl.IntLit, sl.BoolLit)):
+    """Unresolved expressions that are surely cheap and cannot raise (variables, literals, projections)."""
+    if isinstance(e, (sl.Var, sl.IntLit, sl.BoolLit, sl.StrLit, sl.FloatLit, sl.NoneLit)):
         return True
     if isinstance(e, sl.Proj):
         return _simple(e.tuple)
-    if isinstance(e, Shaped):
-        return _simple(e.operand)
     return False
 
 
-def _returns_list(body: sl.Expr) -> bool:
-    if isinstance(body, ListLit):
+def _maybe_simple(e: sl.Expr) -> bool:
+    """Unresolved expressions that may turn out simple once typed (``x[0]`` of a tuple is a projection;
+    of a list it is ``py.getitem``, which may raise): ``Beta`` decides after resolution."""
+    if _simple(e):
         return True
-    if isinstance(body, sl.Ite):
-        return _returns_list(body.then) or _returns_list(body.orelse)
+    if isinstance(e, sl.Proj):
+        return _maybe_simple(e.tuple)
+    if isinstance(e, (Shaped, Narrow)):
+        return _maybe_simple(e.operand)
+    if isinstance(e, PyIndex):
+        return isinstance(e.index, sl.IntLit) and _maybe_simple(e.base)
     return False
+
+
+def _names_in(e: sl.Node) -> set[str]:
+    return {n.name for n in sl.walk(e) if isinstance(n, (sl.Var, sl.Param))}
+
+
+def _tuples_for_flatmap(fn: sl.Lambda) -> sl.Lambda:
+    """A flatMap function that always returns list displays of one size returns tuples instead."""
+    sizes = _literal_sizes(fn.body)
+    if not sizes or len(sizes) != 1:
+        return fn
+
+    def to_tuple(e: sl.Expr) -> sl.Expr:
+        if isinstance(e, ListLit):
+            return sl.TupleExpr(e.elems, loc=e.loc)
+        if isinstance(e, sl.Ite):
+            return replace(e, then=to_tuple(e.then), orelse=to_tuple(e.orelse))
+        return e
+
+    return replace(fn, body=to_tuple(fn.body))
+
+
+def _literal_sizes(body: sl.Expr) -> set[int] | None:
+    """The sizes of the tuple/list displays a function body returns (None: not always a display)."""
+    if isinstance(body, (sl.TupleExpr, ListLit)):
+        return {len(body.elems)}
+    if isinstance(body, sl.Ite):
+        a, b = _literal_sizes(body.then), _literal_sizes(body.orelse)
+        if a is None or b is None:
+            return None
+        return a | b
+    return None
+
+
+def _driver_check(e: sl.Expr) -> sl.Expr:
+    """What Python evaluates when it builds the RDD ``e`` (parametric helpers' arguments, by-key zero
+    values), as one expression whose errors are those of building it."""
+    parts: list[sl.Expr] = []
+
+    def visit(n: sl.Node) -> None:
+        for child in sl.children(n):
+            if isinstance(child, (sl.Lambda, sl.FnRef, sl.Var)):
+                continue
+            if isinstance(child, sl.PApp):
+                parts.extend(child.args)
+            elif isinstance(child, sl.BAG_OPS) or isinstance(child, Guard):
+                visit(child)
+            else:
+                parts.append(child)  # type: ignore[arg-type]
+
+    visit(e)
+    return sl.TupleExpr(tuple(parts), loc=e.loc) if parts else sl.BoolLit(True, loc=e.loc)
 
 
 _LAZY_RDD_METHODS = frozenset({
-    "map", "filter", "flatMap", "mapValues", "keys", "values", "cartesian", "join", "union", "distinct",
+    "map", "filter", "flatMap", "mapValues", "flatMapValues", "keys", "values", "cartesian", "join",
+    "leftOuterJoin", "rightOuterJoin", "fullOuterJoin", "union", "distinct", "subtract", "intersection",
     "foldByKey", "reduceByKey", "aggregateByKey", "combineByKey", "groupByKey", "cache", "persist", "keyBy",
 })
 
@@ -1076,24 +1490,18 @@ def _evaluation_order(node: pyast.AST) -> list[pyast.AST]:
 
 
 def _surely_harmless(node: pyast.AST) -> bool:
-    """Python evaluating ``node`` on the driver cannot raise (a syntactic, conservative judgement)."""
+    """Python evaluating ``node`` on the driver cannot raise (a syntactic, conservative judgement:
+    arithmetic is not harmless, since ``n + f`` raises for a huge int and a float, ``x + 1`` for None)."""
     if isinstance(node, pyast.Name | pyast.Constant | pyast.Lambda):
         return True
     if isinstance(node, pyast.Attribute):
         return _surely_harmless(node.value)
     if isinstance(node, pyast.Tuple):
         return all(_surely_harmless(e) for e in node.elts)
-    if isinstance(node, pyast.BinOp) and isinstance(node.op, pyast.Add | pyast.Sub | pyast.Mult):
-        return _surely_harmless(node.left) and _surely_harmless(node.right)
     if isinstance(node, pyast.Call) and isinstance(node.func, pyast.Attribute) \
             and node.func.attr in _LAZY_RDD_METHODS and not node.keywords:
         return _surely_harmless(node.func.value) and all(_surely_harmless(a) for a in node.args)
     return False
-
-
-def _forcing(v: sl.Expr, body: sl.Expr, loc: sl.Loc | None) -> sl.Expr:
-    """``body``, after evaluating ``v`` for its errors only: ``if v == v then body else body``."""
-    return sl.Ite(sl.BinOp("==", v, v, loc=v.loc), body, body, loc=loc)
 
 
 def _held_arguments(value: Value) -> tuple[sl.Expr, ...]:

@@ -453,6 +453,285 @@ CASES = {
         '  let n_2 = t * 2\n'
         '  map(lambda (x: Int) -> apply(lambda (n_1: Int, v: Int) -> v > n_1)(x + 1, t))(filter(lambda (v: Int) -> v > n_2)(R))\n'
     ),
+    # --- strings, floats, None, lists and ordered results ---
+    'str_word_count': (
+        'def p(lines: RDD[str]):\n'
+        '    return lines.flatMap(lambda l: l.split()).map(lambda w: (w, 1)).reduceByKey(add)\n'
+        ,
+        'program p(lines: Bag[Str]) =\n'
+        '  reduceByKey(lambda (a: Int, b: Int) -> a + b)(map(lambda (w: Str) -> (w, 1))(flatMap(lambda (l: Str) -> str.split(l))(lines)))\n'
+    ),
+    'str_unpack_split_in_def': (
+        'def pair(line):\n'
+        '    k, v = line.split(",")\n'
+        '    return (k.strip(), int(v))\n'
+        'def p(lines: RDD[str]):\n'
+        '    return lines.map(pair)\n'
+        ,
+        'program p(lines: Bag[Str]) =\n'
+        '  def pair(line: Str): (Str, Int) = (str.strip(py.unpack(str.split(line, ","), 2)[0]), int(py.unpack(str.split(line, ","), 2)[1]))\n'
+        '  map(pair)(lines)\n'
+    ),
+    'unpack_evaluated_first_in_python_order': (
+        'def f(line):\n'
+        '    a, b = line.split(",")\n'
+        '    k = int(a)\n'
+        '    v = float(b)\n'
+        '    return (v, k)\n'
+        'def p(R: RDD[str]):\n'
+        '    return R.map(f)\n'
+        ,
+        'program p(R: Bag[Str]) =\n'
+        '  def f(line: Str): (Float, Int) = if int(py.unpack(str.split(line, ","), 2)[0]) == int(py.unpack(str.split(line, ","), 2)[0]) then (float(py.unpack(str.split(line, ","), 2)[1]), int(py.unpack(str.split(line, ","), 2)[0])) else (float(py.unpack(str.split(line, ","), 2)[1]), int(py.unpack(str.split(line, ","), 2)[0]))\n'
+        '  map(f)(R)\n'
+    ),
+    'unused_unpacking_still_raises': (
+        'def f(line):\n'
+        '    a, b = line.split(",")\n'
+        '    return 1\n'
+        'def p(R: RDD[str]):\n'
+        '    return R.map(f)\n'
+        ,
+        'program p(R: Bag[Str]) =\n'
+        '  def f(line: Str): Int = if py.unpack(str.split(line, ","), 2) == py.unpack(str.split(line, ","), 2) then 1 else 1\n'
+        '  map(f)(R)\n'
+    ),
+    'int_operand_converted_to_float': (
+        'def p(R: RDD[int]):\n'
+        '    return R.map(lambda x: x * 0.5 + 1)\n'
+        ,
+        'program p(R: Bag[Int]) =\n'
+        '  map(lambda (x: Int) -> float(x) * 0.5 + 1.0)(R)\n'
+    ),
+    'left_int_converted_after_a_raising_right': (
+        'def p(S: RDD[tuple[int, int]]):\n'
+        '    return S.map(lambda kv: kv[0] + 1.0 / kv[1])\n'
+        ,
+        'program p(S: Bag[(Int, Int)]) =\n'
+        '  map(lambda (kv: (Int, Int)) -> apply(lambda (a: Int, b: Float) -> float(a) + b)(kv[0], 1.0 / float(kv[1])))(S)\n'
+    ),
+    'int_true_division': (
+        'def p(S: RDD[tuple[int, int]]):\n'
+        '    return S.map(lambda kv: kv[0] / kv[1])\n'
+        ,
+        'program p(S: Bag[(Int, Int)]) =\n'
+        '  map(lambda (kv: (Int, Int)) -> kv[0] / kv[1])(S)\n'
+    ),
+    'bool_plus_float': (
+        'def p(R: RDD[bool]):\n'
+        '    return R.map(lambda b: b + 0.5)\n'
+        ,
+        'program p(R: Bag[Bool]) =\n'
+        '  map(lambda (b: Bool) -> (if b then 1.0 else 0.0) + 0.5)(R)\n'
+    ),
+    'fstring': (
+        'def p(R: RDD[int]):\n'
+        '    return R.map(lambda x: f"{x}-{x * 2}!")\n'
+        ,
+        'program p(R: Bag[Int]) =\n'
+        '  map(lambda (x: Int) -> str(x) + "-" + str(x * 2) + "!")(R)\n'
+    ),
+    'list_comprehension_with_if': (
+        'def p(R: RDD[str]):\n'
+        '    return R.map(lambda line: [int(x) for x in line.split(",") if x])\n'
+        ,
+        'program p(R: Bag[Str]) =\n'
+        '  map(lambda (line: Str) -> [int(x) for x: Str in str.split(line, ",") if x != ""])(R)\n'
+    ),
+    'list_display_in_map': (
+        'def p(R: RDD[str]):\n'
+        '    return R.map(lambda w: [w, w.upper()])\n'
+        ,
+        'program p(R: Bag[Str]) =\n'
+        '  map(lambda (w: Str) -> [w, str.upper(w)])(R)\n'
+    ),
+    'list_display_flatmap_is_a_tuple': (
+        'def p(R: RDD[str]):\n'
+        '    return R.flatMap(lambda w: [w, w.lower()])\n'
+        ,
+        'program p(R: Bag[Str]) =\n'
+        '  flatMap(lambda (w: Str) -> (w, str.lower(w)))(R)\n'
+    ),
+    'flatmap_string_characters': (
+        'def p(R: RDD[str]):\n'
+        '    return R.flatMap(lambda s: s).union(R.flatMap(list))\n'
+        ,
+        'program p(R: Bag[Str]) =\n'
+        '  union(flatMap(lambda (s: Str) -> s)(R), flatMap(lambda (a: Str) -> [c for c: Str in a])(R))\n'
+    ),
+    'none_check_narrows_outer_join_value': (
+        'def p(S: RDD[tuple[int, int]], T: RDD[tuple[int, int]]):\n'
+        '    return S.leftOuterJoin(T).map(lambda kv: kv[1][1] + 1 if kv[1][1] is not None else 0)\n'
+        ,
+        'program p(S: Bag[(Int, Int)], T: Bag[(Int, Int)]) =\n'
+        '  map(lambda (kv: (Int, (Int, Option[Int]))) -> if not py.is_none(kv[1][1]) then py.unwrap(kv[1][1]) + 1 else 0)(leftOuterJoin(S, T))\n'
+    ),
+    'none_check_in_if_statement': (
+        'def f(kv):\n'
+        '    k, (v, w) = kv\n'
+        '    if w is None:\n'
+        '        return (k, v)\n'
+        '    return (k, v + w)\n'
+        'def p(S: RDD[tuple[int, int]], T: RDD[tuple[int, int]]):\n'
+        '    return S.leftOuterJoin(T).map(f)\n'
+        ,
+        'program p(S: Bag[(Int, Int)], T: Bag[(Int, Int)]) =\n'
+        '  def f(kv: (Int, (Int, Option[Int]))): (Int, Int) = if py.is_none(kv[1][1]) then (kv[0], kv[1][0]) else (kv[0], kv[1][0] + py.unwrap(kv[1][1]))\n'
+        '  map(f)(leftOuterJoin(S, T))\n'
+    ),
+    'unchecked_optional_is_unwrapped': (
+        'def p(S: RDD[tuple[int, int]], T: RDD[tuple[int, int]]):\n'
+        '    return S.fullOuterJoin(T).mapValues(lambda vw: vw[1] * 2)\n'
+        ,
+        'program p(S: Bag[(Int, Int)], T: Bag[(Int, Int)]) =\n'
+        '  map(lambda (kv: (Int, (Option[Int], Option[Int]))) -> (kv[0], py.unwrap(kv[1][1]) * 2), preservesPartitioning)(fullOuterJoin(S, T))\n'
+    ),
+    'none_literal_makes_an_option': (
+        'def p(R: RDD[int]):\n'
+        '    return R.map(lambda x: None if x < 0 else x).filter(lambda v: v is not None and v > 1)\n'
+        ,
+        'program p(R: Bag[Int]) =\n'
+        '  filter(lambda (v: Option[Int]) -> if not py.is_none(v) then py.unwrap(v) > 1 else false)(map(lambda (x: Int) -> if x < 0 then None else x)(R))\n'
+    ),
+    'string_index_slice': (
+        'def p(R: RDD[str]):\n'
+        '    return R.map(lambda s: (s[0], s[-1], s[1:3], s[:2]))\n'
+        ,
+        'program p(R: Bag[Str]) =\n'
+        '  map(lambda (s: Str) -> (py.getitem(s, 0), py.getitem(s, -1), py.slice(s, 1, 3), py.slice(s, None, 2)))(R)\n'
+    ),
+    'tuple_negative_index': (
+        'def p(S: RDD[tuple[int, int, int]]):\n'
+        '    return S.map(lambda t: t[-1] - t[-3])\n'
+        ,
+        'program p(S: Bag[(Int, Int, Int)]) =\n'
+        '  map(lambda (t: (Int, Int, Int)) -> t[2] - t[0])(S)\n'
+    ),
+    'membership': (
+        'def p(R: RDD[str]):\n'
+        '    return R.filter(lambda s: s[0] in ("a", "b") and "x" not in s)\n'
+        ,
+        'program p(R: Bag[Str]) =\n'
+        '  filter(lambda (s: Str) -> py.getitem(s, 0) in ["a", "b"] and not "x" in s)(R)\n'
+    ),
+    'truth_of_str_float_list': (
+        'def p(R: RDD[str], F: RDD[float], L: RDD[list[int]]):\n'
+        '    return R.filter(lambda s: s), F.filter(lambda f: not f), L.filter(lambda xs: xs)\n'
+        ,
+        'program p(R: Bag[Str], F: Bag[Float], L: Bag[List[Int]]) =\n'
+        '  (filter(lambda (s: Str) -> s != "")(R), filter(lambda (f: Float) -> not f != 0.0)(F), filter(lambda (xs: List[Int]) -> len(xs) != 0)(L))\n'
+    ),
+    'string_methods': (
+        'def p(R: RDD[str]):\n'
+        '    return R.map(lambda s: (s.strip().lower(), s.upper(), s.startswith("a"), s.endswith("b"), s.replace("a", "b"), s.split(";")))\n'
+        ,
+        'program p(R: Bag[Str]) =\n'
+        '  map(lambda (s: Str) -> (str.lower(str.strip(s)), str.upper(s), str.startswith(s, "a"), str.endswith(s, "b"), str.replace(s, "a", "b"), str.split(s, ";")))(R)\n'
+    ),
+    'numeric_builtins': (
+        'import math\n'
+        'from math import sqrt\n'
+        'def p(R: RDD[float]):\n'
+        '    return R.map(lambda x: (int(x), round(x), round(x, 2), abs(x), math.floor(x), math.ceil(x), sqrt(x), float("nan"), math.pi))\n'
+        ,
+        'program p(R: Bag[Float]) =\n'
+        '  map(lambda (x: Float) -> (int(x), round(x), round(x, 2), abs(x), math.floor(x), math.ceil(x), math.sqrt(x), float("nan"), 3.141592653589793))(R)\n'
+    ),
+    'str_and_float_conversions': (
+        'def p(R: RDD[str]):\n'
+        '    return R.map(lambda s: (int(s), float(s), str(len(s)) + s))\n'
+        ,
+        'program p(R: Bag[Str]) =\n'
+        '  map(lambda (s: Str) -> (int(s), float(s), str(len(s)) + s))(R)\n'
+    ),
+    'list_builtins': (
+        'def p(R: RDD[str]):\n'
+        '    return R.map(lambda s: s.split()).filter(lambda ws: ws).map(lambda ws: (len(ws), max(ws), sorted(ws), sum([len(w) for w in ws])))\n'
+        ,
+        'program p(R: Bag[Str]) =\n'
+        '  map(lambda (ws: List[Str]) -> (len(ws), max(ws,), sorted(ws), sum([len(w) for w: Str in ws],)))(filter(lambda (ws: List[Str]) -> len(ws) != 0)(map(lambda (s: Str) -> str.split(s))(R)))\n'
+    ),
+    'module_constants_of_new_types': (
+        'SEP = ","\n'
+        'RATE = 1 / 4\n'
+        'NAME = "a" + "b"\n'
+        'def p(R: RDD[str]):\n'
+        '    return R.map(lambda s: (s.split(SEP), RATE, NAME))\n'
+        ,
+        'program p(R: Bag[Str]) =\n'
+        '  map(lambda (s: Str) -> (str.split(s, ","), 0.25, "ab"))(R)\n'
+    ),
+    'ordered_actions_on_the_driver': (
+        'def p(R: RDD[int]):\n'
+        '    best = R.top(2)\n'
+        '    a, b = R.take(2)\n'
+        '    return best[0] + a, R.takeOrdered(3, key=lambda x: -x), R.first()\n'
+        ,
+        'program p(R: Bag[Int]) =\n'
+        '  let best = top(2)(R)\n'
+        '  let a_b = py.unpack(take(2)(R), 2)\n'
+        '  (py.getitem(best, 0) + a_b[0], takeOrdered(3, lambda (x: Int) -> -x)(R), first(R))\n'
+    ),
+    'sorting_and_dicts': (
+        'def p(S: RDD[tuple[str, int]]):\n'
+        '    return S.sortBy(lambda kv: kv[1], ascending=False).collect(), S.sortByKey(False), S.countByKey(), S.countByValue(), S.collectAsMap()\n'
+        ,
+        'program p(S: Bag[(Str, Int)]) =\n'
+        '  let item = collect(sortBy(lambda (kv: (Str, Int)) -> kv[1], descending)(S))\n'
+        '  let item_1 = countByValue(map(lambda (kv: (Str, Int)) -> kv[0])(S))\n'
+        '  (item, sortBy(lambda (kv: (Str, Int)) -> kv[0], descending)(S), item_1, countByValue(S), collectAsMap(S))\n'
+    ),
+    'returned_collect_is_the_rdd': (
+        'def p(R: RDD[int]):\n'
+        '    return R.sortBy(lambda x: -x).collect()\n'
+        ,
+        'program p(R: Bag[Int]) =\n'
+        '  sortBy(lambda (x: Int) -> -x)(R)\n'
+    ),
+    'collect_used_on_the_driver': (
+        'def p(S: RDD[tuple[str, int]]):\n'
+        '    xs = S.collect()\n'
+        '    return sorted(S.values().collect()), len(xs)\n'
+        ,
+        'program p(S: Bag[(Str, Int)]) =\n'
+        '  let xs = collect(S)\n'
+        '  (sorted(collect(map(lambda (kv: (Str, Int)) -> kv[1])(S))), len(xs))\n'
+    ),
+    'outer_joins_subtract_intersection': (
+        'def p(S: RDD[tuple[int, int]], T: RDD[tuple[int, int]]):\n'
+        '    return S.rightOuterJoin(T), S.subtract(T), S.intersection(T), S.keyBy(lambda kv: kv[1])\n'
+        ,
+        'program p(S: Bag[(Int, Int)], T: Bag[(Int, Int)]) =\n'
+        '  (rightOuterJoin(S, T), subtract(S, T), intersection(S, T), map(lambda (x: (Int, Int)) -> (x[1], x))(S))\n'
+    ),
+    'flat_map_values': (
+        'def p(S: RDD[tuple[int, str]]):\n'
+        '    return S.flatMapValues(lambda s: s.split()), S.flatMapValues(lambda s: (s, s))\n'
+        ,
+        'program p(S: Bag[(Int, Str)]) =\n'
+        '  (flatMap(lambda (kv: (Int, Str)) -> [(kv[0], y) for y: Str in str.split(kv[1])], preservesPartitioning)(S), flatMap(lambda (kv: (Int, Str)) -> ((kv[0], kv[1]), (kv[0], kv[1])), preservesPartitioning)(S))\n'
+    ),
+    'group_lists': (
+        'def p(S: RDD[tuple[int, str]]):\n'
+        '    return S.groupByKey().mapValues(list), S.groupByKey().mapValues(sorted), S.groupByKey().mapValues(lambda vs: [v.upper() for v in vs])\n'
+        ,
+        'program p(S: Bag[(Int, Str)]) =\n'
+        '  (groupByKey(list)(S), map(lambda (kv: (Int, List[Str])) -> (kv[0], sorted(kv[1])), preservesPartitioning)(groupByKey(list)(S)), map(lambda (kv: (Int, List[Str])) -> (kv[0], [str.upper(v) for v: Str in kv[1]]), preservesPartitioning)(groupByKey(list)(S)))\n'
+    ),
+    'group_average_float': (
+        'def p(S: RDD[tuple[str, int]]):\n'
+        '    return S.groupByKey().mapValues(lambda vs: sum(vs) / len(vs))\n'
+        ,
+        'program p(S: Bag[(Str, Int)]) =\n'
+        '  map(lambda (kv: (Str, (Int, Int))) -> (kv[0], kv[1][0] / kv[1][1]), preservesPartitioning)(groupByKey(sum, len)(S))\n'
+    ),
+    'sort_by_key_with_keyfunc': (
+        'def p(S: RDD[tuple[str, int]]):\n'
+        '    return S.sortByKey(ascending=True, keyfunc=lambda k: k.lower()).take(2)\n'
+        ,
+        'program p(S: Bag[(Str, Int)]) =\n'
+        '  take(2)(sortBy(lambda (kv_1: (Str, Int)) -> str.lower(kv_1[0]))(S))\n'
+    ),
 }
 
 

@@ -7,7 +7,7 @@ import pytest
 from frontend import translate_source
 from sparklite.errors import AnnotationNeededError, TypeCheckError, UnsupportedError
 from sparklite.interpreter import run
-from sparklite.types import BOOL, INT, BagType, TupleType
+from sparklite.types import BOOL, FLOAT, INT, STR, BagType, ListType, OptionType, TupleType
 from sparklite.values import Bag
 
 PAIR = TupleType((INT, INT))
@@ -25,6 +25,13 @@ def types(source: str, function: str | None = None) -> dict[str, object]:
     ("pyspark.RDD[tuple[bool, int]]", BagType(TupleType((BOOL, INT)))),
     ("RDD[typing.Tuple[int, int]]", BagType(PAIR)),
     ("'RDD[Tuple[int, bool]]'", BagType(TupleType((INT, BOOL)))),
+    ("RDD[str]", BagType(STR)),
+    ("RDD[tuple[str, float]]", BagType(TupleType((STR, FLOAT)))),
+    ("RDD[Optional[int]]", BagType(OptionType(INT))),
+    ("RDD[typing.Optional[str]]", BagType(OptionType(STR))),
+    ("RDD[int | None]", BagType(OptionType(INT))),
+    ("'RDD[list[str]]'", BagType(ListType(STR))),
+    ("RDD[List[tuple[str, int]]]", BagType(ListType(TupleType((STR, INT))))),
 ])
 def test_annotations(annotation: str, expected: object) -> None:
     src = (f"def p(R: {annotation}, n: int, b: bool, t: 'tuple[int, int]'):\n"
@@ -90,6 +97,8 @@ def test_bool_as_int_is_faithful() -> None:
     assert run(program, {"R": [True, False]}) == (Bag.of([2, 1]), 1)
 
 
-def test_unsupported_annotation() -> None:
+@pytest.mark.parametrize("annotation", ["RDD[set[int]]", "RDD[dict[str, int]]", "RDD[int | str]",
+                                        "Optional[Optional[int]]", "RDD[tuple[int, ...]]"])
+def test_unsupported_annotation(annotation: str) -> None:
     with pytest.raises(UnsupportedError):
-        translate_source("def p(R: 'RDD[float]'):\n    return R.count()\n")
+        translate_source(f"def p(R: '{annotation}'):\n    return R\n")
