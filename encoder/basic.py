@@ -622,6 +622,10 @@ class BasicEncoder:
             if name in ("min", "max"):
                 self.hazard(path, z3.Length(v) == 0, VALUE_ERROR)
             basis = v.sort().basis()
+            if name == "sum" and len(vals) == 2:  # sum(xs, start): the start is an argument too
+                start = vals[1]
+                result = F64 if is_float(start) or basis == F64 else z3.IntSort()
+                return self.uf("list_sum_from", (v, start), result)
             return self.uf(f"list_{name}", (v,), v.sort() if name == "sorted" else basis)
         raise EncodingError(f"the builtin {name} is not encoded for these arguments", loc)
 

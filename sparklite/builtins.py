@@ -156,6 +156,9 @@ def _sum(ts: Sequence[Type]) -> Type:
     t = ts[0]
     _want(isinstance(t, ListType) and is_numeric(t.elem), f"sum needs a list of numbers, not {t}")
     assert isinstance(t, ListType)
+    if len(ts) == 2:
+        _want(is_numeric(ts[1]), f"sum's start must be a number, not {ts[1]}")
+        return FLOAT if FLOAT in (t.elem, ts[1]) else INT
     return FLOAT if t.elem == FLOAT else INT
 
 
@@ -288,7 +291,7 @@ _add("round", (1, 2), _round, _py_round, (VALUE_ERROR, OVERFLOW_ERROR), "round({
 _add("abs", (1,), _abs, abs, python="abs({0})")
 _add("min", (1, 2, 3, 4, 5, 6, 7, 8), _minmax("min"), min, (VALUE_ERROR,), "min({args})")
 _add("max", (1, 2, 3, 4, 5, 6, 7, 8), _minmax("max"), max, (VALUE_ERROR,), "max({args})")
-_add("sum", (1,), _sum, sum, python="sum({0})")
+_add("sum", (1, 2), _sum, sum, python="sum({args})")
 _add("sorted", (1,), _sorted, _py_sorted, python="sorted({0})")
 _add("math.sqrt", (1,), _float_fn("math.sqrt", FLOAT), math.sqrt, (VALUE_ERROR, OVERFLOW_ERROR),
      "__import__('math').sqrt({0})")
