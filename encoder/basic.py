@@ -626,6 +626,8 @@ class BasicEncoder:
                 start = vals[1]
                 result = F64 if is_float(start) or basis == F64 else z3.IntSort()
                 return self.uf("list_sum_from", (v, start), result)
+            if name == "sum":  # of ints or bools: an int; of floats: a float
+                return self.uf("list_sum", (v,), F64 if basis == F64 else z3.IntSort())
             return self.uf(f"list_{name}", (v,), v.sort() if name == "sorted" else basis)
         raise EncodingError(f"the builtin {name} is not encoded for these arguments", loc)
 
