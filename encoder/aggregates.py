@@ -24,7 +24,17 @@ from typing import TYPE_CHECKING, Literal
 
 import z3
 
-from encoder.basic import BasicEncoder, EncodingError, Sym, as_number, fresh_like, sym_ite, sym_max, sym_min
+from encoder.basic import (
+    BasicEncoder,
+    EncodingError,
+    Sym,
+    as_number,
+    fresh_like,
+    is_float,
+    sym_ite,
+    sym_max,
+    sym_min,
+)
 from sparklite import ast as A
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
@@ -157,11 +167,16 @@ def _minmax(kind: str) -> Step:
     return step
 
 
-def _simple(kind: str, elem: Sym) -> FoldShape:
-    """count/sum/min/max over a bag (also the whole-group functions len/sum/min/max of groupByKey);
-    ``sum`` of bools counts the Trues, as Python's does."""
+def _simple(kind: str, elem: Sym, nonempty: bool = False) -> FoldShape:
+    """count/sum/min/max over a bag (also the whole-group functions len/sum/min/max of groupByKey,
+    whose groups are ``nonempty``); ``sum`` of bools counts the Trues, as Python's does."""
     if kind in ("count", "len"):
         return _fold(z3.IntVal(0), lambda a, e, path=None: a + 1)
+    if kind == "sum" and is_float(elem):
+        if not nonempty:  # Python's sum of no floats is the int 0, which no float term is
+            raise EncodingError("sum() of an RDD of floats (0, an int, when it is empty)")
+        # 0 + v1 + ...: the int 0 turns -0.0 into 0.0, the same observation as -0.0
+        return _fold(z3.FPVal(0.0, z3.Float64()), lambda a, e, path=None: z3.fpAdd(z3.RNE(), a, e))
     if kind == "sum":
         return _fold(z3.IntVal(0), lambda a, e, path=None: a + as_number(e))
     if kind in ("min", "max"):
@@ -199,7 +214,7 @@ def bucket_shape(node: A.Expr, enc: BasicEncoder, env: Mapping[str, Sym], value:
             first: First = lambda e, path=None: enc.apply(create, [e], env2, path)
             return _reduce(step, first, value)
         case A.GroupByKeyAgg(kinds=kinds):
-            parts = [_simple(k, value) for k in kinds]
+            parts = [_simple(k, value, nonempty=True) for k in kinds]
             if len(parts) == 1:
                 p = parts[0]
                 return _reduce(p.step, p.first, value)
