@@ -197,7 +197,18 @@ class Shaped(sl.Node):
     t: Any = None
 
 
-PLACEHOLDERS = (AsInt, AsBool, ListLit, TruthFn, PyArith, PyCompare, PyIndex, PySlice, PyInt, PyPow,
+@dataclass(frozen=True)
+class MaybeInt(sl.Node):
+    """A ``sum`` of floats (``R.sum()``, ``sum(xs)``): typed ``Float``, but the *int* 0 when the RDD or
+    list is empty, as Python computes it. An int operand converted to a float next to it would be
+    wrong then (``R.sum() + 1`` is the int 1 in Python), so such conversions are rejected; the marker
+    stays in the tree until every conversion was checked."""
+
+    operand: sl.Expr
+    t: Any = None
+
+
+PLACEHOLDERS = (AsInt, MaybeInt, AsBool, ListLit, TruthFn, PyArith, PyCompare, PyIndex, PySlice, PyInt, PyPow,
                 Narrow, PairEach, ShortCircuit, Force, Guard, Beta, Shaped)
 
 

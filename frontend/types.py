@@ -35,6 +35,7 @@ from frontend.nodes import (
     Force,
     Guard,
     ListLit,
+    MaybeInt,
     Narrow,
     PairEach,
     PyArith,
@@ -649,6 +650,9 @@ class Inference:
             value, _ = self.expr(e.value, env)
             body, bt = self.expr(e.body, env)
             return replace(e, value=value, body=body), bt
+        if isinstance(e, MaybeInt):
+            operand, t = self.expr(e.operand, env)
+            return replace(e, operand=operand, t=t), t
         if isinstance(e, Guard):
             checked, _ = self.expr(e.checked, env)
             body, bt = self.expr(e.body, env)
@@ -1018,10 +1022,11 @@ class Inference:
                 return out, ts[0]
             if name == "sum":
                 u.numeric(elem, loc, "an element of sum()", option=False)
-                return out, self.number_result(elem, loc)
+                r = self.number_result(elem, loc)
+                return MaybeInt(out, t=r, loc=loc), r
             return out, elem
         if name == "len":
-            u.restrict(ts[0], frozenset({"str", "list", "tuple", "dict"}), "the argument of len()", loc)
+            u.restrict(ts[0], frozenset({"str", "list", "tuple"}), "the argument of len()", loc)
             return out, INT
         if name == "float":
             u.restrict(ts[0], NUMERIC | {"str"}, "the argument of float()", loc, INT)
@@ -1239,7 +1244,8 @@ class Inference:
             src, elem = self.bag_of(e.source, env, e.kind)
             if e.kind == "sum":
                 u.numeric(elem, loc, "an element of sum()", option=False)
-                return replace(e, source=src), self.number_result(elem, loc)
+                r = self.number_result(elem, loc)
+                return MaybeInt(replace(e, source=src), t=r, loc=loc), r
             if e.kind in ("min", "max"):
                 return replace(e, source=src), elem  # any ordered type: SparkLite's checker insists
             return replace(e, source=src), INT
@@ -1395,9 +1401,14 @@ def _is_term(x: Any) -> bool:
 class _Resolver:
     """The resolution pass (bottom-up: a placeholder's operands are already plain SparkLite)."""
 
-    def __init__(self, reserved: frozenset[str], bags: dict[str, sl.Expr]) -> None:
+    def __init__(self, reserved: frozenset[str], bags: dict[str, sl.Expr], maybe_int_lets: frozenset[str],
+                 maybe_int_params: bool) -> None:
         self.reserved = reserved
         self.bags = bags
+        self.maybe_int_lets = maybe_int_lets  # lets whose value may be a float sum's int 0
+        self.maybe_int_params = maybe_int_params  # some function may receive such a value
+        self.forcings: dict[int, tuple[tuple[sl.Expr, ...], sl.Expr]] = {}  # forced Ite -> (values, body)
+        self.keep: list[sl.Node] = []  # keeps the ids above valid
 
     def raises(self, e: sl.Expr) -> bool:
         """``sparklite.effects.may_raise`` of a resolved expression (the let-bound bags it forces are
@@ -1416,6 +1427,8 @@ class _Resolver:
         if isinstance(n, sl.FunDef) and _is_term(n.ret):
             return replace(n, ret=to_type(n.ret))
         loc = n.loc
+        if isinstance(n, MaybeInt):
+            return n if isinstance(to_type(n.t), FloatType) else n.operand
         if isinstance(n, AsInt):
             return self.number(n.operand, to_type(n.t), None, loc)
         if isinstance(n, AsBool):
@@ -1486,7 +1499,18 @@ class _Resolver:
         if isinstance(n, Force):
             if not self.raises(n.value) or first_effect(n.value, n.body) == TARGET:
                 return n.body
-            return forced(n.value, n.body, loc)
+            inner = self.forcings.get(id(n.body))
+            if inner is not None:  # ``a = ...; b = ...`` both forced: one test of (a, b), not nested ones
+                values, body = inner
+                values = (n.value, *values)
+                both = sl.TupleExpr(values, loc=loc)
+                out = sl.Ite(sl.BinOp("==", both, both, loc=loc), body, body, loc=loc)
+            else:
+                values, body = (n.value,), n.body
+                out = forced(n.value, n.body, loc)
+            self.forcings[id(out)] = (values, body)
+            self.keep.append(out)
+            return out
         if isinstance(n, Guard):
             if self.raises(n.checked):
                 raise UnsupportedError(n.message, loc, construct=n.construct)
@@ -1498,6 +1522,29 @@ class _Resolver:
         return n
 
     # --- helpers ---------------------------------------------------------------------------------
+
+    def maybe_int(self, e: sl.Expr) -> bool:
+        """Whether the Float-typed ``e`` may be an int at run time: it holds a float sum (``MaybeInt``),
+        a let that may, or a function parameter when some function may receive such a value."""
+        for x in sl.walk(e):
+            if isinstance(x, MaybeInt):
+                return True
+            if isinstance(x, sl.Var) and (x.name in self.maybe_int_lets
+                                          or (self.maybe_int_params and x.name not in self.reserved)):
+                return True
+        return False
+
+    @staticmethod
+    def exact_divisor_conversion(x: sl.Expr) -> bool:
+        """``0 / n`` and ``n / 0`` give the same result (or ``ZeroDivisionError``) with ``float(n)``
+        when ``float(n)`` cannot overflow: a literal or a count."""
+        if isinstance(x, sl.IntLit):
+            try:
+                float(x.value)
+            except OverflowError:
+                return False
+            return True
+        return isinstance(x, sl.BoolLit) or (isinstance(x, sl.SimpleAgg) and x.kind == "count")
 
     def unwrap(self, x: sl.Expr, t: Type, loc: sl.Loc | None) -> sl.Expr:
         if isinstance(t, OptionType):
@@ -1553,6 +1600,15 @@ class _Resolver:
                                  lambda a, b: sl.BinOp("+", self.unwrap(a, lt, loc), self.unwrap(b, rt, loc),
                                                        loc=loc), loc)
         target: Type = FLOAT if FLOAT in (ul, ur) else INT  # int / int stays SparkLite's "/" on ints
+        if target == FLOAT:
+            for x, ux, y in ((n.left, ul, n.right), (n.right, ur, n.left)):
+                if isinstance(ux, IntType | BoolType) and self.maybe_int(y) \
+                        and not (n.op == "/" and self.exact_divisor_conversion(x)):
+                    raise UnsupportedError(
+                        "an int mixed with a float that may be the int 0 (sum() of an empty float RDD or "
+                        "list is the int 0 in Python, so the result would be an int there, not a float): "
+                        "convert explicitly, e.g. float(n), or compute the sum with 0.0 as the start "
+                        "(fold(0.0, add))", loc, construct="int mixed with a float sum")
 
         def build(a: sl.Expr, b: sl.Expr) -> sl.Expr:
             x, y = self.number(a, lt, target, loc), self.number(b, rt, target, loc)
@@ -1644,7 +1700,30 @@ class _Resolver:
 
 def resolve(node: Any, reserved: frozenset[str] = frozenset(), bags: dict[str, sl.Expr] | None = None) -> Any:
     """Replace type terms by types and placeholders by SparkLite; invented names avoid ``reserved``."""
-    return transform(node, _Resolver(reserved, bags or {}).fix)
+    lets, params = _maybe_int_flow(node)
+    resolved = transform(node, _Resolver(reserved, bags or {}, lets, params).fix)
+    return transform(resolved, lambda n: n.operand if isinstance(n, MaybeInt) else n)
+
+
+def _float_sum(n: sl.Node) -> bool:
+    return isinstance(n, MaybeInt) and isinstance(to_type(n.t), FloatType)
+
+
+def _maybe_int_flow(node: Any) -> tuple[frozenset[str], bool]:
+    """Which lets may hold a float sum's int 0, and whether a function body may see one (then every
+    function parameter is suspect): a conservative flow over the typed, unresolved program."""
+    if not isinstance(node, sl.Program):
+        return frozenset(), any(_float_sum(n) for n in sl.walk(node))
+    lets: set[str] = set()
+    for b in node.lets:
+        if any(_float_sum(n) or (isinstance(n, sl.Var) and n.name in lets) for n in sl.walk(b.value)):
+            lets.add(b.name)
+    bodies: list[sl.Node] = [d for d in node.defs]
+    for part in (*[b.value for b in node.lets], node.body):
+        bodies += [n for n in sl.walk(part) if isinstance(n, sl.Lambda)]
+    params = any(_float_sum(n) or (isinstance(n, sl.Var) and n.name in lets)
+                 for body in bodies for n in sl.walk(body))
+    return frozenset(lets), params
 
 
 def infer_program(p: sl.Program) -> sl.Program:

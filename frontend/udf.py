@@ -465,7 +465,8 @@ class Translator:
             return scope.child(bound, in_udf=True, boundary=True, locals_=locals_), shaped
 
         inner, shaped = body_scope()
-        elt = self.scalar(node.elt, inner)
+        keys = [k for test in gen.ifs for k in self.none_tests(test, scope)[0]]
+        elt = self.scalar(node.elt, inner.child(narrowed=frozenset(keys)) if keys else inner)
         cond = None
         if gen.ifs:
             c_scope, c_shaped = body_scope()

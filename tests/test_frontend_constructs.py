@@ -732,6 +732,41 @@ CASES = {
         'program p(S: Bag[(Str, Int)]) =\n'
         '  take(2)(sortBy(lambda (kv_1: (Str, Int)) -> str.lower(kv_1[0]))(S))\n'
     ),
+    'forced_locals_share_one_test': (
+        'def f(line):\n'
+        '    parts = line.split(",")\n'
+        '    name = parts[0]\n'
+        '    qty = int(parts[1])\n'
+        '    price = float(parts[2])\n'
+        '    return (qty * price, name)\n'
+        'def p(R: RDD[str]):\n'
+        '    return R.map(f)\n'
+        ,
+        'program p(R: Bag[Str]) =\n'
+        '  def f(line: Str): (Float, Str) = if (py.getitem(str.split(line, ","), 0), int(py.getitem(str.split(line, ","), 1)), float(py.getitem(str.split(line, ","), 2))) == (py.getitem(str.split(line, ","), 0), int(py.getitem(str.split(line, ","), 1)), float(py.getitem(str.split(line, ","), 2))) then (apply(lambda (a: Int, b: Float) -> float(a) * b)(int(py.getitem(str.split(line, ","), 1)), float(py.getitem(str.split(line, ","), 2))), py.getitem(str.split(line, ","), 0)) else (apply(lambda (a: Int, b: Float) -> float(a) * b)(int(py.getitem(str.split(line, ","), 1)), float(py.getitem(str.split(line, ","), 2))), py.getitem(str.split(line, ","), 0))\n'
+        '  map(f)(R)\n'
+    ),
+    'float_sum_divided_by_count': (
+        'def p(R: RDD[float]):\n'
+        '    return R.sum() / R.count(), R.sum() / 2\n'
+        ,
+        'program p(R: Bag[Float]) =\n'
+        '  (sum(R) / float(count(R)), sum(R) / 2.0)\n'
+    ),
+    'narrowed_comprehension_element': (
+        'def p(R: RDD[list[Optional[int]]]):\n'
+        '    return R.map(lambda xs: [x + 1 for x in xs if x is not None])\n'
+        ,
+        'program p(R: Bag[List[Option[Int]]]) =\n'
+        '  map(lambda (xs: List[Option[Int]]) -> [py.unwrap(x) + 1 for x: Option[Int] in xs if not py.is_none(x)])(R)\n'
+    ),
+    'unpacking_comprehension_target': (
+        'def p(R: RDD[str]):\n'
+        '    return R.map(lambda line: [(a, int(b)) for a, b in [line.split(",")]])\n'
+        ,
+        'program p(R: Bag[Str]) =\n'
+        '  map(lambda (line: Str) -> [(py.unpack(item, 2)[0], int(py.unpack(item, 2)[1])) for item: List[Str] in [str.split(line, ",")]])(R)\n'
+    ),
 }
 
 

@@ -106,6 +106,7 @@ CASES: dict[str, tuple[str, type[InputError], int, int]] = {
     "indexing an optional value without a None check":
         ("def p(S: 'RDD[tuple[int, str]]', T: 'RDD[tuple[int, str]]'):\n"
          "    return S.leftOuterJoin(T).map(lambda kv: kv[1][1].upper())\n", T, 2, 46),
+    "int mixed with a float sum": ("def p(R: 'RDD[float]'):\n    return R.sum() + 1\n", U, 2, 12),
     "missing annotation": ("def p(R):\n    return R.map(lambda x: x[0])\n", A, 1, 7),
     "no pipeline function": ("def f(x):\n    return x + 1\n\ndef g(x):\n    return x\n", InputError, 1, 1),
     "several pipeline functions": ("def p(R):\n    return R.count()\n\ndef q(R):\n    return R.count()\n",
