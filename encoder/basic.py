@@ -75,6 +75,23 @@ def sort_of(t: Type) -> z3.SortRef:
     raise EncodingError(f"no symbolic value for type {t}")
 
 
+MAX_CHAR = 0x2FFFF
+"""Z3's alphabet: code points up to U+2FFFF (Python's go to U+10FFFF)."""
+
+
+def str_val(text: str) -> z3.SeqRef:
+    """A Python string as a Z3 string, character for character. ``z3.StringVal`` reads escape sequences
+    (``"\\u{41}"`` would become ``"A"``), so every character outside printable ASCII, and the backslash,
+    is written as an escape; a character beyond Z3's alphabet cannot be written at all."""
+    out = []
+    for ch in text:
+        c = ord(ch)
+        if c > MAX_CHAR:
+            raise EncodingError(f"a string literal holds U+{c:X}, beyond the solver's alphabet")
+        out.append(ch if 0x20 <= c < 0x7F and ch != "\\" else f"\\u{{{c:x}}}")
+    return z3.StringVal("".join(out))
+
+
 def is_str(v: object) -> bool:
     return isinstance(v, z3.SeqRef) and v.is_string()
 
@@ -159,8 +176,10 @@ def sym_eq(a: Sym, b: Sym) -> z3.BoolRef:
     structural, except that floats compare as Python's ``==`` with NaN equal to NaN, and two Nones are
     equal whatever their (meaningless) values."""
     if isinstance(a, Opt) or isinstance(b, Opt):
-        if not (isinstance(a, Opt) and isinstance(b, Opt)):
-            return z3.BoolVal(False)
+        if not isinstance(a, Opt):
+            a, b = b, a
+        if not isinstance(b, Opt):  # an optional value and a plain one: equal when it holds that value
+            return z3.And(z3.Not(a.is_none), sym_eq(a.value, b))
         return z3.And(a.is_none == b.is_none, z3.Or(a.is_none, sym_eq(a.value, b.value)))
     if isinstance(a, tuple) or isinstance(b, tuple):
         if not (isinstance(a, tuple) and isinstance(b, tuple)) or len(a) != len(b):
@@ -189,7 +208,12 @@ def py_eq(a: Sym, b: Sym) -> z3.BoolRef:
     if isinstance(a, tuple) or isinstance(b, tuple):
         if not (isinstance(a, tuple) and isinstance(b, tuple)) or len(a) != len(b):
             return z3.BoolVal(False)
+        if _floats_inside(a) or _floats_inside(b):
+            # (x, 1) == (x, 1) is True for a NaN x: tuples compare items with an identity shortcut
+            raise EncodingError("equality of tuples holding floats (Python's identity shortcut)")
         return z3.And(*[py_eq(x, y) for x, y in zip(a, b, strict=True)]) if a else z3.BoolVal(True)
+    if is_list(a) and is_float_seq(a):
+        raise EncodingError("equality of lists of floats (Python's identity shortcut)")
     if is_float(a) or is_float(b):
         return num_compare("==", a, b)
     return sym_eq(a, b)
@@ -213,10 +237,17 @@ def num_compare(op: str, a: Sym, b: Sym) -> z3.BoolRef:
     return z3.If(z3.fpIsNaN(f), z3.BoolVal(False), z3.If(z3.fpIsInf(f), inf_case, finite))
 
 
+def _floats_inside(v: Sym) -> bool:
+    return any(is_float(x) or (is_list(x) and is_float_seq(x)) for x in leaves(v))
+
+
 def sym_lt(a: Sym, b: Sym) -> z3.BoolRef:
     """Python's ``a < b`` on ordered values: ints, bools (``False < True``) and tuples of those
     (lexicographic, as Python compares tuples)."""
     if isinstance(a, tuple) or isinstance(b, tuple):
+        if _floats_inside(a) or _floats_inside(b):
+            # tuples compare their items with an identity shortcut (the same NaN object equals itself)
+            raise EncodingError("ordering of tuples holding floats (Python's identity shortcut)")
         if not (isinstance(a, tuple) and isinstance(b, tuple)) or len(a) != len(b):
             raise EncodingError("comparison of tuples of different shapes")
         result: z3.BoolRef = z3.BoolVal(False)
@@ -228,7 +259,10 @@ def sym_lt(a: Sym, b: Sym) -> z3.BoolRef:
     if is_float(a) or is_float(b):
         return num_compare("<", a, b)
     if is_str(a):
-        return a < b
+        # Python orders strings by code point over U+0000..U+10FFFF, Z3 over its smaller alphabet: a
+        # claim about the order could hold in Z3 and fail on a character beyond it (every string is
+        # below U+2FFFF... in Z3 only). An uninterpreted order, the same in both programs, is sound.
+        return z3.Function("py_str_lt", z3.StringSort(), z3.StringSort(), z3.BoolSort())(a, b)
     if is_list(a):
         raise EncodingError("ordering of lists is not encoded")
     return a < b
@@ -384,7 +418,7 @@ class BasicEncoder:
             case A.BoolLit(value=v):
                 return z3.BoolVal(v)
             case A.StrLit(value=v):
-                return z3.StringVal(v)
+                return str_val(v)
             case A.FloatLit(value=v):
                 return z3.FPVal(v, F64)
             case A.NoneLit():
@@ -446,7 +480,7 @@ class BasicEncoder:
         if op == "in":
             if is_str(b):
                 return z3.Contains(b, a)
-            if is_list(b) and not is_float_seq(b):
+            if is_list(b) and not is_float_seq(b) and not _floats_inside(a):
                 return z3.Contains(b, z3.Unit(a))
             raise EncodingError("'in' over this value is not encoded")
         if is_str(a) or is_list(a):
@@ -583,6 +617,8 @@ class BasicEncoder:
                 return v
             if isinstance(v, tuple) or is_list(v):
                 raise EncodingError("str() of a tuple or a list is not encoded", loc)
+            if z3.is_int(v):  # Python refuses to print an int of more than 4300 digits
+                self.hazard(path, self.uf("str_fails", (v,), z3.BoolSort()), VALUE_ERROR)
             return self.uf("str", (v,), z3.StringSort())
         if name == "py.is_none":
             if v is NONE or v is None:

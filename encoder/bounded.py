@@ -198,6 +198,16 @@ class Evaluator:
                 return self._aggregation(e, env)
             case A.CombineByKey() | A.GroupByKeyAgg():
                 return self._by_key(e, env)
+            case A.SortBy(source=src):
+                return self.bag(src, env)  # the same elements; Spark's range-partitioned layout is not
+            case A.Collect(source=src) | A.Take(source=src) | A.TakeOrdered(source=src) \
+                    | A.First(source=src) | A.CountByValue(source=src) | A.CollectAsMap(source=src):
+                # the bag is unrolled (aggregations inside it are seen), the list or dict is not: an
+                # opaque value, which only a search whose finds the interpreter confirms may meet
+                self.bag(src, env)
+                return z3.FreshInt("opaque")
+            case A.OuterJoin() | A.Subtract() | A.Intersection():
+                raise EncodingError(f"{type(e).__name__} is not unrolled", e.loc)
         if any(isinstance(n, (*A.BAG_OPS, *A.AGGREGATIONS)) for n in A.walk(e)):
             return self._lifted(e, env)
         basic_env = {k: v for k, v in env.items() if not isinstance(v, SBag)}

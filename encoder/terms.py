@@ -569,7 +569,23 @@ def _unused_bag_lets(program: A.Program, enc: _TermEncoder) -> list[str]:
     return [name for name in enc.bag_lets if name not in mentioned]
 
 
+def _ranked(enc: _TermEncoder, e: A.Expr) -> bool:
+    """Is ``e`` a sorted bag (``sortBy``, then maps and filters, which keep the order)? Collected, it is
+    observed as a sequence modulo ties, not as a bag: the methods here compare bags only (``Ordered``
+    compares sorted results)."""
+    if isinstance(e, A.SortBy):
+        return True
+    if isinstance(e, A.Map | A.Filter | A.FlatMap):
+        return _ranked(enc, e.source)
+    if isinstance(e, A.Var) and e.name in enc.bag_lets:
+        return _ranked(enc, enc.bag_lets[e.name])
+    return False
+
+
 def _result(enc: _TermEncoder, body: A.Expr) -> Result:
+    parts = body.elems if isinstance(body, A.TupleExpr) else (body,)
+    if any(_ranked(enc, x) for x in parts):
+        raise UnsupportedShape("a sorted result (a sequence, not a bag)", body.loc)
     if enc.is_bag(body):
         return BagResult(enc.bag(body))
     if isinstance(body, A.TupleExpr) and any(_holds_bag(enc, x) for x in body.elems):

@@ -599,19 +599,21 @@ def alpha_key(node: Node) -> tuple:
     (and ignoring locations): how sparkeq recognises "the same subexpression" in two programs."""
     counter = iter(range(1 << 30))
 
-    def k(n: object, names: dict[str, str]) -> object:
+    def k(n: object, names: dict[str, int]) -> object:
+        # bound names become ("Bound", i) and free ones ("Var", name): the two never meet, so a lambda
+        # parameter renamed by position cannot be confused with a program variable of any name
         if isinstance(n, Lambda):
             inner = dict(names)
             ps = []
             for p in n.params:
-                fresh = f"p{next(counter)}"
-                inner[p.name] = fresh
-                ps.append((fresh, str(p.type)))
+                i = next(counter)
+                inner[p.name] = i
+                ps.append((i, str(p.type)))
             return ("Lambda", tuple(ps), k(n.body, inner))
         if isinstance(n, Var):
-            return ("Var", names.get(n.name, n.name))
+            return ("Bound", names[n.name]) if n.name in names else ("Var", n.name)
         if isinstance(n, Param):
-            return ("Param", names.get(n.name, n.name), str(n.type))
+            return ("Param", str(n.type))
         if isinstance(n, Node):
             return (type(n).__name__, *(k(getattr(n, f.name), names) for f in fields(n)
                                         if f.name != "loc" and f.compare))

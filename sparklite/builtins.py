@@ -286,7 +286,7 @@ def _add(name: str, arity: tuple[int, ...], typing: Callable[[Sequence[Type]], T
 _add("len", (1,), _len, len, python="len({0})")
 _add("int", (1,), _to_int, _int_of, (VALUE_ERROR, OVERFLOW_ERROR), "int({0})")
 _add("float", (1,), _to_float, float, (VALUE_ERROR, OVERFLOW_ERROR), "float({0})")
-_add("str", (1,), _to_str, str, python="str({0})")
+_add("str", (1,), _to_str, str, (VALUE_ERROR,), "str({0})")  # an int of more than 4300 digits
 _add("round", (1, 2), _round, _py_round, (VALUE_ERROR, OVERFLOW_ERROR), "round({args})")
 _add("abs", (1,), _abs, abs, python="abs({0})")
 _add("min", (1, 2, 3, 4, 5, 6, 7, 8), _minmax("min"), min, (VALUE_ERROR,), "min({args})")
@@ -329,6 +329,8 @@ def raises(name: str, arg_types: Sequence[Type] | None = None) -> frozenset[str]
     b = _BUILTINS[name]
     if arg_types is not None:
         if name == "int" and all(t in (INT, BOOL) for t in arg_types):
+            return frozenset()
+        if name == "str" and arg_types and arg_types[0] != INT:
             return frozenset()
         if name in ("min", "max") and len(arg_types) > 1:
             return frozenset()

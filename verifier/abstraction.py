@@ -191,11 +191,18 @@ def abstract_shared(left: A.Program, right: A.Program) -> tuple[list[str], A.Pro
 
 
 def _candidates(program: A.Program, params: dict[str, Type | None]) -> Iterator[A.Expr]:
-    """Bag subexpressions reading only the inputs, outermost first."""
+    """Bag subexpressions reading only the inputs, outermost first; never a sorted bag (an input is a
+    bag in no order, and the order of a sorted bag is observed)."""
     for root in (*(b.value for b in program.lets), program.body):
         for n in A.walk(root):
-            if isinstance(n, A.BAG_OPS) and _free_vars(n) <= set(params):
+            if isinstance(n, A.BAG_OPS) and not _sorted(n) and _free_vars(n) <= set(params):
                 yield n
+
+
+def _sorted(e: A.Expr) -> bool:
+    if isinstance(e, A.SortBy):
+        return True
+    return isinstance(e, A.Map | A.Filter | A.FlatMap) and _sorted(e.source)
 
 
 def _worth_it(node: A.Expr) -> bool:
@@ -216,11 +223,22 @@ def _worth_it(node: A.Expr) -> bool:
 
 
 def _forces_all(program: A.Program) -> bool:
-    """Every bag the program builds is computed whole by whatever reads it."""
+    """Every bag the program builds is computed whole by whatever reads it, and every action runs:
+    no ``take``/``first``/``takeOrdered``/``cartesian`` (which may leave elements or a side unread),
+    and no action under a conditional or the right operand of ``and``/``or`` (which may not run)."""
     lazy = (A.Take, A.First, A.TakeOrdered, A.Cartesian)
     roots = (*(b.value for b in program.lets), program.body)
     if any(isinstance(n, lazy) for r in roots for n in A.walk(r)):
         return False
+    for r in roots:
+        for n in A.walk(r):
+            conditional: tuple[A.Node, ...] = ()
+            if isinstance(n, A.Ite):
+                conditional = (n.then, n.orelse)
+            elif isinstance(n, A.BinOp) and n.op in A.BOOL_OPS:
+                conditional = (n.right,)
+            if any(isinstance(m, (*A.BAG_OPS, *A.ACTIONS)) for c in conditional for m in A.walk(c)):
+                return False
     used = {n.name for r in roots for n in A.walk(r) if isinstance(n, A.Var)}
     return all(b.name in used for b in program.lets if isinstance(b.value, A.BAG_OPS))
 

@@ -350,11 +350,14 @@ def _comparable(left: Program, right: Program, left_result: Any, right_result: A
 
 def _observed_type(t: Any) -> Any:
     """A collected list and an RDD are observed alike (a multiset, or a sequence modulo ties when
-    sorted), so ``List[T]`` and ``Bag[T]`` results are comparable."""
-    from sparklite.types import BagType, ListType, TupleType
+    sorted), so ``List[T]`` and ``Bag[T]`` results are comparable; so are ``Option[T]`` and ``T`` (an
+    outer join's side that a filter made sure is never None holds the same values as a join's)."""
+    from sparklite.types import BagType, ListType, OptionType, TupleType
 
-    if isinstance(t, ListType):
-        return BagType(t.elem)
+    if isinstance(t, ListType | BagType):
+        return BagType(_observed_type(t.elem))
+    if isinstance(t, OptionType):
+        return _observed_type(t.elem)
     if isinstance(t, TupleType):
         return TupleType(tuple(_observed_type(x) for x in t.elems))
     return t

@@ -26,12 +26,16 @@ _PROVED = {
     "AggOne": "an invariant relating the two aggregations holds for every input, element by element",
     "AggMult": "the aggregations, taken together, agree on every input, element by element",
     "AggOneK": "for every key, the per-key aggregations agree, and keys are grouped the same way",
+    "Support": "both sets hold the same elements",
+    "Ordered": "both programs order the same elements the same way and keep as many of them",
 }
 
 # A method's "not applicable"/"inconclusive" text -> what blocked it, in plain words.
 _BLOCKERS: Sequence[tuple[str, str]] = (
     ("division by zero", "a division or modulo{where} may divide by zero, and the proof methods do "
                          "not reason about runtime errors"),
+    ("possible (left to", "an operation may raise (an int() of a bad string, an index out of range...), "
+                          "and the proof methods do not reason about runtime errors"),
     ("not proved partition-independent", "an aggregation{where} was not proved independent of how "
                                          "Spark partitions the data"),
     ("Z3 could not decide", "the solver could not decide a proof condition within its time limit"),

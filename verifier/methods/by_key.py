@@ -149,9 +149,12 @@ def _check(prep: Prepared, g1: KeyedAgg, post1: BagTerm, g2: KeyedAgg, post2: Ba
     open_l = [h for side, h in prep.open_hazards if side == "L"]
     open_r = [h for side, h in prep.open_hazards if side == "R"]
     for hs, g in ((open_l, g1), (open_r, g2)):
-        allowed = {str(x) for x in (*leaves(g.acc), *leaves(g.key))}
-        if any(not _only_mentions(h, allowed) for h in hs):
-            return NotApplicable(NAME, "an exception may happen inside the aggregation, not only after it")
+        bucket = {str(x) for x in (*leaves(g.acc), *leaves(g.key))}
+        # a hazard is a condition on the bucket when it reads the bucket (only the maps after the
+        # aggregation do) and nothing else but the program's scalars; one that does not read the bucket
+        # (a driver let, a map before the aggregation) may happen with no bucket at all
+        if any(not _only_mentions(h, bucket) or not _mentions_any(h, bucket) for h in hs):
+            return NotApplicable(NAME, "an exception may happen outside the maps after the aggregation")
     haz1 = _bucket_hazard(open_l, g1, a.kx)
     haz2 = _bucket_hazard(open_r, g2, b.kx)
 
@@ -209,6 +212,18 @@ def _bucket_hazard(hazards: list[z3.BoolRef], g: KeyedAgg, key: Sym) -> z3.BoolR
     if not hazards:
         return z3.BoolVal(False)
     return substitute(z3.Or(*hazards), sym_pairs(g.key, key))
+
+
+def _mentions_any(term: z3.ExprRef, names: set[str]) -> bool:
+    todo = [term]
+    while todo:
+        t = todo.pop()
+        if z3.is_const(t) and t.decl().kind() == z3.Z3_OP_UNINTERPRETED:
+            if str(t) in names:
+                return True
+        else:
+            todo.extend(t.children())
+    return False
 
 
 def _only_mentions(term: z3.ExprRef, allowed: set[str]) -> bool:
