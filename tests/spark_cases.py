@@ -79,10 +79,8 @@ class ParamKind:
 
 
 def _describe(annotation: Any) -> Any:
-    if annotation is int:
-        return int
-    if annotation is bool:
-        return bool
+    if annotation in (int, bool, str, float):
+        return annotation
     if typing.get_origin(annotation) is tuple:
         return tuple(_describe(a) for a in typing.get_args(annotation))
     raise TypeError(f"unsupported annotation {annotation!r}")
@@ -138,6 +136,15 @@ class InputGen:
             return self.rng.random() < 0.5
         if elem is int:
             return self.int_value(key)
+        if elem is str:  # words, separators, digits: what parsing and word counts meet
+            if key and self.rng.random() < 0.75:
+                return self.rng.choice(["a", "b", ""])
+            pieces = ["a", "b", "A", " ", ",", "1", "-2", "3.5", "é", "the", ""]
+            return "".join(self.rng.choice(pieces) for _ in range(self.rng.randint(0, 4)))
+        if elem is float:  # no NaN keys (Spark places them by identity)
+            pool = [0.0, -0.0, 0.1, 0.2, 0.3, 1.5, -2.0, 1e16] if key else \
+                [0.0, -0.0, 0.1, 0.2, 0.3, 1.5, -2.0, 1e16, 1e308, float("inf"), float("nan")]
+            return self.rng.choice(pool) if self.rng.random() < 0.7 else self.rng.uniform(-10, 10)
         return tuple(self.value(e, key=(i == 0 and len(elem) == 2)) for i, e in enumerate(elem))
 
     def bag(self, elem: Any, max_size: int) -> list[Any]:

@@ -1,0 +1,7 @@
+"""Orders with their customer's city (inner join)."""
+
+from pyspark import RDD
+
+
+def with_city(orders: RDD[tuple[str, int]], cities: RDD[tuple[str, str]]) -> RDD[tuple[str, tuple[int, str]]]:
+    return orders.join(cities)
