@@ -1673,8 +1673,8 @@ class _Resolver:
             return sl.BinOp("!=", x, sl.StrLit("", loc=loc), loc=loc)
         if isinstance(t, ListType):
             return sl.BinOp("!=", sl.Call("len", (x,), loc=loc), sl.IntLit(0, loc=loc), loc=loc)
-        if isinstance(t, NoneType_):
-            return sl.Not(sl.Not(sl.Call("py.is_none", (x,), loc=loc), loc=loc), loc=loc)
+        if isinstance(t, NoneType_):  # always false (x is still evaluated)
+            return sl.Not(sl.Call("py.is_none", (x,), loc=loc), loc=loc)
         if isinstance(t, OptionType):
             present = sl.Not(sl.Call("py.is_none", (x,), loc=loc), loc=loc)
             return sl.Ite(present, self.truth(sl.Call("py.unwrap", (x,), loc=loc), t.elem, loc),

@@ -74,6 +74,7 @@ from frontend.nodes import (
 )
 from frontend.nodes import driver_may_raise as pre_driver_may_raise
 from sparklite import ast as sl
+from sparklite.builtins import BUILTINS as _LIBRARY
 from sparklite.errors import InputError, TypeCheckError
 
 ARITH = {pyast.Add: "+", pyast.Sub: "-", pyast.Mult: "*", pyast.FloorDiv: "//", pyast.Mod: "%",
@@ -552,7 +553,13 @@ class Translator:
         """Whether Python's evaluation of this driver value may raise where it stands."""
         if isinstance(value, Scalar):
             return self.raises(value.expr)
-        return isinstance(value, BagV) and pre_driver_may_raise(value.expr, bags=self.bag_lets)
+        if not isinstance(value, BagV):
+            return False
+        if pre_driver_may_raise(value.expr, bags=self.bag_lets):
+            return True
+        # PySpark's sortBy/sortByKey on several partitions counts its input when it is built (to sample
+        # range boundaries), running the key function and the lineage there
+        return any(isinstance(n, sl.SortBy) and self.raises(n) for n in _bag_chain(value.expr))
 
     def constant(self, node: pyast.Constant) -> sl.Expr:
         loc = self.loc(node)
@@ -875,10 +882,10 @@ class Translator:
             args = tuple(self.to_scalar(v, a) for v, a in zip(arg_values, node.args, strict=True))
             d = self.ensure_def(callee.name, node)
             self.check_arity(d, len(args), callee.name, node)
-            self.value_uses.add(callee.name)
+            self.value_uses.add(d.name)
             if isinstance(d, sl.ParamFunDef):
-                return FnV(sl.PApp(callee.name, args, loc=loc), len(d.fn.params))
-            return Scalar(sl.Call(callee.name, args, loc=loc))
+                return FnV(sl.PApp(d.name, args, loc=loc), len(d.fn.params))
+            return Scalar(sl.Call(d.name, args, loc=loc))
         if isinstance(callee, LocalHelperV):
             return self.apply_local_helper(callee, node, scope)
         if isinstance(callee, PendingV):
@@ -1015,7 +1022,7 @@ class Translator:
                                      f"it takes {value.arity}", loc)
             fn = value.fn
         elif isinstance(value, OpV):
-            if value.name in ("sum", "len", "sorted") and arity == 1:
+            if value.name in ("sum", "len", "sorted", "min", "max") and arity == 1:
                 names = [self.synth_param("a")]
                 params = tuple(sl.Param(nm, loc=loc) for nm in names)
                 fn = sl.Lambda(params, sl.Call(value.name, (sl.Var(names[0], loc=loc),), loc=loc), loc=loc)
@@ -1044,7 +1051,7 @@ class Translator:
                 raise self.unsupported("function-returning helper as a function", f"'{value.name}' returns a "
                                        f"function: call it with its arguments ({value.name}(...))", node)
             self.check_arity(d, arity, value.name, loc)
-            fn = sl.FnRef(value.name, loc=loc)
+            fn = sl.FnRef(d.name, loc=loc)
         else:
             raise self.unsupported("not a function", f"{purpose} needs a function here", node)
         self.note_use(fn, purpose)
@@ -1059,9 +1066,10 @@ class Translator:
         """A named function that returns list displays of one size and is used only by ``flatMap``
         returns tuples (the proof methods know fixed-size tuples); every other display is a list."""
         for name, d in list(self.defs.items()):
-            if isinstance(d, sl.FunDef) and name in self.flat_uses and name not in self.value_uses:
+            only_flat = d.name in self.flat_uses and d.name not in self.value_uses
+            if isinstance(d, sl.FunDef) and only_flat:
                 self.defs[name] = replace(d, body=_tuples_for_flatmap(sl.Lambda(d.params, d.body)).body)
-            elif isinstance(d, sl.ParamFunDef) and name in self.flat_uses and name not in self.value_uses:
+            elif isinstance(d, sl.ParamFunDef) and only_flat:
                 self.defs[name] = replace(d, fn=_tuples_for_flatmap(d.fn))
 
     def lambda_fn(self, node: pyast.Lambda | pyast.FunctionDef, scope: Scope,
@@ -1286,19 +1294,31 @@ class Translator:
                 else:
                     body = self.block(node.body, inner, node)
                     ret = ftypes.annotation_type(node.returns, self.filename) if node.returns else None
-                d = sl.FunDef(name, tuple(sl.Param(n, t, loc=pl) for _, n, t, pl in params),  # type: ignore[arg-type]
+                d = sl.FunDef(self.def_name(name), tuple(sl.Param(n, t, loc=pl)  # type: ignore[arg-type]
+                                                         for _, n, t, pl in params),
                               ret, body, loc=loc)
         finally:
             self.in_progress.pop()
         self.defs[name] = d
         return d
 
+    def def_name(self, name: str) -> str:
+        """The SparkLite name of module function ``name``: renamed when it is a SparkLite builtin's name
+        (a user's ``def sum(...)`` or ``def round(...)``)."""
+        if name not in _LIBRARY and name not in sl.BUILTINS:
+            return name
+        new = fresh(f"{name}_fn", self.taken | set(self.info.defs) | self.program_names)
+        self.taken.add(new)
+        self.program_names.add(new)  # reserved like a program-level name
+        return new
+
     def param_fundef(self, name: str, node: pyast.FunctionDef | pyast.Lambda, scope: Scope) -> sl.ParamFunDef:
         params = self.def_params(node)
         inner = scope.child({p: Scalar(sl.Var(new, loc=pl)) for p, new, _, pl in params},
                             locals_=function_locals(node))
         fn = self.returned_lambda(node, inner)
-        return sl.ParamFunDef(name, tuple(sl.Param(n, t, loc=pl) for _, n, t, pl in params),  # type: ignore[arg-type]
+        return sl.ParamFunDef(self.def_name(name), tuple(sl.Param(n, t, loc=pl)  # type: ignore[arg-type]
+                                                         for _, n, t, pl in params),
                               fn, loc=self.loc(node))
 
     def returned_lambda(self, node: pyast.FunctionDef | pyast.Lambda, inner: Scope) -> sl.Lambda:
@@ -1441,6 +1461,18 @@ def _literal_sizes(body: sl.Expr) -> set[int] | None:
             return None
         return a | b
     return None
+
+
+def _bag_chain(e: sl.Expr) -> list[sl.Node]:
+    """The bag operators that building ``e`` builds (not looking through let-bound bags or functions)."""
+    out: list[sl.Node] = []
+    todo: list[sl.Node] = [e]
+    while todo:
+        n = todo.pop()
+        if isinstance(n, sl.BAG_OPS):
+            out.append(n)
+            todo.extend(c for c in sl.children(n) if isinstance(c, sl.BAG_OPS))
+    return out
 
 
 def _driver_check(e: sl.Expr) -> sl.Expr:

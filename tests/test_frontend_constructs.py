@@ -672,15 +672,6 @@ CASES = {
         '  let a_b = py.unpack(take(2)(R), 2)\n'
         '  (py.getitem(best, 0) + a_b[0], takeOrdered(3, lambda (x: Int) -> -x)(R), first(R))\n'
     ),
-    'sorting_and_dicts': (
-        'def p(S: RDD[tuple[str, int]]):\n'
-        '    return S.sortBy(lambda kv: kv[1], ascending=False).collect(), S.sortByKey(False), S.countByKey(), S.countByValue(), S.collectAsMap()\n'
-        ,
-        'program p(S: Bag[(Str, Int)]) =\n'
-        '  let item = collect(sortBy(lambda (kv: (Str, Int)) -> kv[1], descending)(S))\n'
-        '  let item_1 = countByValue(map(lambda (kv: (Str, Int)) -> kv[0])(S))\n'
-        '  (item, sortBy(lambda (kv: (Str, Int)) -> kv[0], descending)(S), item_1, countByValue(S), collectAsMap(S))\n'
-    ),
     'returned_collect_is_the_rdd': (
         'def p(R: RDD[int]):\n'
         '    return R.sortBy(lambda x: -x).collect()\n'
@@ -766,6 +757,45 @@ CASES = {
         ,
         'program p(R: Bag[Str]) =\n'
         '  map(lambda (line: Str) -> [(py.unpack(item, 2)[0], int(py.unpack(item, 2)[1])) for item: List[Str] in [str.split(line, ",")]])(R)\n'
+    ),
+    'user_defs_named_like_builtins': (
+        'def sum(x):\n'
+        '    return x + 1\n'
+        'def round(a, b):\n'
+        '    return a\n'
+        'def p(R: RDD[int]):\n'
+        '    return R.map(sum).reduce(round)\n'
+        ,
+        'program p(R: Bag[Int]) =\n'
+        '  def sum_fn(x: Int): Int = x + 1\n'
+        '  def round_fn(a: Int, b: Int): Int = a\n'
+        '  reduce(round_fn)(map(sum_fn)(R))\n'
+    ),
+    'unused_sort_is_built_where_python_builds_it': (
+        'def p(R: RDD[int]):\n'
+        '    s = R.sortBy(lambda x: 10 // x)\n'
+        '    return R.count()\n'
+        ,
+        'program p(R: Bag[Int]) =\n'
+        '  let s = sortBy(lambda (x: Int) -> 10 // x)(R)\n'
+        '  count(R)\n'
+    ),
+    'builtins_as_functions': (
+        'def p(R: RDD[list[int]], S: RDD[tuple[int, int]]):\n'
+        '    return R.filter(lambda xs: xs).map(max), S.reduceByKey(max), R.map(lambda xs: None).filter(lambda n: n), R.map(len), S.values().map(str)\n'
+        ,
+        'program p(R: Bag[List[Int]], S: Bag[(Int, Int)]) =\n'
+        '  (map(lambda (a: List[Int]) -> max(a,))(filter(lambda (xs: List[Int]) -> len(xs) != 0)(R)), reduceByKey(lambda (a: Int, b: Int) -> max(a, b))(S), filter(lambda (n: None) -> not py.is_none(n))(map(lambda (xs: List[Int]) -> None)(R)), map(lambda (a: List[Int]) -> len(a))(R), map(lambda (a: Int) -> str(a))(map(lambda (kv: (Int, Int)) -> kv[1])(S)))\n'
+    ),
+    'sorting_and_dicts': (
+        'def p(S: RDD[tuple[str, int]]):\n'
+        '    return S.sortBy(lambda kv: kv[1], ascending=False).collect(), S.sortByKey(False), S.countByKey(), S.countByValue(), S.collectAsMap()\n'
+        ,
+        'program p(S: Bag[(Str, Int)]) =\n'
+        '  let item = collect(sortBy(lambda (kv: (Str, Int)) -> kv[1], descending)(S))\n'
+        '  let item_1 = sortBy(lambda (kv: (Str, Int)) -> kv[0], descending)(S)\n'
+        '  let item_2 = countByValue(map(lambda (kv: (Str, Int)) -> kv[0])(S))\n'
+        '  (item, item_1, item_2, countByValue(S), collectAsMap(S))\n'
     ),
 }
 

@@ -106,3 +106,9 @@ def p_clip_floats(R: RDD[float]):
             return 2.0
         return x
     return R.map(clip).map(lambda x: x * 10 // 1)
+
+
+def p_unused_sort(R: RDD[int]):
+    # on several partitions PySpark counts the keyed RDD when sortBy is called: 10 // 0 raises there
+    s = R.sortBy(lambda x: 10 // x)  # noqa: F841
+    return R.count()
