@@ -34,8 +34,10 @@ in ``docs/semantics-notes.md``). The essentials:
 
 from __future__ import annotations
 
+import bisect
 import functools
 import operator
+import random
 import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
@@ -101,29 +103,40 @@ class LazyBag:
     """An RDD: its partition count and hash-partitioning are known statically, its elements on demand.
 
     ``hashed`` means Spark knows the bag is partitioned by ``portable_hash(key) % nparts`` (a shuffle
-    output, possibly filtered); see the module doc for why that matters. Elements are computed once and
-    cached, errors too (Spark would recompute, with the same result).
+    output, possibly filtered); see the module doc for why that matters.
 
-    Narrow operators (``map``, ``filter``, ``flatMap``) are also iterable one partition at a time
-    (``iterate``), lazily, element by element, because ``take`` and ``first`` pull only the elements
-    they need and a UDF that raises on a later element never runs in Spark either.
+    How much is computed follows Spark's tasks (checked on Spark, ``docs/semantics-notes.md``):
+
+    - narrow operators (``map``, ``filter``, ``flatMap``; ``raw_iter``) are pipelined into the task that
+      consumes them and computed lazily, element by element (``raw_iterate``), because ``take`` and
+      ``first`` pull only the elements they need and a UDF that raises on a later element never runs;
+    - every other bag is computed a partition at a time (``part``: one task's whole output, as a union's
+      or a cartesian's parent partition, a shuffle's reduce side) or all at once (``compute``: a sort, a
+      shuffle's map side, inputs). A partition is computed once and cached, its error too (Spark would
+      recompute, with the same result); the other partitions are not computed until needed.
 
     ``ranked`` bags come out of ``sortBy`` (and the narrow operators after it): their raw items are
     ``(rank, element)`` pairs, ranks ascending along the partitions, equal for equal sort keys; ``parts``
     and ``iterate`` hide the ranks, ``raw_iterate`` shows them.
     """
 
-    __slots__ = ("nparts", "hashed", "ranked", "_compute", "_raw_iter", "_parts", "_error")
+    __slots__ = ("nparts", "hashed", "ranked", "_compute", "_raw_iter", "_part", "_source", "_parts",
+                 "_error", "_cache")
 
     def __init__(self, nparts: int, hashed: bool, compute: Callable[[], Parts] | None = None, *,
-                 raw_iter: Callable[[int], Iterator[Any]] | None = None, ranked: bool = False) -> None:
+                 raw_iter: Callable[[int], Iterator[Any]] | None = None,
+                 part: Callable[[int], list[Any]] | None = None, source: LazyBag | None = None,
+                 ranked: bool = False) -> None:
         self.nparts = nparts
         self.hashed = hashed
         self.ranked = ranked
         self._compute = compute
         self._raw_iter = raw_iter
+        self._part = part
+        self._source = source  # the bag a narrow operator reads
         self._parts: Parts | None = None
         self._error: BaseException | None = None
+        self._cache: dict[int, list[Any] | BaseException] = {}
 
     @staticmethod
     def of(partitions: Partitioning | Iterable[Iterable[Any]]) -> LazyBag:
@@ -131,15 +144,14 @@ class LazyBag:
         return LazyBag(len(parts), False, lambda: parts)
 
     def raw_parts(self) -> Parts:
+        """Every partition, computed in partition order (the first error raises)."""
+        if self._compute is None:
+            return [self.raw_partition(i) for i in range(self.nparts)]
         if self._error is not None:
             raise self._error
         if self._parts is None:
             try:
-                if self._compute is not None:
-                    self._parts = self._compute()
-                else:
-                    assert self._raw_iter is not None
-                    self._parts = [list(self._raw_iter(i)) for i in range(self.nparts)]
+                self._parts = self._compute()
             except (ZeroDivisionError, EmptyReduceError, ProgramError) as exc:
                 self._error = exc
                 raise
@@ -147,20 +159,48 @@ class LazyBag:
                 raise AssertionError("partition count mismatch")
         return self._parts
 
+    def raw_partition(self, i: int) -> list[Any]:
+        """Partition ``i`` in full, as the task computing it does (computed once, an error too)."""
+        if self._compute is not None:
+            return self.raw_parts()[i]
+        got = self._cache.get(i)
+        if got is None:
+            try:
+                got = self._part(i) if self._part is not None else list(self._raw_iter(i))  # type: ignore[misc]
+            except (ZeroDivisionError, EmptyReduceError, ProgramError) as exc:
+                got = exc
+            self._cache[i] = got
+        if isinstance(got, BaseException):
+            raise got
+        return got
+
+    def partition(self, i: int) -> list[Any]:
+        raw = self.raw_partition(i)
+        return [x for _, x in raw] if self.ranked else raw
+
     def parts(self) -> Parts:
         raw = self.raw_parts()
         return [[x for _, x in p] for p in raw] if self.ranked else raw
 
     def raw_iterate(self, i: int) -> Iterator[Any]:
-        """Partition ``i``'s raw items, computed lazily when this bag is a chain of narrow operators."""
-        if self._parts is not None or self._error is not None or self._raw_iter is None:
-            return iter(self.raw_parts()[i])
-        return self._raw_iter(i)
+        """Partition ``i``'s raw items, computed lazily when this bag is a chain of narrow operators
+        (a failed attempt is not remembered: pulling fewer elements again may succeed, as in Spark)."""
+        if self._raw_iter is not None and not isinstance(self._cache.get(i), list):
+            return self._raw_iter(i)
+        return iter(self.raw_partition(i))
 
     def iterate(self, i: int) -> Iterator[Any]:
         if self.ranked:
             return (x for _, x in self.raw_iterate(i))
         return self.raw_iterate(i)
+
+    def start_task(self, i: int) -> None:
+        """What a task over partition ``i`` computes before it pulls any element: the partition of the
+        first non-narrow bag below the narrow chain (a shuffle's reduce side, a union's parent...)."""
+        bag: LazyBag = self
+        while bag._raw_iter is not None and bag._source is not None:
+            bag = bag._source
+        bag.raw_partition(i)
 
     def elements(self) -> list[Any]:
         return [x for p in self.parts() for x in p]
@@ -198,31 +238,45 @@ def _combine_by_key(
     result.
     """
     n = src.nparts
+    memo: list[Any] = []  # the map side: all map tasks run before any reduce partition is read
 
-    def compute() -> Parts:
-        buckets: list[list[list[tuple[Any, Any]]]] = []  # buckets[m][j]
-        for part in src.parts():
-            local: dict[Any, Any] = {}
-            for k, v in part:
-                local[k] = merge_value(local[k], v) if k in local else create(v)
-            out: list[list[tuple[Any, Any]]] = [[] for _ in range(n)]
-            for k, c in local.items():
-                out[portable_hash(k) % n].append((k, c))
-            buckets.append(out)
-        result: Parts = []
-        for j in range(n):
-            merged: dict[Any, Any] = {}
-            for out in buckets:
-                for k, c in out[j]:
-                    merged[k] = merge_combiners(merged[k], c) if k in merged else c
-            result.append(list(merged.items()))
-        return result
+    def map_side() -> list[list[list[tuple[Any, Any]]]]:
+        if not memo:
+            try:
+                memo.append(_map_side(src, n, create, merge_value))
+            except (ZeroDivisionError, EmptyReduceError, ProgramError) as exc:
+                memo.append(exc)
+        if isinstance(memo[0], BaseException):
+            raise memo[0]
+        return memo[0]
 
-    return LazyBag(n, True, compute)
+    def reduce_side(j: int) -> list[Any]:  # one reduce task (PySpark merges in the Python worker)
+        merged: dict[Any, Any] = {}
+        for out in map_side():
+            for k, c in out[j]:
+                merged[k] = merge_combiners(merged[k], c) if k in merged else c
+        return list(merged.items())
+
+    return LazyBag(n, True, part=reduce_side)
+
+
+def _map_side(src: LazyBag, n: int, create: Callable[[Any], Any], merge_value: Callable[[Any, Any], Any]
+              ) -> list[list[list[tuple[Any, Any]]]]:
+    """``buckets[m][j]``: map partition ``m``'s combiners for reduce partition ``j``, in dict order."""
+    buckets: list[list[list[tuple[Any, Any]]]] = []
+    for part in src.parts():
+        local: dict[Any, Any] = {}
+        for k, v in part:
+            local[k] = merge_value(local[k], v) if k in local else create(v)
+        out: list[list[tuple[Any, Any]]] = [[] for _ in range(n)]
+        for k, c in local.items():
+            out[portable_hash(k) % n].append((k, c))
+        buckets.append(out)
+    return buckets
 
 
 def _map_parts(src: LazyBag, hashed: bool, f: Callable[[list[Any]], list[Any]]) -> LazyBag:
-    return LazyBag(src.nparts, hashed, lambda: [f(p) for p in src.parts()])
+    return LazyBag(src.nparts, hashed, part=lambda i: f(src.partition(i)))
 
 
 def _narrow(src: LazyBag, hashed: bool, per_elem: Callable[[Any], Iterable[Any]]) -> LazyBag:
@@ -237,15 +291,17 @@ def _narrow(src: LazyBag, hashed: bool, per_elem: Callable[[Any], Iterable[Any]]
         def raw_iter(i: int) -> Iterator[Any]:
             for x in src.raw_iterate(i):
                 yield from per_elem(x)
-    return LazyBag(src.nparts, hashed, raw_iter=raw_iter, ranked=src.ranked)
+    return LazyBag(src.nparts, hashed, raw_iter=raw_iter, source=src, ranked=src.ranked)
 
 
 def _union(left: LazyBag, right: LazyBag) -> LazyBag:
+    """A partition of a union is a partition of a parent, computed only when needed (and then in full)."""
     if left.hashed and right.hashed and left.nparts == right.nparts:
         # Spark's PartitionerAwareUnionRDD: partition i is left_i ++ right_i.
-        return LazyBag(left.nparts, True,
-                       lambda: [a + b for a, b in zip(left.parts(), right.parts(), strict=True)])
-    return LazyBag(left.nparts + right.nparts, False, lambda: left.parts() + right.parts())
+        return LazyBag(left.nparts, True, part=lambda i: left.partition(i) + right.partition(i))
+    n1 = left.nparts
+    return LazyBag(n1 + right.nparts, False,
+                   part=lambda i: left.partition(i) if i < n1 else right.partition(i - n1))
 
 
 def _group_by_key(src: LazyBag) -> LazyBag:
@@ -287,14 +343,12 @@ def _distinct(src: LazyBag) -> LazyBag:
 
 def _subtract(left: LazyBag, right: LazyBag) -> LazyBag:
     """PySpark's ``subtract``: ``self.map(x -> (x, True)).subtractByKey(other.map(x -> (x, True)))
-    .keys()``; ``subtractByKey`` is a ``cogroup`` (tag 1/2, union, ``groupByKey`` with the left side's
-    partition count) keeping keys with left values and no right value, each left value once."""
-    n = left.nparts
+    .keys()``; ``subtractByKey`` is a ``cogroup`` (``python_cogroup``: tag 1/2, union, ``groupByKey`` with
+    the union's partition count ``n1 + n2``, as ``numPartitions`` is not given; Scala's ``subtract`` would
+    use the left side's count) keeping keys with left values and no right value, each left value once."""
     vs = _map_parts(left, False, lambda p: [(x, (1, True)) for x in p])
     ws = _map_parts(right, False, lambda p: [(x, (2, True)) for x in p])
-    union = _union(vs, ws)
-    grouped = _combine_by_key(_repartition_to(union, n), lambda v: [v], lambda xs, x: [*xs, x],
-                              operator.add)
+    grouped = _group_by_key(_union(vs, ws))
 
     def keep(part: list[Any]) -> list[Any]:
         out = []
@@ -304,22 +358,6 @@ def _subtract(left: LazyBag, right: LazyBag) -> LazyBag:
         return out
 
     return _map_parts(grouped, False, keep)
-
-
-def _repartition_to(src: LazyBag, n: int) -> LazyBag:
-    """The same elements seen by a shuffle into ``n`` partitions: only the partition count matters to
-    ``_combine_by_key`` (it hashes every key again), so this only relabels the count."""
-    if src.nparts == n:
-        return src
-    return LazyBag(n, False, lambda: _split_evenly(src.parts(), n))
-
-
-def _split_evenly(parts: Parts, n: int) -> Parts:
-    flat = [x for p in parts for x in p]
-    out: Parts = [[] for _ in range(n)]
-    if flat:
-        out[0] = flat
-    return out
 
 
 def _intersection(left: LazyBag, right: LazyBag) -> LazyBag:
@@ -336,26 +374,65 @@ def _intersection(left: LazyBag, right: LazyBag) -> LazyBag:
 
 
 def _sort_by(src: LazyBag, key: Callable[[Any], Any], ascending: bool) -> LazyBag:
-    """``sortBy``: a stable sort of the elements (in partition order) by ``key``; equal keys share a
-    rank. Spark range-partitions the result with bounds it samples; sparkeq keeps the partition count
-    and puts the sorted run in the first partition: order and contents are Spark's, the layout is not,
-    so a partition-dependent aggregation after a sort is not modelled (``docs/semantics-notes.md``)."""
+    """``sortBy`` (``keyBy(key).sortByKey(ascending).values()``): a stable sort of the elements (in
+    partition order) by ``key``; equal keys share a rank. With one partition that is the whole result.
+    With ``n > 1`` PySpark's ``sortByKey`` range-partitions: it samples the keys (``sample(False,
+    fraction, seed=1)``, every key when ``fraction`` is 1, i.e. up to ``20 * n`` elements), takes
+    ``bounds[i] = samples[int(len(samples) * (i + 1) / n)]`` of the sorted sample, sends a key to
+    partition ``bisect_left(bounds, k)`` (``n - 1 -`` that when descending), and sorts every partition
+    (stably, in arrival order, which is partition order). That layout decides which elements ``take``
+    pulls and what partition-dependent aggregations compute after the sort, so it is reproduced, with
+    the sampler itself (``pyspark.rddsampler.RDDSampler``) for larger bags. The sort is computed all at
+    once; with ``n > 1`` Spark runs it (its ``count`` and sampling jobs) when ``sortBy`` is called (see
+    ``_Evaluator``)."""
+    n = src.nparts
+
     def compute() -> Parts:
-        keyed = [(key(x), x) for x in src.elements()]
-        keyed.sort(key=lambda kx: kx[0], reverse=not ascending)
-        out: list[Any] = []
+        src_parts = src.parts()
+        keyed = [(key(x), x, m) for m, p in enumerate(src_parts) for x in p]
+        order = sorted(range(len(keyed)), key=lambda i: keyed[i][0], reverse=not ascending)
+        parts: Parts = [[] for _ in range(n)]
+        target = _range_partitioner([[k for k, _, m in keyed if m == j] for j in range(len(src_parts))],
+                                    n, ascending)
         rank = -1
         prev: Any = object()
-        for i, (k, x) in enumerate(keyed):
-            if i == 0 or not _same_key(k, prev):
+        for pos, i in enumerate(order):
+            k, x, _ = keyed[i]
+            if pos == 0 or not _same_key(k, prev):
                 rank += 1
             prev = k
-            out.append((rank, x))
-        parts: Parts = [[] for _ in range(src.nparts)]
-        parts[0] = out
+            parts[target(k)].append((rank, x))
         return parts
 
-    return LazyBag(src.nparts, False, compute, ranked=True)
+    return LazyBag(n, False, compute, ranked=True)
+
+
+def _range_partitioner(keys_by_partition: list[list[Any]], n: int, ascending: bool
+                       ) -> Callable[[Any], int]:
+    """PySpark ``sortByKey``'s ``rangePartitioner`` for these keys (see ``_sort_by``)."""
+    if n == 1:
+        return lambda k: 0
+    size = sum(len(p) for p in keys_by_partition)
+    fraction = min(n * 20.0 / max(size, 1), 1.0)
+    samples: list[Any] = []
+    for split, keys in enumerate(keys_by_partition):
+        if fraction >= 1.0:
+            samples.extend(keys)
+            continue
+        rng = random.Random(1 ^ split)  # RDDSampler(False, fraction, seed=1).func(split, iterator)
+        for _ in range(10):
+            rng.randint(0, 1)
+        samples.extend(k for k in keys if rng.random() < fraction)
+    samples.sort()
+    if not samples:
+        return lambda k: 0  # no element (PySpark returns the unsorted, empty RDD)
+    bounds = [samples[int(len(samples) * (i + 1) / n)] for i in range(n - 1)]
+
+    def target(k: Any) -> int:
+        p = bisect.bisect_left(bounds, k)
+        return p if ascending else n - 1 - p
+
+    return target
 
 
 def _same_key(a: Any, b: Any) -> bool:
@@ -392,8 +469,8 @@ def _take(src: LazyBag, num: int) -> Ranked:
         candidates = None
         if raw:
             last = ranks[-1]
-            group = [x for p in src.raw_parts() for r, x in p if r == last]
-            if len(group) > ranks.count(last):
+            group = _tie_group(src, last)
+            if group is not None and len(group) > ranks.count(last):
                 candidates = group
         return Ranked(items, ranks, candidates)
     # unsorted: which elements come first is Spark's partition order, a fact of this partitioning (and
@@ -401,14 +478,28 @@ def _take(src: LazyBag, num: int) -> Ranked:
     return Ranked(raw, [0] * len(raw))
 
 
+def _tie_group(src: LazyBag, rank: int) -> list[Any] | None:
+    """Every element of the sorted bag ``src`` with rank ``rank`` (the candidates of a ``take`` cut inside
+    that tie group), or None when computing them raises: elements Spark never computes (narrow
+    operators after the sort are pulled lazily) must not turn a result into an error."""
+    try:
+        return [x for i in range(src.nparts) for r, x in src.raw_iterate(i) if r == rank]
+    except (ZeroDivisionError, EmptyReduceError, ProgramError):
+        return None
+
+
 def _take_ordered(src: LazyBag, num: int, key: Callable[[Any], Any] | None, top: bool) -> Ranked:
     """``takeOrdered(num, key)`` (``heapq.nsmallest`` per partition, then merged) and ``top``
-    (``nlargest``); ``num <= 0`` pulls no element."""
+    (``nlargest``). ``takeOrdered`` raises ``ValueError`` for ``num < 0`` and runs no job for ``num == 0``;
+    ``top(num <= 0)`` runs its job, whose tasks pull no element (``nlargest`` returns ``[]`` at once), but
+    each computes what its partition's pipeline starts from (``LazyBag.start_task``)."""
     if num < 0 and not top:
         raise ProgramError("ValueError")  # "top N cannot be negative."
+    if num == 0 and not top:
+        return Ranked([], [])
     if num <= 0:
-        for i in range(src.nparts):  # the job runs; narrow chains are not pulled, shuffles are computed
-            src.raw_iterate(i)
+        for i in range(src.nparts):
+            src.start_task(i)
         return Ranked([], [])
     k = key if key is not None else (lambda x: x)
     keyed = [(k(x), x) for x in src.elements()]
@@ -439,16 +530,19 @@ def _count_by_value(src: LazyBag) -> dict:
 
 
 def _cartesian(left: LazyBag, right: LazyBag) -> LazyBag:
+    """Partition ``i * n2 + j`` pairs left partition ``i`` with right partition ``j``; its task computes
+    the right partition only when the left one has an element (``CartesianRDD.compute`` iterates the left
+    side first)."""
     n2 = right.nparts
 
-    def compute() -> Parts:
-        lp = left.parts()
-        if not any(lp):  # CartesianRDD never opens a right partition when the left one is empty
-            return [[] for _ in range(left.nparts * n2)]
-        rp = right.parts()
-        return [[(x, y) for x in li for y in rj] for li in lp for rj in rp]
+    def part(k: int) -> list[Any]:
+        li = left.partition(k // n2)
+        if not li:
+            return []
+        rj = right.partition(k % n2)
+        return [(x, y) for x in li for y in rj]
 
-    return LazyBag(left.nparts * n2, False, compute)
+    return LazyBag(left.nparts * n2, False, part=part)
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -574,7 +668,10 @@ class _Evaluator:
             return _join(left, self.bag(e.right, env), e.kind)
         if isinstance(e, A.SortBy):
             src = self.bag(e.source, env)
-            return _sort_by(src, self.fn(e.key, env), e.ascending)
+            sorted_bag = _sort_by(src, self.fn(e.key, env), e.ascending)
+            if src.nparts > 1:  # sortByKey runs count() and a sampling job right away, on the driver
+                sorted_bag.raw_parts()
+            return sorted_bag
         if isinstance(e, A.Subtract):
             left = self.bag(e.left, env)
             return _subtract(left, self.bag(e.right, env))
