@@ -24,8 +24,8 @@ import builtins
 import keyword
 
 from sparklite import ast as A
+from sparklite import builtins as B
 
-_PREC = {"or": 1, "and": 2, "not": 3, "cmp": 4, "+": 5, "-": 5, "*": 6, "//": 6, "%": 6, "neg": 7}
 _RESERVED = {"min", "max", "abs", "sum", "len", "tuple", "print", "lambda", "None", "True", "False"}
 
 
@@ -45,9 +45,23 @@ class _Gen:
             return str(e.value) if e.value >= 0 else f"({e.value})"
         if isinstance(e, A.BoolLit):
             return "True" if e.value else "False"
+        if isinstance(e, A.StrLit):
+            return repr(e.value)
+        if isinstance(e, A.FloatLit):  # finite (the type checker says so); repr round-trips exactly
+            text = repr(float(e.value))
+            return f"({text})" if text.startswith("-") else text
+        if isinstance(e, A.NoneLit):
+            return "None"
+        if isinstance(e, A.ListExpr):
+            return "[" + ", ".join(self.expr(x) for x in e.elems) + "]"
+        if isinstance(e, A.ListComp):
+            # the functions are applied as lambdas, so their parameter names cannot capture anything;
+            # _ITEM is a name py_name never produces
+            cond = f" if {self.fn(e.cond)}({_ITEM})" if e.cond is not None else ""
+            return f"[{self.fn(e.fn)}({_ITEM}) for {_ITEM} in {self.expr(e.source)}{cond}]"
         if isinstance(e, A.Var):
             return py_name(e.name)
-        if isinstance(e, A.BinOp):
+        if isinstance(e, A.BinOp):  # "in" is Python's: ``a in b`` tests a in the container b
             return f"({self.expr(e.left)} {e.op} {self.expr(e.right)})"
         if isinstance(e, A.Not):
             return f"(not {self.expr(e.operand)})"
@@ -61,12 +75,31 @@ class _Gen:
         if isinstance(e, A.Proj):
             return f"{self.expr(e.tuple)}[{e.index}]"
         if isinstance(e, A.Call):
-            builtin = e.func in A.BUILTINS and e.func not in self.def_names
-            f = e.func if builtin else py_name(e.func)
-            return f"{f}({', '.join(self.expr(a) for a in e.args)})"
+            if e.func in self.def_names:
+                return f"{py_name(e.func)}({', '.join(self.expr(a) for a in e.args)})"
+            return self.builtin_call(e.func, [self.expr(a) for a in e.args])
         if isinstance(e, A.Apply):
             return f"{self.fn(e.fn)}({', '.join(self.expr(a) for a in e.args)})"
         return self.bag_or_agg(e)
+
+    def builtin_call(self, name: str, args: list[str]) -> str:
+        """A builtin call in the table's Python spelling (``sparklite.builtins``). Two builtins are
+        spelled out here because their meaning is not one Python expression: ``py.unpack(xs, n)`` is
+        ``a, b = xs`` (``ValueError`` on a wrong length) and ``py.unwrap(x)`` raises ``TypeError`` on
+        ``None`` at the point the interpreter does (the bare ``x`` the table gives would only raise when
+        Python's next operation fails, and not at all before ``==`` or ``str``)."""
+        if name == "py.unpack":
+            return (f"(lambda t: t if len(t) == {args[1]} else (_ for _ in ()).throw(ValueError("
+                    f"'wrong number of values to unpack')))(tuple({args[0]}))")
+        if name == "py.unwrap":
+            return (f"(lambda v: v if v is not None else (_ for _ in ()).throw(TypeError("
+                    f"'None used as a value')))({args[0]})")
+        lib = B.lookup(name)
+        if lib is None or not lib.python:
+            if name in A.BUILTINS:
+                return f"{name}({', '.join(args)})"
+            raise TypeError(f"no Python spelling for the builtin {name!r}")
+        return lib.python.format(*args, args=", ".join(args), rest=", ".join(args[1:]))
 
     def fn(self, fn: A.Fn) -> str:
         if isinstance(fn, A.Lambda):
@@ -95,6 +128,30 @@ class _Gen:
             return f"{self.expr(e.left)}.union({self.expr(e.right)})"
         if isinstance(e, A.Distinct):
             return f"{self.expr(e.source)}.distinct()"
+        if isinstance(e, A.OuterJoin):
+            return f"{self.expr(e.left)}.{e.kind}OuterJoin({self.expr(e.right)})"
+        if isinstance(e, A.SortBy):
+            if e.surface == "sortByKey" and _is_first_projection(e.key):
+                return f"{self.expr(e.source)}.sortByKey({e.ascending})"
+            return f"{self.expr(e.source)}.sortBy({self.fn(e.key)}, {e.ascending})"
+        if isinstance(e, A.Subtract):
+            return f"{self.expr(e.left)}.subtract({self.expr(e.right)})"
+        if isinstance(e, A.Intersection):
+            return f"{self.expr(e.left)}.intersection({self.expr(e.right)})"
+        if isinstance(e, A.Collect):
+            return f"{self.expr(e.source)}.collect()"
+        if isinstance(e, A.Take):
+            return f"{self.expr(e.source)}.take({self.expr(e.count)})"
+        if isinstance(e, A.TakeOrdered):
+            method = "top" if e.top else "takeOrdered"
+            key = "" if e.key is None else f", key={self.fn(e.key)}"
+            return f"{self.expr(e.source)}.{method}({self.expr(e.count)}{key})"
+        if isinstance(e, A.First):
+            return f"{self.expr(e.source)}.first()"
+        if isinstance(e, A.CountByValue):
+            return f"{self.expr(e.source)}.countByValue()"
+        if isinstance(e, A.CollectAsMap):
+            return f"{self.expr(e.source)}.collectAsMap()"
         if isinstance(e, A.FoldByKey):
             return f"{self.expr(e.source)}.foldByKey({self.expr(e.zero)}, {self.fn(e.op)})"
         if isinstance(e, A.AggregateByKey):
@@ -111,6 +168,8 @@ class _Gen:
             return (f"{self.expr(e.source)}.combineByKey({self.fn(e.create)}, {self.fn(e.merge_value)}, "
                     f"{self.fn(e.merge_combiners)})")
         if isinstance(e, A.GroupByKeyAgg):
+            if e.kinds == ("list",):
+                return f"{self.expr(e.source)}.groupByKey().mapValues(list)"
             parts = [f"{k}(vs)" for k in e.kinds]
             body = parts[0] if len(parts) == 1 else "(" + ", ".join(parts) + ")"
             return f"{self.expr(e.source)}.groupByKey().mapValues(lambda vs: {body})"
@@ -124,6 +183,16 @@ class _Gen:
         if isinstance(e, A.SimpleAgg):
             return f"{self.expr(e.source)}.{e.kind}()"
         raise TypeError(f"unknown expression node {type(e).__name__}")
+
+
+_ITEM = "it_sl"  # py_name maps a name to itself or appends "_sl" to a reserved one: never to this
+
+
+def _is_first_projection(fn: A.Fn) -> bool:
+    """``lambda kv: kv[0]``: the key ``sortByKey`` sorts by."""
+    return (isinstance(fn, A.Lambda) and len(fn.params) == 1 and isinstance(fn.body, A.Proj)
+            and fn.body.index == 0 and isinstance(fn.body.tuple, A.Var)
+            and fn.body.tuple.name == fn.params[0].name)
 
 
 def function_name(program: A.Program) -> str:

@@ -150,6 +150,73 @@ def observe_sequence(items: list[Any], ranks: list[int], candidates: list[Any] |
     return Sorted(tuple(split), taken)
 
 
+def observe_value(value: Any) -> Outcome:
+    """The observation of a plain Python value a program returned (no RDDs: collect them first):
+    tuples component-wise, lists as ``ListValue``, dicts (also ``defaultdict``) as ``DictValue``."""
+    if isinstance(value, tuple):
+        return tuple(observe_value(v) for v in value)
+    if isinstance(value, list):
+        return ListValue(tuple(observe_value(v) for v in value))
+    if isinstance(value, dict):
+        return DictValue.of({observe_value(k): observe_value(v) for k, v in value.items()})
+    return value
+
+
+def observe_like(actual: Any, reference: Outcome) -> Outcome:
+    """Observe ``actual``, a concrete Python value a real Spark returned (RDDs already collected into
+    lists), the way ``reference`` (the interpreter's outcome for the same run) is observed, so that the
+    two compare with ``outcomes_equal``.
+
+    Spark returns an ordered result as one concrete list, the interpreter as a ``Sorted`` modulo ties:
+    the list is cut into runs of the reference's group sizes, each run must equal its group as a multiset,
+    and when the reference was cut inside its last group (``taken``) the last run must be a sub-multiset
+    of that group's candidates. When it is consistent the result *is* the reference; otherwise the list
+    as a ``ListValue``, which equals no ``Sorted``. A list whose reference is a ``Bag`` (an unsorted
+    ``collect()``, one tie group) is observed as a bag, tuples component-wise, anything else as
+    ``observe_value`` does."""
+    if isinstance(reference, tuple) and isinstance(actual, tuple) and len(actual) == len(reference):
+        return tuple(observe_like(a, r) for a, r in zip(actual, reference, strict=True))
+    if isinstance(actual, list) and isinstance(reference, Bag):
+        return Bag.of(observe_value(x) for x in actual)
+    if isinstance(actual, list) and isinstance(reference, Sorted):
+        items = [observe_value(x) for x in actual]
+        if _chunks_match(items, reference):
+            return reference
+        return ListValue(tuple(items))
+    return observe_value(actual)
+
+
+def _chunks_match(items: list[Any], reference: Sorted) -> bool:
+    sizes = [len(g) for g in reference.groups]
+    if reference.taken is not None:
+        sizes[-1] = reference.taken
+    if sum(sizes) != len(items):
+        return False
+    start = 0
+    for i, (size, group) in enumerate(zip(sizes, reference.groups, strict=True)):
+        run = tuple(items[start:start + size])
+        start += size
+        if i == len(sizes) - 1 and reference.taken is not None:
+            if not _sub_multiset(run, group.items):
+                return False
+        elif not _bags_equal(tuple(Bag.of(run).items), group.items):
+            return False
+    return True
+
+
+def _sub_multiset(xs: tuple[Any, ...], ys: tuple[Any, ...]) -> bool:
+    """Every element of ``xs`` matches a distinct element of ``ys`` under ``outcomes_equal``."""
+    rest = list(ys)
+    for x in xs:
+        for i, y in enumerate(rest):
+            if outcomes_equal(x, y):
+                del rest[i]
+                break
+        else:
+            return False
+    return True
+
+
 def float_json(v: float) -> Any:
     if v != v:
         return {"float": "nan"}

@@ -6,6 +6,7 @@ real Spark exactly what the interpreter says (hand-written programs here; random
 from __future__ import annotations
 
 import ast as pyast
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -16,33 +17,72 @@ from sparklite.codegen import function_name, py_name, to_pyspark
 from sparklite.interpreter import run
 from sparklite.partitions import default_partitioning
 from sparklite.types import INT, BagType, TupleType
-from sparklite.values import Bag, ErrorOutcome, Outcome, Partitioning, outcomes_equal
+from sparklite.values import (
+    Bag,
+    ErrorOutcome,
+    Outcome,
+    Partitioning,
+    Sorted,
+    observe_like,
+    observe_value,
+    outcomes_equal,
+)
 
 
-def _collect(value: Any) -> Outcome:
-    if hasattr(value, "collect") and hasattr(value, "getNumPartitions"):
-        return Bag.of(value.collect())
+def _is_rdd(value: Any) -> bool:
+    return hasattr(value, "collect") and hasattr(value, "getNumPartitions")
+
+
+def _collect(value: Any, reference: Outcome = None) -> Outcome:
+    """Spark's result observed like ``reference`` (the interpreter's outcome; ``values.observe_like``):
+    RDDs are collected left to right, an ordered result is compared modulo ties. Without a reference an
+    RDD is a bag and a list a ``ListValue``."""
+    if _is_rdd(value):
+        items = value.collect()
+        if isinstance(reference, Sorted):
+            return observe_like(items, reference)
+        return Bag.of(observe_value(x) for x in items)
     if isinstance(value, tuple):
-        return tuple(_collect(v) for v in value)
-    return value
+        same_shape = isinstance(reference, tuple) and len(reference) == len(value)
+        refs = reference if same_shape else (None,) * len(value)
+        return tuple(_collect(v, r) for v, r in zip(value, refs, strict=True))
+    return observe_like(value, reference)
+
+
+#: The exceptions a SparkLite program can raise (``sparklite.builtins``, ``sparklite.effects``); anything
+#: else coming out of Spark is a bug of codegen or of the test, and propagates.
+PROGRAM_ERRORS = ("ZeroDivisionError", "ValueError", "IndexError", "TypeError", "OverflowError")
+_WORKER_ERROR = re.compile(r"^(?:pyspark\.errors\.exceptions\.base\.)?(?:PySpark)?([A-Za-z]\w*):?", re.M)
 
 
 def spark_error_kind(exc: BaseException) -> str | None:
-    """The Python exception a Spark failure stands for: Spark wraps task-side errors in Py4JJavaError /
-    PythonException whose text carries the worker's traceback; driver-side ones arrive as themselves."""
-    text = f"{type(exc).__name__}: {exc}"
-    if isinstance(exc, ZeroDivisionError) or "ZeroDivisionError" in text:
-        return "ZeroDivisionError"
-    if isinstance(exc, ValueError) and "empty RDD" in text:
-        return "ValueError"
+    """The Python exception a Spark failure stands for: driver-side errors arrive as themselves (PySpark
+    raises ``PySparkValueError`` for ``first()`` of an empty RDD); task-side ones are wrapped in a
+    Py4JJavaError / PythonException whose text carries the worker's traceback, whose last line names the
+    exception."""
+    for cls in type(exc).__mro__:
+        if cls.__module__ == "builtins" and cls.__name__ in PROGRAM_ERRORS:
+            return cls.__name__
+    text = str(exc)
+    marker = "Traceback (most recent call last):"
+    if marker not in text:
+        return None
+    tail = text[text.rindex(marker) + len(marker):]
+    for line in tail.splitlines()[1:]:
+        if not line or line[0].isspace():
+            continue
+        match = _WORKER_ERROR.match(line)
+        if match:
+            return match.group(1) if match.group(1) in PROGRAM_ERRORS else None
     return None
 
 
 def run_on_spark(sc: Any, module_text: str, func_name: str, program: A.Program, inputs: Mapping[str, Any],
-                 partitions: Mapping[str, Partitioning] | None = None) -> Outcome:
+                 partitions: Mapping[str, Partitioning] | None = None, reference: Outcome = None) -> Outcome:
     """Exec codegen's module, call ``func_name`` with exact RDDs for the bag inputs (explicit partitions,
     else one partition in list order, as the interpreter) and the scalar inputs, and collect the result
-    left to right. Spark failures become ``ErrorOutcome``s; any other exception propagates."""
+    left to right, observed like ``reference`` when given (see ``_collect``). Spark failures become
+    ``ErrorOutcome``s; any other exception propagates."""
     from verifier.spark import exact_rdd
 
     namespace: dict[str, Any] = {"__name__": "sparkeq_generated"}
@@ -57,7 +97,7 @@ def run_on_spark(sc: Any, module_text: str, func_name: str, program: A.Program, 
         else:
             args.append(inputs[p.name])
     try:
-        return _collect(namespace[func_name](*args))
+        return _collect(namespace[func_name](*args), reference)
     except Exception as exc:  # noqa: BLE001 - classified below, re-raised when unknown
         kind = spark_error_kind(exc)
         if kind is None:
@@ -66,8 +106,11 @@ def run_on_spark(sc: Any, module_text: str, func_name: str, program: A.Program, 
 
 
 def spark_outcome(sc: Any, program: A.Program, inputs: Mapping[str, Any],
-                  partitions: Mapping[str, Partitioning] | None = None) -> Outcome:
-    return run_on_spark(sc, to_pyspark(program), function_name(program), program, inputs, partitions)
+                  partitions: Mapping[str, Partitioning] | None = None, reference: Outcome = None) -> Outcome:
+    """``program``'s outcome on Spark; ``reference`` (the interpreter's outcome) says how to observe
+    ordered results (modulo ties) and lists."""
+    return run_on_spark(sc, to_pyspark(program), function_name(program), program, inputs, partitions,
+                        reference)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -126,6 +169,92 @@ def test_ite_projection_and_tuples() -> None:
                                 A.TupleExpr((A.Proj(V("p"), 1),)), A.TupleExpr((A.IntLit(0),)))), V("R"))
     src = to_pyspark(prog(body, params=(A.Param("R", BagType(PAIR)),)))
     assert "((p[1],) if (p[0] > 0) else (0,))" in src
+
+
+def _udf(body: A.Expr, params: str = "x") -> Any:
+    """The generated Python function for a one-lambda program's UDF, runnable without Spark."""
+    src = to_pyspark(prog(A.Map(lam(params, body), V("R"))))
+    udf_text = src[src.index(".map(") + len(".map("):src.rindex(")")]
+    return eval(udf_text, {})  # noqa: S307 - our own codegen
+
+
+def test_strings_floats_none_lists_and_builtins_are_spelled_as_python() -> None:
+    s = A.StrLit("it's \"q\" \U0001d11e\n")
+    assert _udf(s)(0) == "it's \"q\" \U0001d11e\n"
+    assert _udf(A.FloatLit(-0.0))(0) == 0.0 and str(_udf(A.FloatLit(-0.0))(0)) == "-0.0"
+    assert _udf(A.FloatLit(1e308))(0) == 1e308 and _udf(A.FloatLit(5e-324))(0) == 5e-324
+    assert _udf(A.NoneLit())(0) is None
+    assert _udf(A.BinOp("/", V("x"), A.IntLit(2)))(5) == 2.5
+    assert _udf(A.BinOp("in", A.StrLit("b"), V("x")))("abc") is True  # SparkLite `a in b` is Python's
+    assert _udf(A.BinOp("in", V("x"), A.ListExpr((A.IntLit(1), A.IntLit(2)))))(3) is False
+    comp = A.ListComp(lam("c", A.Call("str.upper", (V("c"),))), V("x"), lam("d", A.BinOp("!=", V("d"),
+                                                                                   A.StrLit(" "))))
+    assert _udf(comp)("a b") == ["A", "B"]
+    assert _udf(A.Call("str.split", (V("x"), A.StrLit(","))))("a,,b") == ["a", "", "b"]
+    assert _udf(A.Call("str.split", (V("x"),)))(" a  b ") == ["a", "b"]
+    assert _udf(A.Call("math.floor", (V("x"),)))(-0.5) == -1
+    assert _udf(A.Call("round", (V("x"), A.IntLit(1))))(2.25) == 2.2
+    assert _udf(A.Call("py.getitem", (V("x"), A.IntLit(-1))))("abc") == "c"
+    assert _udf(A.Call("py.slice", (V("x"), A.NoneLit(), A.IntLit(-1))))("abc") == "ab"
+    assert _udf(A.Call("py.is_none", (V("x"),)))(None) is True
+    assert _udf(A.Call("str.replace", (V("x"), A.StrLit("a"), A.StrLit("\u00e9"))))("aba") == "\u00e9b\u00e9"
+    unpack = _udf(A.Call("py.unpack", (A.Call("str.split", (V("x"), A.StrLit(","))), A.IntLit(2))))
+    assert unpack("k,v") == ("k", "v")
+    with pytest.raises(ValueError):
+        unpack("k,v,w")
+    unwrap = _udf(A.BinOp("==", A.Call("py.unwrap", (V("x"),)), A.IntLit(1)))
+    assert unwrap(1) is True
+    with pytest.raises(TypeError):  # where the interpreter raises, not only when an operation fails
+        unwrap(None)
+    src = to_pyspark(prog(A.Map(lam("x", A.Call("math.sqrt", (V("x"),))), V("R"))))
+    assert "import" not in src.replace("__import__('math')", "")
+
+
+def test_new_bag_operators_and_actions_are_spelled_as_pyspark() -> None:
+    pairs = (A.Param("R", BagType(PAIR)), A.Param("S", BagType(PAIR)))
+    key = lam("kv", A.Proj(V("kv"), 0))
+    cases = [
+        (A.OuterJoin("left", V("R"), V("S")), "R.leftOuterJoin(S)"),
+        (A.OuterJoin("full", V("R"), V("S")), "R.fullOuterJoin(S)"),
+        (A.SortBy(key, False, V("R"), surface="sortByKey"), "R.sortByKey(False)"),
+        (A.SortBy(key, True, V("R")), "R.sortBy((lambda kv: kv[0]), True)"),
+        (A.SortBy(lam("kv", A.Proj(V("kv"), 1)), True, V("R"), surface="sortByKey"),
+         "R.sortBy((lambda kv: kv[1]), True)"),
+        (A.Subtract(V("R"), V("S")), "R.subtract(S)"),
+        (A.Intersection(V("R"), V("S")), "R.intersection(S)"),
+        (A.Collect(V("R")), "R.collect()"),
+        (A.Take(A.IntLit(2), V("R")), "R.take(2)"),
+        (A.TakeOrdered(A.IntLit(2), None, V("R")), "R.takeOrdered(2)"),
+        (A.TakeOrdered(A.IntLit(2), key, V("R"), top=True), "R.top(2, key=(lambda kv: kv[0]))"),
+        (A.First(V("R")), "R.first()"),
+        (A.CountByValue(V("R")), "R.countByValue()"),
+        (A.CollectAsMap(V("R")), "R.collectAsMap()"),
+        (A.GroupByKeyAgg(("list",), V("R")), "R.groupByKey().mapValues(list)"),
+        (A.GroupByKeyAgg(("len", "list"), V("R")),
+         "R.groupByKey().mapValues(lambda vs: (len(vs), list(vs)))"),
+    ]
+    for body, text in cases:
+        src = to_pyspark(prog(body, params=pairs))
+        assert f"return {text}\n" in src, (text, src)
+        compile(src, "<generated>", "exec")
+
+
+def test_observe_like_reads_a_concrete_list_through_tie_groups() -> None:
+    from sparklite.values import ListValue, observe_sequence
+
+    ref = observe_sequence([("b", 2.5), ("c", 2.5), ("a", 1.0)], [0, 0, 1], None)
+    assert observe_like([("c", 2.5), ("b", 2.5), ("a", 1.0)], ref) == ref  # ties in any order
+    assert isinstance(observe_like([("a", 1.0), ("b", 2.5), ("c", 2.5)], ref), ListValue)
+    cut = observe_sequence([("b", 2.5), ("c", 2.5), ("a", 1.0)], [0, 0, 1], [("a", 1.0), ("d", 1.0)])
+    assert cut.taken == 1
+    assert observe_like([("c", 2.5), ("b", 2.5), ("d", 1.0)], cut) == cut  # any one of the last tie
+    assert not outcomes_equal(observe_like([("c", 2.5), ("b", 2.5), ("e", 1.0)], cut), cut)
+    nan = float("nan")
+    assert outcomes_equal(observe_like([nan, 1.0], Bag.of([1.0, nan])), Bag.of([nan, 1.0]))
+    assert observe_like(([1, 2], {"a": 1}), (Bag.of([2, 1]), None)) == (Bag.of([1, 2]),
+                                                                         observe_value({"a": 1}))
+    assert observe_like([[1], [2]], ListValue((ListValue((1,)), ListValue((2,))))) == \
+        ListValue((ListValue((1,)), ListValue((2,))))
 
 
 @pytest.mark.spark
