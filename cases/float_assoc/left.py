@@ -1,6 +1,5 @@
 """Left-associated sum of three floats."""
 
-from operator import add
 
 from pyspark import RDD
 

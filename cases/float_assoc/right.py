@@ -1,6 +1,5 @@
 """Right-associated sum (equal over the reals, not over doubles)."""
 
-from operator import add
 
 from pyspark import RDD
 

@@ -1,6 +1,5 @@
 """Average per key with true division (combinebykey)."""
 
-from operator import add
 
 from pyspark import RDD
 

@@ -1,6 +1,5 @@
 """Average per key."""
 
-from operator import add
 
 from pyspark import RDD
 

@@ -1,6 +1,5 @@
 """Average per key, counting from 0 (one short)."""
 
-from operator import add
 
 from pyspark import RDD
 

@@ -1,6 +1,5 @@
 """Average per key with true division (foldbykey)."""
 
-from operator import add
 
 from pyspark import RDD
 

@@ -1,6 +1,5 @@
 """Average per key with true division (aggregatebykey)."""
 
-from operator import add
 
 from pyspark import RDD
 

@@ -1,6 +1,5 @@
 """Doubling by multiplication."""
 
-from operator import add
 
 from pyspark import RDD
 

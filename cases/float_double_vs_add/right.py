@@ -1,6 +1,5 @@
 """Doubling by addition."""
 
-from operator import add
 
 from pyspark import RDD
 

@@ -1,6 +1,5 @@
 """x * 0.1 * 10."""
 
-from operator import add
 
 from pyspark import RDD
 

@@ -1,6 +1,5 @@
 """x."""
 
-from operator import add
 
 from pyspark import RDD
 

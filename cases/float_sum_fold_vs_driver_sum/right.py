@@ -1,6 +1,5 @@
 """Float total on the driver over the collected list (one fixed order)."""
 
-from operator import add
 
 from pyspark import RDD
 

@@ -1,6 +1,5 @@
 """Total per name from name,amount lines (groupByKey then sum)."""
 
-from operator import add
 
 from pyspark import RDD
 

@@ -1,6 +1,5 @@
 """DNA base count with countByValue."""
 
-from operator import add
 
 from pyspark import RDD
 

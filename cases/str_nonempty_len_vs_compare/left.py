@@ -1,6 +1,5 @@
 """Non-empty lines by length."""
 
-from operator import add
 
 from pyspark import RDD
 

@@ -1,6 +1,5 @@
 """Non-empty lines by comparison with the empty string."""
 
-from operator import add
 
 from pyspark import RDD
 

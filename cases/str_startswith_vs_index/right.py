@@ -1,6 +1,5 @@
 """Lines whose first character is "#" (indexing raises IndexError on an empty line)."""
 
-from operator import add
 
 from pyspark import RDD
 

@@ -1,6 +1,5 @@
 """Lines starting with "#"."""
 
-from operator import add
 
 from pyspark import RDD
 

@@ -1,6 +1,5 @@
 """Lines whose first character is "#" (a slice: no error on an empty line)."""
 
-from operator import add
 
 from pyspark import RDD
 

@@ -1,6 +1,5 @@
 """Word count as a dict: countByValue."""
 
-from operator import add
 
 from pyspark import RDD
 

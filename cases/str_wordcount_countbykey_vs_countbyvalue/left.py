@@ -1,6 +1,5 @@
 """Word count with countByKey on (word, 1) pairs."""
 
-from operator import add
 
 from pyspark import RDD
 

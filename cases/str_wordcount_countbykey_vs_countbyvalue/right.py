@@ -1,6 +1,5 @@
 """Word count with countByValue."""
 
-from operator import add
 
 from pyspark import RDD
 

@@ -1,6 +1,5 @@
 """Word count with combineByKey."""
 
-from operator import add
 
 from pyspark import RDD
 
