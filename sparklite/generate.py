@@ -274,11 +274,8 @@ class _Gen:
                 choices += [lambda: A.Join(self.bag(TupleType((k, v.elems[0])), sub),
                                            self.bag(TupleType((k, v.elems[1])), sub))] * 3
             choices += [lambda: self.by_key(k, v, sub)] * 3
-        choices += [lambda: self.via_join(t, sub)] * (5 if self.risk == "TypeError" else 2)
         if var is not None:
             choices.append(lambda: var)
-        if self.risk is not None and self.risk != "TypeError":
-            choices.append(lambda: self.risky_filter(t, self.bag(t, sub)))
         return rng.choice(choices)()
 
     def map_from_any(self, t: Type, depth: int) -> A.Expr:
