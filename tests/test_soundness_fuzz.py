@@ -102,7 +102,19 @@ def random_run_args(program: A.Program, rng: random.Random, constants: Sequence[
     return inputs, partitions
 
 
-def find_difference(left: A.Program, right: A.Program, rng: random.Random, trials: int
+def rich_run_args(left: A.Program, right: A.Program, rng: random.Random
+                  ) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Inputs of any SparkLite type (strings, floats...) from random testing's generator, which knows the
+    programs' own literals; an independent seed per call."""
+    from verifier.difftest import InputGenerator
+
+    gen = InputGenerator((left, right), seed=rng.randrange(1 << 30), max_len=5, max_parts=3)
+    cand = gen.candidate(rng.randint(1, 15))
+    partitions = {k: tuple(tuple(p) for p in v) for k, v in (cand.partitions or {}).items()}
+    return dict(cand.inputs), partitions
+
+
+def find_difference(left: A.Program, right: A.Program, rng: random.Random, trials: int, rich: bool = False
                     ) -> tuple[dict[str, Any], dict[str, Any], Any, Any] | None:
     """A random input and partitioning on which the interpreter tells the programs apart, if it finds one."""
     from sparklite.interpreter import run
@@ -110,7 +122,10 @@ def find_difference(left: A.Program, right: A.Program, rng: random.Random, trial
 
     constants = program_constants(left, right)
     for _ in range(trials):
-        inputs, partitions = random_run_args(left, rng, constants)
+        if rich:
+            inputs, partitions = rich_run_args(left, right, rng)
+        else:
+            inputs, partitions = random_run_args(left, rng, constants)
         for attempt in range(3):
             if attempt:  # the same elements, partitioned differently
                 partitions = {k: random_partitioning(list(v), rng) for k, v in inputs.items()
@@ -145,12 +160,14 @@ def aggregation_count(program: A.Program) -> int:
     return sum(isinstance(n, A.AGGREGATIONS + A.BY_KEY_OPS) for n in A.walk(program))
 
 
-def generate_pair(seed: int, index: int, max_depth: int = MAX_DEPTH
+def generate_pair(seed: int, index: int, max_depth: int = MAX_DEPTH, flavor: str = "classic"
                   ) -> tuple[A.Program, A.Program, tuple[str, ...], str] | None:
     """A random program and a well-typed variant of it (None when the draw gave nothing usable)."""
     from sparklite.generate import GenConfig, random_program, random_variant
     from sparklite.typecheck import typecheck
 
+    if flavor == "rich":
+        return _generate_rich_pair(seed, index)
     rng = random.Random(f"{seed}:{index}")
     config = GenConfig(max_depth=max_depth, max_defs=1, max_lets=1, p_tuple_body=0.1)
     # The generator's unconstrained draws are mostly programs with several arbitrary (partition-dependent)
@@ -181,8 +198,33 @@ def generate_pair(seed: int, index: int, max_depth: int = MAX_DEPTH
     return None
 
 
+def _generate_rich_pair(seed: int, index: int) -> tuple[A.Program, A.Program, tuple[str, ...], str] | None:
+    """A random program over strings, floats, None and lists (``flavor="rich"``) and a variant."""
+    from sparklite.generate import RichConfig, random_program
+    from sparklite.typecheck import typecheck
+
+    rng = random.Random(f"rich:{seed}:{index}")
+    # small programs, as for the classic flavor: big random ones are mostly unknown within the timeout
+    config = RichConfig(max_depth=2, expr_depth=2, max_bag_params=1, max_scalar_params=1, max_lets=1,
+                        p_tuple_body=0.1)
+    program = random_program(rng, flavor="rich", config=config)
+    for _ in range(6):
+        variant = make_variant(program, rng, mutate=rng.random() < 0.5, steps=rng.choice((1, 2, 3)),
+                               rich=True)
+        if variant is None:
+            continue
+        try:
+            before, after = typecheck(program), typecheck(variant.program)
+        except Exception:  # an ill-typed rewrite: draw again
+            continue
+        if before.result != after.result or variant.program == program:
+            continue
+        return before.program, after.program, variant.steps, variant.intended
+    return None
+
+
 def check_pair(seed: int, index: int, timeout_s: float, trials: int,
-               max_depth: int = MAX_DEPTH) -> PairRecord:
+               max_depth: int = MAX_DEPTH, flavor: str = "classic") -> PairRecord:
     """Generate pair ``index`` of ``seed``, ask the verifier, and let the interpreter judge the answer.
 
     Never raises: whatever goes wrong becomes part of the record, so one bad pair cannot hide the rest
@@ -193,7 +235,7 @@ def check_pair(seed: int, index: int, timeout_s: float, trials: int,
 
     rec = PairRecord(index)
     try:
-        pair = generate_pair(seed, index, max_depth)
+        pair = generate_pair(seed, index, max_depth, flavor)
     except Exception:
         rec.crash = "generator/rewriter: " + traceback.format_exc(limit=3)
         return rec
@@ -214,7 +256,8 @@ def check_pair(seed: int, index: int, timeout_s: float, trials: int,
         rec.crash = f"error verdict on generated programs: {result.reason}"
     elif result.verdict == "equivalent":
         # A proof that a mutation changed nothing is where a wrong proof would most likely hide: look harder.
-        diff = find_difference(left, right, rng, trials * (3 if rec.intended == "not_equivalent" else 1))
+        diff = find_difference(left, right, rng, trials * (3 if rec.intended == "not_equivalent" else 1),
+                               rich=flavor == "rich")
         if diff is not None:
             inputs, partitions, a, b = diff
             rec.violation = (f"proved equivalent by {result.method}, but on {partitions} {inputs}: "
@@ -241,11 +284,11 @@ def check_pair(seed: int, index: int, timeout_s: float, trials: int,
 
 
 def check_chunk(seed: int, indices: Sequence[int], timeout_s: float, trials: int,
-                max_depth: int = MAX_DEPTH) -> list[PairRecord]:
+                max_depth: int = MAX_DEPTH, flavor: str = "classic") -> list[PairRecord]:
     records = []
     for i in indices:
         cpu = time.process_time()
-        rec = check_pair(seed, i, timeout_s, trials, max_depth)
+        rec = check_pair(seed, i, timeout_s, trials, max_depth, flavor)
         rec.cpu_seconds = time.process_time() - cpu
         records.append(rec)
     return records
@@ -298,7 +341,7 @@ DEADLINE_CHUNK = 2  # with a deadline, tasks are small so that the last ones end
 
 def run_campaign(seed: int, pairs: int, workers: int = WORKERS, timeout_s: float = CHECK_TIMEOUT_S,
                  trials: int = EQUIV_TRIALS, deadline_s: float | None = None,
-                 max_depth: int = MAX_DEPTH) -> Campaign:
+                 max_depth: int = MAX_DEPTH, flavor: str = "classic") -> Campaign:
     """Check ``pairs`` usable pairs (draws that give no usable variant are replaced by further draws),
     or as many as fit in ``deadline_s`` seconds.
 
@@ -330,7 +373,8 @@ def run_campaign(seed: int, pairs: int, workers: int = WORKERS, timeout_s: float
                     break
                 indices = list(range(next_index, next_index + size))
                 next_index += size
-                in_flight[pool.submit(check_chunk, seed, indices, timeout_s, trials, max_depth)] = size
+                in_flight[pool.submit(check_chunk, seed, indices, timeout_s, trials, max_depth,
+                                      flavor)] = size
             if not in_flight:
                 break
             finished, _ = wait(in_flight, return_when=FIRST_COMPLETED)
@@ -355,6 +399,23 @@ def test_soundness_fuzz() -> None:
     if campaign.seconds > BUDGET_S:  # a loaded machine is not a failure; a slow verifier shows up here
         warnings.warn(f"soundness fuzzer took {campaign.seconds:.0f}s (budget {BUDGET_S:.0f}s on 2 idle "
                       f"cores): {campaign.summary()}", stacklevel=1)
+
+
+RICH_PAIRS = int(os.environ.get("SPARKEQ_RICH_FUZZ_PAIRS", "120"))
+
+
+def test_soundness_fuzz_over_strings_and_floats() -> None:
+    """The same judge over programs of strings, floats, None, lists and ordered results."""
+    campaign = run_campaign(SEED, RICH_PAIRS, workers=int(os.environ.get("SPARKEQ_FUZZ_WORKERS", WORKERS)),
+                            flavor="rich")
+    print(campaign.summary())
+    assert not campaign.violations, "SOUNDNESS violations:\n" + "\n\n".join(
+        f"pair {r.index} ({', '.join(r.steps)}): {r.violation}" for r in campaign.violations)
+    assert len(campaign.checked) + len(campaign.crashes) >= RICH_PAIRS, campaign.summary()
+    assert not campaign.crashes, "crashes:\n" + "\n\n".join(
+        f"pair {r.index} ({', '.join(r.steps)}): {r.crash}" for r in campaign.crashes[:5])
+    verdicts = Counter(r.verdict for r in campaign.checked)
+    assert verdicts["equivalent"] > 0 and verdicts["not_equivalent"] > 0, campaign.summary()
 
 
 @pytest.mark.parametrize("index", range(3))

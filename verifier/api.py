@@ -615,7 +615,7 @@ def _difftest(pair: Pair, run: _Run) -> Result | None:
 
 def _not_equivalent(pair: Pair, confirmed: Confirmed, method: str, explanation: str, run: _Run) -> Result:
     partitions = None
-    if not pair.sequential_ok or method == DEPENDENCE_METHOD:
+    if not pair.sequential_ok or method == DEPENDENCE_METHOD or _laid_out(confirmed):
         partitions = {k: to_json(v) for k, v in (confirmed.partitions or {}).items()}
     cex = Counterexample(
         inputs={k: to_json(tuple(v) if isinstance(v, list) else v) for k, v in confirmed.inputs.items()},
@@ -630,6 +630,19 @@ def _not_equivalent(pair: Pair, confirmed: Confirmed, method: str, explanation: 
     return run.result("not_equivalent", method=method, counterexample=cex, explanation=explanation,
                       stats={"raw_inputs": dict(confirmed.inputs),
                              "raw_partitions": dict(confirmed.partitions or {})})
+
+
+def _laid_out(confirmed: Confirmed) -> bool:
+    """Was the difference confirmed on a layout other than the inputs' default (one partition, in list
+    order)? Then the counterexample shows it: an action such as ``first()`` after a shuffle, or a
+    collected list's order, may need it even when every aggregation is partition-independent."""
+    from sparklite.partitions import default_partitioning
+
+    for name, parts in (confirmed.partitions or {}).items():
+        items = confirmed.inputs.get(name)
+        if isinstance(items, list | tuple) and tuple(tuple(p) for p in parts) != default_partitioning(items):
+            return True
+    return False
 
 
 def _replay(result: Result, loaded: tuple[LoadedProgram, LoadedProgram], run: _Run) -> Result:
