@@ -146,5 +146,5 @@ def test_unfaithful_constructs_are_located_errors(annot: str, body: str) -> None
 
     with pytest.raises(InputError) as info:
         _program(annot, body)
-    assert str(info.value).startswith("<input>:6:"), str(info.value)  # located at the offending line
+    assert str(info.value).startswith("<input>:4:"), str(info.value)  # located at the offending line
 
