@@ -35,7 +35,7 @@ REPO = Path(__file__).resolve().parent.parent
 if str(REPO) not in sys.path:  # running as a script: make the project importable
     sys.path.insert(0, str(REPO))
 
-from sparklite.values import Bag, ErrorOutcome, Outcome, outcomes_equal  # noqa: E402
+from sparklite.values import Bag, ErrorOutcome, Outcome, observe_value, outcomes_equal  # noqa: E402
 
 MANIFEST = REPO / "cases" / "manifest.json"
 
@@ -193,12 +193,15 @@ def error_kind(exc: BaseException) -> str:
 
 
 def observe(value: Any) -> Outcome:
-    """An output as sparklite's ``Outcome``: RDDs become bags, tuples are observed component-wise."""
+    """An output as sparklite's ``Outcome``: RDDs become bags, tuples are observed component-wise, values
+    as the interpreter observes them (``values.observe_value``: a list as a ``ListValue``, in Spark's
+    order, dicts such as ``countByValue``'s ``defaultdict`` as ``DictValue``; floats and None as they
+    are). Without the interpreter's tie groups an ordered result is compared exactly."""
     if hasattr(value, "collect") and hasattr(value, "mapPartitions"):
-        return Bag.of(observe(v) for v in value.collect())
-    if isinstance(value, tuple | list):
+        return Bag.of(observe_value(v) for v in value.collect())
+    if isinstance(value, tuple):
         return tuple(observe(v) for v in value)
-    return value
+    return observe_value(value)
 
 
 def run_on_spark(sc: Any, fn: Callable[..., Any], kinds: list[ParamKind], inputs: dict[str, Any],

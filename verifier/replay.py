@@ -24,8 +24,28 @@ from dataclasses import dataclass
 from typing import Any
 
 from sparklite.ast import Program
-from sparklite.types import BagType, BoolType, IntType, TupleType, Type
-from sparklite.values import Bag, ErrorOutcome, Outcome, Partitioning, outcomes_equal
+from sparklite.types import (
+    BagType,
+    BoolType,
+    FloatType,
+    IntType,
+    ListType,
+    NoneType_,
+    OptionType,
+    StrType,
+    TupleType,
+    Type,
+)
+from sparklite.values import (
+    Bag,
+    ErrorOutcome,
+    Outcome,
+    Partitioning,
+    Sorted,
+    observe_like,
+    observe_value,
+    outcomes_equal,
+)
 from verifier.extract import ExtractionError, loaded_function
 from verifier.methods.base import LoadedProgram
 from verifier.spark import DEFAULT_MASTER, SparkUnavailable, exact_rdd, get_context
@@ -56,8 +76,14 @@ def replay(
     candidate_inputs: Mapping[str, Any],
     partitions: Mapping[str, Partitioning] | None,
     master: str = DEFAULT_MASTER,
+    references: tuple[Outcome, Outcome] | None = None,
 ) -> ReplayResult:
     """Run both programs on Spark with the same inputs and partitionings and compare their outcomes.
+
+    ``references`` are the outcomes the interpreter predicted (the counterexample's): Spark returns an
+    ordered result (``sortBy(...).collect()``, ``take``, ``top``...) as one concrete list, and each side's
+    list is read through its reference's tie groups (``values.observe_like``), so that a different
+    order among equal sort keys is no difference. Without them RDDs and lists are observed as bags.
 
     Raises ``SparkUnavailable`` when Spark cannot start (no Java, ...), ``ReplayError`` when a program
     cannot be run at all.
@@ -68,8 +94,9 @@ def replay(
     sc = get_context(master)
     try:
         with _quiet(sc):
-            out_left = run_on_spark(left, candidate_inputs, partitions, master)
-            out_right = run_on_spark(right, candidate_inputs, partitions, master)
+            ref_left, ref_right = references if references is not None else (None, None)
+            out_left = run_on_spark(left, candidate_inputs, partitions, master, ref_left)
+            out_right = run_on_spark(right, candidate_inputs, partitions, master, ref_right)
     except Py4JError as exc:  # Spark itself failed (the programs' own errors are outcomes, caught inside)
         first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
         raise SparkUnavailable(f"Spark failed at master {master!r}: {first}") from exc
@@ -86,8 +113,10 @@ def run_on_spark(
     inputs: Mapping[str, Any],
     partitions: Mapping[str, Partitioning] | None = None,
     master: str = DEFAULT_MASTER,
+    reference: Outcome = None,
 ) -> Outcome:
-    """One program's outcome on Spark for the given inputs (see ``replay``)."""
+    """One program's outcome on Spark for the given inputs, observed like ``reference`` when given
+    (see ``replay``)."""
     sc = get_context(master)
     source, function, filename = _runnable_source(loaded)
     with _quiet(sc), ExitStack() as stack:
@@ -101,7 +130,7 @@ def run_on_spark(
                               f"{type(exc).__name__}: {exc}") from exc
         args, kwargs = _arguments(sc, loaded.program, fn, inputs, partitions or {})
         try:
-            return _observe(fn(*args, **kwargs))
+            return _observe(fn(*args, **kwargs), reference)
         except Exception as exc:  # the program's own failure is an outcome
             return ErrorOutcome(_exception_name(exc))
 
@@ -190,13 +219,26 @@ def _arguments(
 
 
 def _convert(value: Any, typ: Type | None) -> Any:
-    """A JSON-ish value (lists for tuples) as the Python value of type ``typ``."""
+    """A JSON-ish value (lists for tuples, ``{"float": "nan"}`` for a non-finite float) as the Python
+    value of type ``typ``."""
     if isinstance(typ, TupleType):
         return tuple(_convert(v, t) for v, t in zip(value, typ.elems, strict=True))
     if isinstance(typ, BoolType):
         return bool(value)
     if isinstance(typ, IntType):
         return value if isinstance(value, bool) else int(value)
+    if isinstance(typ, FloatType):
+        if isinstance(value, dict) and "float" in value:
+            return float(value["float"])
+        return float(value)
+    if isinstance(typ, StrType):
+        return str(value)
+    if isinstance(typ, NoneType_):
+        return None
+    if isinstance(typ, OptionType):
+        return None if value is None else _convert(value, typ.elem)
+    if isinstance(typ, ListType):
+        return [_convert(v, typ.elem) for v in value]
     return _tuplify(value)
 
 
@@ -211,17 +253,24 @@ def _tuplify(value: Any) -> Any:
 # ---------------------------------------------------------------------------------------------------
 
 
-def _observe(value: Any) -> Outcome:
-    """What the caller observes: RDDs (and lists of collected rows) as bags, tuples component-wise."""
+def _observe(value: Any, reference: Outcome = None) -> Outcome:
+    """What the caller observes: RDDs collected (left to right), tuples component-wise, values as the
+    interpreter observes them (``values.observe_value``: lists inside elements as ``ListValue``, dicts as
+    ``DictValue``). A list (a collected RDD or an action's list) is read through ``reference`` when there
+    is one (``values.observe_like``: an ordered result modulo ties), else as a bag of collected rows."""
     from pyspark import RDD
 
     if isinstance(value, RDD):
-        return Bag.of(_tuplify(x) for x in value.collect())
+        value = value.collect()
+        if not isinstance(reference, Sorted):
+            return Bag.of(observe_value(x) for x in value)
     if isinstance(value, tuple):
-        return tuple(_observe(v) for v in value)
-    if isinstance(value, list):
-        return Bag.of(_tuplify(x) for x in value)
-    return value
+        same_shape = isinstance(reference, tuple) and len(reference) == len(value)
+        refs = reference if same_shape else (None,) * len(value)
+        return tuple(_observe(v, r) for v, r in zip(value, refs, strict=True))
+    if isinstance(value, list) and reference is None:
+        return Bag.of(observe_value(x) for x in value)
+    return observe_like(value, reference)
 
 
 def _exception_name(exc: BaseException) -> str:
