@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import bisect
 import functools
+import heapq
 import operator
 import random
 import sys
@@ -251,11 +252,12 @@ def _combine_by_key(
         return memo[0]
 
     def reduce_side(j: int) -> list[Any]:  # one reduce task (PySpark merges in the Python worker)
-        merged: dict[Any, Any] = {}
+        merged: dict[Any, tuple[Any, Any]] = {}
         for out in map_side():
             for k, c in out[j]:
-                merged[k] = merge_combiners(merged[k], c) if k in merged else c
-        return list(merged.items())
+                slot = _slot(k)
+                merged[slot] = (k, merge_combiners(merged[slot][1], c)) if slot in merged else (k, c)
+        return list(merged.values())
 
     return LazyBag(n, True, part=reduce_side)
 
@@ -265,14 +267,29 @@ def _map_side(src: LazyBag, n: int, create: Callable[[Any], Any], merge_value: C
     """``buckets[m][j]``: map partition ``m``'s combiners for reduce partition ``j``, in dict order."""
     buckets: list[list[list[tuple[Any, Any]]]] = []
     for part in src.parts():
-        local: dict[Any, Any] = {}
+        local: dict[Any, tuple[Any, Any]] = {}
         for k, v in part:
-            local[k] = merge_value(local[k], v) if k in local else create(v)
+            slot = _slot(k)
+            local[slot] = (k, merge_value(local[slot][1], v)) if slot in local else (k, create(v))
         out: list[list[tuple[Any, Any]]] = [[] for _ in range(n)]
-        for k, c in local.items():
+        for k, c in local.values():
             out[portable_hash(k) % n].append((k, c))
         buckets.append(out)
     return buckets
+
+
+def _has_nan(k: Any) -> bool:
+    if isinstance(k, float):
+        return k != k
+    return isinstance(k, tuple) and any(_has_nan(x) for x in k)
+
+
+def _slot(k: Any) -> Any:
+    """The dict slot of key ``k`` as PySpark's workers see it. Keys arrive unpickled, so two NaNs are
+    two objects, and a dict (which matches by identity or ``==``) never merges them: a key holding a NaN
+    gets a slot of its own. (Where Spark *places* such a key depends on its identity hash; the
+    interpreter sends it by ``portable_hash``'s 0, which changes no bag and no count.)"""
+    return object() if _has_nan(k) else k
 
 
 def _map_parts(src: LazyBag, hashed: bool, f: Callable[[list[Any]], list[Any]]) -> LazyBag:
@@ -502,6 +519,13 @@ def _take_ordered(src: LazyBag, num: int, key: Callable[[Any], Any] | None, top:
             src.start_task(i)
         return Ranked([], [])
     k = key if key is not None else (lambda x: x)
+    if any(_has_nan(k(x)) for x in src.elements()):
+        # NaN orders nothing: the result is whatever PySpark's heaps leave, computed as it computes it
+        # (per partition, then merged in partition order), and observed as that exact sequence
+        pick = heapq.nlargest if top else heapq.nsmallest
+        tops = [pick(num, p, key=k) for p in src.parts()]
+        got = functools.reduce(lambda a, b: pick(num, a + b, key=k), tops)
+        return Ranked(got, list(range(len(got))))
     keyed = [(k(x), x) for x in src.elements()]
     keyed.sort(key=lambda kx: kx[0], reverse=top)
     ranks: list[int] = []
@@ -518,15 +542,30 @@ def _take_ordered(src: LazyBag, num: int, key: Callable[[Any], Any] | None, top:
     return Ranked(items, cut, candidates)
 
 
+class _NanKeys(dict):
+    """A dict whose items may repeat a NaN key (as PySpark's ``countByValue`` result does, whose NaN
+    keys are distinct objects): built from (key, value) items, observed item by item."""
+
+    def __init__(self, items: Iterable[tuple[Any, Any]]) -> None:
+        pairs = list(items)
+        super().__init__((object() if _has_nan(k) else k, v) for k, v in pairs)
+        self.pairs = pairs
+
+    def items(self):  # type: ignore[override]
+        return list(self.pairs)
+
+
 def _count_by_value(src: LazyBag) -> dict:
-    counts: dict[Any, int] = {}
+    counts: dict[Any, tuple[Any, int]] = {}
     for p in src.parts():
-        local: dict[Any, int] = {}
+        local: dict[Any, tuple[Any, int]] = {}
         for x in p:
-            local[x] = local.get(x, 0) + 1
-        for x, c in local.items():
-            counts[x] = counts.get(x, 0) + c
-    return counts
+            slot = _slot(x)
+            local[slot] = (x, local[slot][1] + 1) if slot in local else (x, 1)
+        for x, c in local.values():
+            slot = _slot(x)
+            counts[slot] = (x, counts[slot][1] + c) if slot in counts else (x, c)
+    return _NanKeys(counts.values())
 
 
 def _cartesian(left: LazyBag, right: LazyBag) -> LazyBag:
@@ -701,8 +740,11 @@ class _Evaluator:
             return _take_ordered(src, num, key, e.top)
         if isinstance(e, A.CountByValue):
             return _count_by_value(self.bag(e.source, env))
-        if isinstance(e, A.CollectAsMap):
-            return dict(self.bag(e.source, env).elements())
+        if isinstance(e, A.CollectAsMap):  # dict(collect()): the last value wins, a NaN key is its own
+            slots: dict[Any, tuple[Any, Any]] = {}
+            for k, v in self.bag(e.source, env).elements():
+                slots[_slot(k)] = (k, v)
+            return _NanKeys(slots.values())
         if isinstance(e, A.Cartesian):
             left = self.bag(e.left, env)
             return _cartesian(left, self.bag(e.right, env))
@@ -780,7 +822,7 @@ def _observe(value: Any, result: bool = True) -> Outcome:
         items = [_observe(v, False) for v in value]
         return observe_sequence(items, list(range(len(items))), None) if result else ListValue(tuple(items))
     if isinstance(value, dict):
-        return DictValue.of({_observe(k, False): _observe(v, False) for k, v in value.items()})
+        return DictValue.of_items((_observe(k, False), _observe(v, False)) for k, v in value.items())
     return value
 
 

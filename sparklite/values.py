@@ -87,6 +87,11 @@ class DictValue:
     def of(d: dict) -> DictValue:
         return DictValue(tuple(sorted(d.items(), key=_sort_key)))
 
+    @staticmethod
+    def of_items(items: Iterable[tuple[Any, Any]]) -> DictValue:
+        """From (key, value) items, which may repeat a NaN key (PySpark's dicts of unpickled NaNs)."""
+        return DictValue(tuple(sorted(items, key=_sort_key)))
+
 
 @dataclass(frozen=True)
 class Sorted:

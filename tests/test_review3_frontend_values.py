@@ -1,7 +1,7 @@
 """Adversarial review 3 of the frontend for strings, floats, None, lists and ordered results.
 
-Findings (xfail strict: they fail today) compare the reference interpreter on the *translation* with
-real Spark on fixed partitionings; everything else pins behaviour that held under review: UDF
+Findings (NaN keys in distinct/reduceByKey, top() with a NaN; fixed in the interpreter since) compare
+the reference interpreter on the *translation* with real Spark on fixed partitionings; everything else pins behaviour that held under review: UDF
 translations of float/string/None code agree with plain Python on awkward values, and constructs
 that cannot be translated faithfully are located errors.
 """
@@ -49,7 +49,6 @@ NAN = float("nan")
 
 
 @pytest.mark.spark
-@pytest.mark.xfail(strict=True, reason="interpreter merges NaN keys; Spark keeps one per NaN object")
 def test_distinct_keeps_each_nan_on_spark(spark_context: Any) -> None:
     got, spark = _spark_vs_interpreter(spark_context, "float", "R.distinct()",
                                        ((), (), (1.0, NAN, -0.0, NAN)))
@@ -58,7 +57,6 @@ def test_distinct_keeps_each_nan_on_spark(spark_context: Any) -> None:
 
 
 @pytest.mark.spark
-@pytest.mark.xfail(strict=True, reason="interpreter merges NaN keys in reduceByKey")
 def test_reducebykey_nan_keys_on_spark(spark_context: Any) -> None:
     got, spark = _spark_vs_interpreter(spark_context, "tuple[float, int]",
                                        "R.reduceByKey(lambda a, b: a + b)",
@@ -68,7 +66,6 @@ def test_reducebykey_nan_keys_on_spark(spark_context: Any) -> None:
 
 
 @pytest.mark.spark
-@pytest.mark.xfail(strict=True, reason="top() with a NaN: heapq's result is not a linearisation of the model's order")
 def test_top_with_nan_on_spark(spark_context: Any) -> None:
     got, spark = _spark_vs_interpreter(spark_context, "float", "R.top(2)", ((-1.0, 0.0), (NAN, 2.5)))
     # Spark: [2.5, 0.0]; interpreter: Sorted(groups=({0.0}, {nan, -1.0, 2.5}), taken=1)
