@@ -1,8 +1,8 @@
 """Adversarial review 3 of the frontend for strings, floats, None, lists and ordered results.
 
 Findings (NaN keys in distinct/reduceByKey, top() with a NaN; fixed in the interpreter since) compare
-the reference interpreter on the *translation* with real Spark on fixed partitionings; everything else pins behaviour that held under review: UDF
-translations of float/string/None code agree with plain Python on awkward values, and constructs
+the reference interpreter on the *translation* with real Spark on fixed partitionings; everything else
+pins behaviour that held under review: UDF translations of float/string/None code agree with plain Python on awkward values, and constructs
 that cannot be translated faithfully are located errors.
 """
 
@@ -24,7 +24,8 @@ def _program(annot: str, body: str):
     return translate_source(HEADER + f"def p(R: RDD[{annot}]):\n    return {body}\n", function="p")
 
 
-def _spark_vs_interpreter(sc: Any, annot: str, body: str, parts: tuple[tuple[Any, ...], ...]) -> tuple[Any, Any]:
+def _spark_vs_interpreter(sc: Any, annot: str, body: str, parts: tuple[tuple[Any, ...], ...]
+                          ) -> tuple[Any, Any]:
     from tests.test_frontend_faithfulness import observe_like
     from verifier.spark import exact_rdd
 
@@ -102,7 +103,8 @@ HELD = [
     ("str", "lambda s: str(sum([float(w) for w in s.split()]))", STRS),
     ("str", "lambda s: [w for w in s.split(',') if w and w[0] != 'a']", STRS),
     ("str", "lambda s: s.split(',')[-5]", STRS), ("str", "lambda s: s.replace('', '-')", STRS),
-    ("str", "lambda s: (s[0], 1 // (len(s) - 1))", STRS), ("str", "lambda s: (1 // (len(s) - 1), s[0])", STRS),
+    ("str", "lambda s: (s[0], 1 // (len(s) - 1))", STRS),
+    ("str", "lambda s: (1 // (len(s) - 1), s[0])", STRS),
     ("str", "lambda s: len(s) // (len(s) - 1) + float(s)", STRS),
 ]
 
