@@ -2,8 +2,8 @@
 
 Findings (NaN keys in distinct/reduceByKey, top() with a NaN; fixed in the interpreter since) compare
 the reference interpreter on the *translation* with real Spark on fixed partitionings; everything else
-pins behaviour that held under review: UDF translations of float/string/None code agree with plain Python on awkward values, and constructs
-that cannot be translated faithfully are located errors.
+pins behaviour that held under review: UDF translations of float/string/None code agree with plain
+Python on awkward values, and constructs that cannot be translated faithfully are located errors.
 """
 
 from __future__ import annotations
