@@ -91,6 +91,10 @@ _SIGNATURES: dict[str, tuple[str, ...]] = {
     "top": ("num", "key"),
 }
 _PARTITION_ARGS = ("numPartitions", "partitionFunc")
+_WITH_NUM_PARTITIONS = frozenset({
+    "distinct", "reduceByKey", "foldByKey", "aggregateByKey", "combineByKey", "groupByKey", "join",
+    "leftOuterJoin", "rightOuterJoin", "fullOuterJoin", "subtract",
+})
 
 
 def method(tr: Translator, receiver: Value, func: pyast.Attribute, node: pyast.Call, scope: Scope) -> Value:
@@ -218,6 +222,9 @@ def _component(tr: Translator, i: int, loc: sl.Loc, index: bool = False) -> sl.L
 
 def _no_keywords(tr: Translator, node: pyast.Call, name: str) -> None:
     for kw in node.keywords:
+        if kw.arg == "numPartitions" and name in _WITH_NUM_PARTITIONS \
+                and isinstance(kw.value, pyast.Constant) and kw.value.value is None:
+            continue  # PySpark's default
         if kw.arg in _PARTITION_ARGS:
             raise tr.unsupported("numPartitions argument", f"'{name}' with {kw.arg}=... is not supported: "
                                  "only Spark's default partition counts are modelled", kw.value)

@@ -1438,7 +1438,7 @@ def _names_in(e: sl.Node) -> set[str]:
 def _tuples_for_flatmap(fn: sl.Lambda) -> sl.Lambda:
     """A flatMap function that always returns list displays of one size returns tuples instead."""
     sizes = _literal_sizes(fn.body)
-    if not sizes or len(sizes) != 1:
+    if not sizes or len(sizes) != 1 or 0 in sizes:  # () is no SparkLite value; [] stays a list
         return fn
 
     def to_tuple(e: sl.Expr) -> sl.Expr:

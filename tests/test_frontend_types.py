@@ -102,3 +102,41 @@ def test_bool_as_int_is_faithful() -> None:
 def test_unsupported_annotation(annotation: str) -> None:
     with pytest.raises(UnsupportedError):
         translate_source(f"def p(R: '{annotation}'):\n    return R\n")
+
+
+def test_inference_of_strings_and_floats() -> None:
+    src = ("def p(R, S, sep, T: 'RDD[tuple[str, Optional[int]]]'):\n"
+           "    words = R.flatMap(lambda line: line.split(sep))\n"
+           "    halves = S.map(lambda x: x / 2 + 0.5)\n"
+           "    return words, halves, T.filter(lambda kv: kv[1] is not None).mapValues(lambda v: v + 1)\n")
+    assert types(src)["R"] == BagType(STR)
+    assert types(src)["sep"] == STR
+    assert types(src)["S"] == BagType(INT)  # used as a number only: an int, as before strings and floats
+
+
+def test_float_inputs_keep_float_arithmetic() -> None:
+    src = "def p(R: 'RDD[float]'):\n    return R.map(lambda x: x * 2 + 1)\n"
+    program = translate_source(src)
+    result = run(program, {"R": [1.5, 2.0]})
+    assert result == Bag.of([4.0, 5.0]) and all(type(x) is float for x in result.items)
+
+
+def test_outer_join_values_are_optional() -> None:
+    src = ("def p(S: 'RDD[tuple[int, str]]', T: 'RDD[tuple[int, float]]'):\n"
+           "    return S.fullOuterJoin(T)\n")
+    program = translate_source(src)
+    from sparklite.typecheck import typecheck
+
+    result = typecheck(program).result
+    assert result == BagType(TupleType((INT, TupleType((OptionType(STR), OptionType(FLOAT))))))
+
+
+@pytest.mark.parametrize("source,message", [
+    ("def p(R):\n    return R.map(lambda x: len(x))\n", "R: RDD[str]"),
+    ("def p(R):\n    return R.sortBy(lambda x: x)\n", "R: RDD[int]"),
+    ("def p(R):\n    return R.map(lambda x: x[1:])\n", "R: RDD[str]"),
+])
+def test_annotation_needed_for_new_types(source: str, message: str) -> None:
+    with pytest.raises(AnnotationNeededError) as info:
+        translate_source(source, filename="a.py")
+    assert message in str(info.value)
