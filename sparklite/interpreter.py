@@ -20,16 +20,19 @@ in ``docs/semantics-notes.md``). The essentials:
 - Errors: ``x // 0`` and ``x % 0`` give ``ErrorOutcome("ZeroDivisionError")``; ``reduce``/``min``/``max``
   of an empty bag give ``ErrorOutcome("ValueError")``. Bags are lazy, as RDDs are: a bag's elements are
   computed only when an action or the final collection needs them (an error inside a bag nobody
-  consumes never happens), and ``cartesian`` computes its right side only when its left side has an
-  element (Spark's ``CartesianRDD`` never opens the right partition otherwise).
+  consumes never happens), a partition at a time as Spark's tasks compute them (``LazyBag``), and
+  ``cartesian`` computes a right partition only when its left partition has an element (Spark's
+  ``CartesianRDD`` never opens the right partition otherwise). One exception: ``sortBy`` over more than
+  one partition runs its count and sampling jobs when it is called.
 - The driver is strict, as Python is: every let is evaluated, in order, whether or not the result uses
   it, so an action whose value is unused still runs and its error is the program's outcome (the code
   generator emits every let as an assignment). Within an expression evaluation is left to right, as
   Python evaluates the equivalent PySpark call chain (receiver, then arguments, then the action); a
   tuple evaluates all its components even when only one is projected. After the body, result bags are
-  collected left to right. Inside one Spark job the only task-side error is ``ZeroDivisionError``, so
-  which task fails first does not change the outcome. Which exceptions exist, and where, is
-  ``sparklite.effects``.
+  collected left to right. Partitions are computed in order, so when tasks of one Spark job raise
+  different exceptions this reports partition order's first, while Spark reports whichever task fails
+  first (the random tests keep to one task-side exception kind per program). Which exceptions exist,
+  and where, is ``sparklite.effects``.
 """
 
 from __future__ import annotations

@@ -159,6 +159,14 @@ def _lam(params: str, body: A.Expr) -> A.Lambda:
     return A.Lambda(tuple(A.Param(n) for n in params.split(",")), body)
 
 
+def _sample_input() -> tuple[tuple[int, ...], ...]:
+    """90 ints in 4 partitions: more than ``20 * 4``, so ``sortByKey`` samples a fraction of the keys."""
+    rng = random.Random(4090)
+    data = [rng.randint(-50, 50) for _ in range(90)]
+    edges = [0, *sorted(rng.randint(0, 90) for _ in range(3)), 90]
+    return tuple(tuple(data[edges[i]:edges[i + 1]]) for i in range(4))
+
+
 def _pinned_cases() -> list[tuple[str, A.Program, dict[str, Any], Any]]:
     from sparklite.types import INT, STR, BagType, TupleType
     from sparklite.values import Bag
@@ -206,6 +214,11 @@ def _pinned_cases() -> list[tuple[str, A.Program, dict[str, Any], Any]]:
         ("the sort's range layout seen by fold",
          prog(ints, A.Fold(A.IntLit(-9), first_of, A.SortBy(_lam("x", V("x")), True, V("R")))),
          {"R": ((3, 1, 2), (5, 4))}, 5),
+        ("beyond 20 elements per partition the sort samples its bounds (RDDSampler, seed 1)",
+         prog(ints, A.Aggregate(A.IntLit(0), _lam("a,x", A.BinOp("+", V("a"), A.IntLit(1))),
+                                _lam("a,b", A.BinOp("+", A.BinOp("*", V("a"), A.IntLit(1000)), V("b"))),
+                                A.SortBy(_lam("x", V("x")), True, V("R")))),
+         {"R": _sample_input()}, 22023024021),  # the partition sizes 22, 23, 24, 21
         ("subtract shuffles into n1 + n2 partitions",
          prog(two, A.Fold(A.IntLit(-9), first_of, A.Subtract(V("R"), V("S")))),
          {"R": ((2,),), "S": ((1,), (), (1,))}, -9),
