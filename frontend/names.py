@@ -259,7 +259,7 @@ def scan_module(tree: pyast.Module, filename: str, rdd_methods: frozenset[str]) 
                 if isinstance(value, pyast.Lambda):
                     info.defs[name] = ModuleDef(name, value, isinstance(value.body, pyast.Lambda), False)
                     continue
-                if _is_constant_expr(value, info.constants):
+                if _is_constant_expr(value, info.constants) or _is_container_constant(value, info.constants):
                     info.constants[name] = value
                     continue
             for name in _assigned_names(stmt):
@@ -267,7 +267,43 @@ def scan_module(tree: pyast.Module, filename: str, rdd_methods: frozenset[str]) 
         else:
             for name in _assigned_names(stmt):
                 info.opaque[name] = stmt
+    _drop_mutable_containers(tree, info)
     return info
+
+
+def _is_container_constant(node: pyast.expr, known: dict[str, pyast.expr]) -> bool:
+    """A list or set display of constants (``STOP = ["a", "the"]``): a constant only while the module
+    uses it in ways that cannot mutate it (see ``_drop_mutable_containers``)."""
+    return isinstance(node, (pyast.List, pyast.Set)) and all(
+        _is_constant_expr(e, known) and not isinstance(e, pyast.Starred) for e in node.elts)
+
+
+def _drop_mutable_containers(tree: pyast.Module, info: ModuleInfo) -> None:
+    """A module-level list or set is a constant only if every read of its name is a membership test
+    (``x in STOP``), or for a list the iterable of a comprehension or ``len(STOP)``: anything else
+    (``STOP.append``, passing it to a function, indexing) may mutate or expose it, so it is opaque."""
+    containers = {n for n, v in info.constants.items() if isinstance(v, (pyast.List, pyast.Set))}
+    if not containers:
+        return
+    allowed: set[int] = set()
+    for node in pyast.walk(tree):
+        if isinstance(node, pyast.Compare):
+            for op, comp in zip(node.ops, node.comparators, strict=True):
+                if isinstance(op, (pyast.In, pyast.NotIn)) and isinstance(comp, pyast.Name):
+                    allowed.add(id(comp))
+        elif isinstance(node, pyast.comprehension) and isinstance(node.iter, pyast.Name):
+            if isinstance(info.constants.get(node.iter.id), pyast.List):
+                allowed.add(id(node.iter))
+        elif isinstance(node, pyast.Call) and isinstance(node.func, pyast.Name) and node.func.id == "len" \
+                and len(node.args) == 1 and isinstance(node.args[0], pyast.Name) \
+                and isinstance(info.constants.get(node.args[0].id), pyast.List):
+            allowed.add(id(node.args[0]))
+    for node in pyast.walk(tree):
+        if isinstance(node, pyast.Name) and node.id in containers and isinstance(node.ctx, pyast.Load) \
+                and id(node) not in allowed:
+            stmt = info.constants.pop(node.id)
+            info.opaque[node.id] = stmt
+            containers.discard(node.id)
 
 
 def _assigned_names(stmt: pyast.stmt) -> list[str]:

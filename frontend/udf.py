@@ -632,7 +632,7 @@ class Translator:
                                        node) from None
             self.constant_cache[name] = self._literal(value, self.loc(node), node)
         return replace(self.constant_cache[name], loc=loc) if not isinstance(
-            self.constant_cache[name], sl.TupleExpr) else self.constant_cache[name]
+            self.constant_cache[name], sl.TupleExpr | sl.ListExpr) else self.constant_cache[name]
 
     def _constant_value(self, node: pyast.expr, seen: set[str]) -> Any:
         """The value of a constant expression (literals, other constants, tuples, arithmetic)."""
@@ -644,6 +644,11 @@ class Translator:
             return self._constant_value(self.info.constants[node.id], seen | {node.id})
         if isinstance(node, pyast.Tuple):
             return tuple(self._constant_value(e, seen) for e in node.elts)
+        if isinstance(node, pyast.List):
+            return [self._constant_value(e, seen) for e in node.elts]
+        if isinstance(node, pyast.Set):  # only ever searched with 'in': its order does not matter
+            items = {self._constant_value(e, seen) for e in node.elts}
+            return sorted(items, key=lambda v: (type(v).__name__, repr(v)))
         try:
             if isinstance(node, pyast.UnaryOp):
                 x = self._constant_value(node.operand, seen)
@@ -689,6 +694,8 @@ class Translator:
             return sl.NoneLit(loc=loc)
         if isinstance(value, tuple) and value:
             return sl.TupleExpr(tuple(self._literal(v, loc, node) for v in value), loc=loc)
+        if isinstance(value, list):
+            return sl.ListExpr(tuple(self._literal(v, loc, node) for v in value), loc=loc)
         raise self.unsupported("module constant", f"the module constant {value!r} is not supported", node)
 
     def operator_fn(self, name: str, node: pyast.AST) -> Value:
@@ -737,13 +744,19 @@ class Translator:
         loc = self.loc(node)
         operands = [node.left, *node.comparators]
         translated: list[sl.Expr] = []
+        searched = {id(c) for op, c in zip(node.ops, node.comparators, strict=True)
+                    if isinstance(op, (pyast.In, pyast.NotIn))}
         for o in operands:
-            if isinstance(o, (pyast.Tuple, pyast.List)) and any(isinstance(op, (pyast.In, pyast.NotIn))
-                                                                 for op in node.ops):
-                elems = tuple(self.scalar(e, scope) for e in o.elts)  # a display searched by 'in'
+            if id(o) in searched and isinstance(o, (pyast.Tuple, pyast.List, pyast.Set)):
+                # a display searched by 'in': as a list (same elements, same == tests; for a set of
+                # hashable constants the same answer)
+                elems = tuple(self.scalar(e, scope) for e in o.elts)
                 translated.append(sl.ListExpr(elems, loc=self.loc(o)))
-            else:
-                translated.append(self.scalar(o, scope))
+                continue
+            value = self.scalar(o, scope)
+            if id(o) in searched and isinstance(value, sl.TupleExpr):  # a tuple constant searched by 'in'
+                value = sl.ListExpr(value.elems, loc=value.loc)
+            translated.append(value)
         parts: list[sl.Expr] = []
         for i, op in enumerate(node.ops):
             left, right = translated[i], translated[i + 1]

@@ -797,6 +797,16 @@ CASES = {
         '  let item_2 = countByValue(map(lambda (kv: (Str, Int)) -> kv[0])(S))\n'
         '  (item, item_1, item_2, countByValue(S), collectAsMap(S))\n'
     ),
+    'module_list_and_set_constants_in_membership': (
+        'STOP = ["a", "the"]\n'
+        'MARKS = {".", "!"}\n'
+        'PAIR = ("b", "c")\n'
+        'def p(R: RDD[str]):\n'
+        '    return R.flatMap(lambda l: l.split()).filter(lambda w: w not in STOP and w[-1] not in MARKS and w not in PAIR and w in {"q", "r"})\n'
+        ,
+        'program p(R: Bag[Str]) =\n'
+        '  filter(lambda (w: Str) -> if not w in ["a", "the"] then not py.getitem(w, -1) in ["!", "."] and (not w in ["b", "c"] and w in ["q", "r"]) else false)(flatMap(lambda (l: Str) -> str.split(l))(R))\n'
+    ),
 }
 
 

@@ -15,6 +15,8 @@ LOG = [
 ]
 READINGS = ["s1,12.5", "s2,-3.0", "s1,14.0", "s3,0.0", "s2,-1.25", "s1,x", "s4"]
 DOCS = [(1, "to be or not"), (2, "be quick"), (3, ""), (1, "not now")]
+STOP_WORDS = ["the", "a", "or"]
+PUNCTUATION = {",", ".", "!"}
 
 SAMPLES = {
     "p_status_counts": {"log": LOG[:4]},
@@ -26,6 +28,7 @@ SAMPLES = {
     "p_ranking_with_ties": {"words": ["a", "b", "a", "c", "b", "d"]},
     "p_shares": {"words": ["a", "b", "a", "c"]},
     "p_users_without_orders": {"users": [(1, "ann"), (2, "bob"), (3, "cy")]},
+    "p_word_count_stop_words": {"lines": ["the cat, the dog.", "a cat or not!", "", "Cat"]},
 }
 
 
@@ -112,3 +115,10 @@ def p_unused_sort(R: RDD[int]):
     # on several partitions PySpark counts the keyed RDD when sortBy is called: 10 // 0 raises there
     s = R.sortBy(lambda x: 10 // x)  # noqa: F841
     return R.count()
+
+
+def p_word_count_stop_words(lines: RDD[str]):
+    words = lines.flatMap(lambda line: line.lower().split())
+    cleaned = words.map(lambda w: w[:-1] if w[-1] in PUNCTUATION else w)
+    return cleaned.filter(lambda w: w not in STOP_WORDS and len(w) > 0).map(lambda w: (w, 1)) \
+        .reduceByKey(add).sortBy(lambda kv: (-kv[1], kv[0])).take(3)
