@@ -33,9 +33,9 @@ def translate_source(source: str, function: str | None = None, filename: str = "
     tr = Translator(info, source.splitlines())
     try:
         program = translate_pipeline(tr, fn)
+        return ftypes.infer_program(program)
     except RecursionError:
         raise InputError("the program is nested too deeply to translate", tr.loc(fn)) from None
-    return ftypes.infer_program(program)
 
 
 def translate_file(path: str, function: str | None = None) -> sl.Program:

@@ -59,6 +59,7 @@ from frontend.nodes import (
 from frontend.nodes import may_raise as pre_may_raise
 from sparklite import ast as sl
 from sparklite import effects
+from sparklite.builtins import BUILTINS as BUILTIN_TABLE
 from sparklite.errors import AnnotationNeededError, NameResolutionError, TypeCheckError, UnsupportedError
 from sparklite.types import (
     BOOL,
@@ -1394,6 +1395,9 @@ def to_type(t: Any) -> Type:
     return INT
 
 
+_BUILTIN_NAMES = frozenset(BUILTIN_TABLE) | frozenset(sl.BUILTINS)
+
+
 def _is_term(x: Any) -> bool:
     return isinstance(x, (TVar, TTup, TBag, TList, TOpt, TDict))
 
@@ -1531,6 +1535,10 @@ class _Resolver:
                 return True
             if isinstance(x, sl.Var) and (x.name in self.maybe_int_lets
                                           or (self.maybe_int_params and x.name not in self.reserved)):
+                return True
+            if self.maybe_int_params and (  # a named function whose body may return such a sum
+                    (isinstance(x, sl.Call) and x.func not in _BUILTIN_NAMES)
+                    or (isinstance(x, sl.Apply) and not isinstance(x.fn, sl.Lambda))):
                 return True
         return False
 
