@@ -117,9 +117,14 @@ def test_encoder_agrees_with_interpreter_on_concrete_inputs() -> None:
     from sparklite.types import BagType
     from verifier.difftest import InputGenerator
 
+    from verifier.methods.base import Pair
+    from verifier.methods.bounded import classic
+
     rng = random.Random(1)
     checked = 0
     for name, program in _case_programs():
+        if not classic(Pair(program, program)):
+            continue  # strings and floats: the bounded search leaves them to random testing
         gen = InputGenerator((program,), seed=rng.randrange(1000), max_len=4, max_parts=3)
         for cand in gen.candidates(25):
             inputs = normalise_inputs(program, cand.inputs)

@@ -1,8 +1,8 @@
-# expect-error: lines 8: /|division|float
-"""True division returns a float: sparkeq handles integers only (use // for floor division)."""
+# expect-error: lines 8: \*\*|exponent
+"""A float power: '**' is read only with a small constant integer exponent."""
 
 from pyspark import RDD
 
 
-def halves(R: RDD[int]) -> RDD[int]:
-    return R.map(lambda x: x / 2)
+def roots(R: RDD[int]) -> RDD[float]:
+    return R.map(lambda x: x ** 0.5)

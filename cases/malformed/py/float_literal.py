@@ -1,8 +1,8 @@
-# expect-error: lines 8: 1.5|float
-"""A float literal in a UDF."""
+# expect-error: lines 8: complex
+"""A complex literal in a UDF: complex numbers are outside what sparkeq reads."""
 
 from pyspark import RDD
 
 
-def scaled(R: RDD[int]) -> RDD[int]:
-    return R.map(lambda x: x * 1.5)
+def rotated(R: RDD[int]) -> RDD[complex]:
+    return R.map(lambda x: x * 1.5j)

@@ -1,8 +1,8 @@
-# expect-error: lines 8: str|string
-"""String operations are outside the integer fragment."""
+# expect-error: lines 8: format|string methods
+"""String formatting with .format(): outside the string methods sparkeq reads."""
 
 from pyspark import RDD
 
 
-def labels(R: RDD[int]) -> RDD[int]:
-    return R.map(lambda x: len(str(x) + "!"))
+def labels(R: RDD[int]) -> RDD[str]:
+    return R.map(lambda x: "{}!".format(x))
