@@ -116,7 +116,6 @@ def test_encoder_agrees_with_interpreter_on_concrete_inputs() -> None:
     from encoder.bounded import Evaluator, concrete_outcome, layout_bag
     from sparklite.types import BagType
     from verifier.difftest import InputGenerator
-
     from verifier.methods.base import Pair
     from verifier.methods.bounded import classic
 
