@@ -209,8 +209,11 @@ def _generate_rich_pair(seed: int, index: int) -> tuple[A.Program, A.Program, tu
                         p_tuple_body=0.1)
     program = random_program(rng, flavor="rich", config=config)
     for _ in range(6):
-        variant = make_variant(program, rng, mutate=rng.random() < 0.5, steps=rng.choice((1, 2, 3)),
-                               rich=True)
+        try:
+            variant = make_variant(program, rng, mutate=rng.random() < 0.5, steps=rng.choice((1, 2, 3)),
+                                   rich=True)
+        except Exception:  # noqa: BLE001 - a rule built an ill-typed intermediate (Int rules on floats)
+            continue
         if variant is None:
             continue
         try:
