@@ -125,6 +125,10 @@ def driver_may_raise(node: A.Node, defs: Mapping[str, A.Def] | None = None,
         return False  # a let-bound bag was built (and raised, if it does) where it was bound
     if isinstance(node, A.PApp):
         return any(may_raise(a, defs, bags) for a in node.args)
+    if isinstance(node, A.SortBy):
+        # PySpark's sortBy over more than one partition runs a count and a sampling job when it is
+        # called: its source and its key run then, on the driver's request
+        return may_raise(node, defs, bags)
     if isinstance(node, A.BAG_OPS):
         return any(driver_may_raise(c, defs, bags) for c in A.children(node))
     return may_raise(node, defs, bags)

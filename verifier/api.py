@@ -658,7 +658,9 @@ def _replay(result: Result, loaded: tuple[LoadedProgram, LoadedProgram], run: _R
     inputs = result.stats.get("raw_inputs", {})
     partitions = result.stats.get("raw_partitions") or None
     try:
-        replayed = replay(loaded[0], loaded[1], inputs, partitions, master=run.options.master)
+        references = (cex.left_outcome, cex.right_outcome) if cex.left_outcome is not None else None
+        replayed = replay(loaded[0], loaded[1], inputs, partitions, master=run.options.master,
+                          references=references)
     except SparkUnavailable as exc:
         return _with_warning(result, f"counterexample not replayed on Spark: {exc}")
     except ReplayError as exc:
