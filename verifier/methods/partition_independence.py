@@ -37,6 +37,7 @@ from sparklite import ast as A
 from sparklite.desugar import desugar
 from sparklite.types import BagType, is_classic
 from sparklite.values import Outcome, Partitioning
+from verifier.methods._shared import involves_floats, rlimit_for
 from verifier.methods.base import Options
 
 NAME = "partition_independence"
@@ -274,10 +275,13 @@ def _discharge(conds: Sequence[Condition], hazards: Sequence[z3.BoolRef], option
     undecided = False
     timeout_ms = max(1, int(min(options.timeout_s, 5.0) * 1000))
     for desc, formula, shown in conds:
+        options.deadline.check("partition independence")
         solver = z3.Solver()
         # floating point is bit-blasted: a law that fails (float + is not associative) is better shown
         # by a concrete witness (find_witness) than waited for
-        solver.set("timeout", min(timeout_ms, 1000) if "fp." in formula.sexpr() else timeout_ms)
+        ms = min(timeout_ms, 1000) if involves_floats(formula) else timeout_ms
+        solver.set("timeout", ms)
+        solver.set("rlimit", rlimit_for(ms / 1000))  # some phases (bit-blasting) do not watch the clock
         solver.add(z3.Not(formula))
         answer = solver.check()
         if answer == z3.unsat:
