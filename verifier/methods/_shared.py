@@ -32,6 +32,7 @@ from encoder.terms import (
     substitute,
     sym_pairs,
 )
+from sparklite import ast as A
 from sparklite.deadline import Deadline
 from sparklite.types import BagType, Type
 from verifier.methods.base import (
@@ -75,6 +76,12 @@ class Prepared:
         at each query, so a method's later queries do not outlive the check)."""
         return self.deadline.cap(self.per_query_s)
 
+    @staticmethod
+    def with_float_patience(per_query_s: float, *programs: A.Program) -> float:
+        """A query over floats gets ``FLOAT_PATIENCE`` per-query timeouts (decided once per pair from
+        the programs: inspecting every formula would cost more than many queries on long pipelines)."""
+        return per_query_s * FLOAT_PATIENCE if any(_has_floats(p) for p in programs) else per_query_s
+
 
 def prepare(pair: Pair, options: Options, method: str, *, allow_open: bool = False
             ) -> Prepared | NotApplicable:
@@ -108,9 +115,11 @@ def prepare(pair: Pair, options: Options, method: str, *, allow_open: bool = Fal
                 return NotApplicable(method, f"{what} possible (left to the bounded method, random testing "
                                              "and the interpreter)")
             options.deadline.check(f"{method} (encoding)")
-            return Prepared(left, right, options.timeout_s, options.deadline, open_)
+            patience = Prepared.with_float_patience(options.timeout_s, pair.left, pair.right)
+            return Prepared(left, right, patience, options.deadline, open_)
     options.deadline.check(f"{method} (encoding)")
-    return Prepared(left, right, options.timeout_s, options.deadline)
+    return Prepared(left, right, Prepared.with_float_patience(options.timeout_s, pair.left, pair.right),
+                    options.deadline)
 
 
 def _open_hazards(left: ProgramEncoding, right: ProgramEncoding, facts: Sequence[z3.BoolRef],
@@ -157,6 +166,24 @@ def rlimit_for(timeout_s: float) -> int:
     return max(1_000_000, int(timeout_s * RLIMIT_PER_SECOND))
 
 
+def _has_floats(program: A.Program) -> bool:
+    """Does the program compute with floats (a float input, literal, true division or conversion)?"""
+    from sparklite.types import FloatType, TupleType
+
+    def float_type(t: object) -> bool:
+        if isinstance(t, FloatType):
+            return True
+        if isinstance(t, BagType):
+            return float_type(t.elem)
+        return isinstance(t, TupleType) and any(float_type(e) for e in t.elems)
+
+    if any(float_type(p.type) for p in program.params):
+        return True
+    return any(isinstance(n, A.FloatLit) or (isinstance(n, A.BinOp) and n.op == "/")
+               or (isinstance(n, A.Call) and (n.func == "float" or n.func.startswith("math.")))
+               for n in A.walk(program))
+
+
 def involves_floats(formula: z3.ExprRef) -> bool:
     text = formula.sexpr()
     return "fp." in text or "(fp " in text
@@ -164,12 +191,7 @@ def involves_floats(formula: z3.ExprRef) -> bool:
 
 def find_model(formula: z3.BoolRef, timeout_s: float) -> z3.ModelRef | None:
     """A model of ``formula``, or None when it is unsatisfiable. Raises ``Unknown``."""
-    floats = involves_floats(formula)
-    if floats:
-        timeout_s *= FLOAT_PATIENCE
     s = _solver(timeout_s)
-    if floats:
-        s.set("rlimit", rlimit_for(timeout_s))
     s.add(formula)
     r = s.check()
     if r == z3.sat:
