@@ -510,18 +510,27 @@ def _is_pair(v: Sym) -> bool:
     return isinstance(v, tuple) and len(v) == 2
 
 
-def _mentions(term: Sym, acc: Sym) -> bool:
-    """Does ``term`` mention any leaf of the placeholder ``acc``?"""
-    names = {str(x) for x in leaves(acc)}
+def constant_names(term: Sym) -> set[str]:
+    """The names of the free constants (variables, placeholders) ``term`` reads; shared subterms are
+    visited once."""
+    out: set[str] = set()
+    seen: set[int] = set()
     todo = list(leaves(term))
     while todo:
         t = todo.pop()
+        if t.get_id() in seen:
+            continue
+        seen.add(t.get_id())
         if z3.is_const(t) and t.decl().kind() == z3.Z3_OP_UNINTERPRETED:
-            if str(t) in names:
-                return True
+            out.add(str(t))
         else:
             todo.extend(t.children())
-    return False
+    return out
+
+
+def _mentions(term: Sym, acc: Sym) -> bool:
+    """Does ``term`` mention any leaf of the placeholder ``acc``?"""
+    return not constant_names(term).isdisjoint(str(x) for x in leaves(acc))
 
 
 def encode_program(program: A.Program, side: str) -> ProgramEncoding:
@@ -569,22 +578,9 @@ def _unused_bag_lets(program: A.Program, enc: _TermEncoder) -> list[str]:
     return [name for name in enc.bag_lets if name not in mentioned]
 
 
-def _ranked(enc: _TermEncoder, e: A.Expr) -> bool:
-    """Is ``e`` a sorted bag (``sortBy``, then maps and filters, which keep the order)? Collected, it is
-    observed as a sequence modulo ties, not as a bag: the methods here compare bags only (``Ordered``
-    compares sorted results)."""
-    if isinstance(e, A.SortBy):
-        return True
-    if isinstance(e, A.Map | A.Filter | A.FlatMap):
-        return _ranked(enc, e.source)
-    if isinstance(e, A.Var) and e.name in enc.bag_lets:
-        return _ranked(enc, enc.bag_lets[e.name])
-    return False
-
-
 def _result(enc: _TermEncoder, body: A.Expr) -> Result:
     parts = body.elems if isinstance(body, A.TupleExpr) else (body,)
-    if any(_ranked(enc, x) for x in parts):
+    if any(A.sorted_bag(x, enc.bag_lets) for x in parts):  # observed as sequences: Ordered's business
         raise UnsupportedShape("a sorted result (a sequence, not a bag)", body.loc)
     if enc.is_bag(body):
         return BagResult(enc.bag(body))
@@ -606,6 +602,6 @@ def _holds_bag(enc: _TermEncoder, e: A.Expr) -> bool:
 
 __all__ = [
     "Alts", "BagResult", "BagTerm", "EncodingError", "MAX_ALTERNATIVES", "Occurrence", "ProgramEncoding",
-    "Result", "TupleResult", "UnsupportedShape", "ValueResult", "canonical_var", "encode_program",
-    "has_aggregation_node", "rep_var_sets", "substitute", "sym_pairs",
+    "Result", "TupleResult", "UnsupportedShape", "ValueResult", "canonical_var", "constant_names",
+    "encode_program", "has_aggregation_node", "rep_var_sets", "substitute", "sym_pairs",
 ]

@@ -594,6 +594,18 @@ def walk(node: Node) -> Iterator[Node]:
         stack.extend(reversed(tuple(children(current))))
 
 
+def sorted_bag(e: Node, bag_lets: Any = None) -> bool:
+    """Is ``e`` a sorted bag: ``sortBy``, then maps, filters and flatMaps, which keep the order (through
+    the let-bound bags in ``bag_lets``, by name)? Collected, it is a sequence modulo ties, not a bag."""
+    if isinstance(e, SortBy):
+        return True
+    if isinstance(e, Map | Filter | FlatMap):
+        return sorted_bag(e.source, bag_lets)
+    if isinstance(e, Var) and bag_lets and e.name in bag_lets:
+        return sorted_bag(bag_lets[e.name], bag_lets)
+    return False
+
+
 def alpha_key(node: Node) -> tuple:
     """A structural key equal for two expressions equal up to the names of their lambda parameters
     (and ignoring locations): how sparkeq recognises "the same subexpression" in two programs."""

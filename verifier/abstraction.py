@@ -195,14 +195,9 @@ def _candidates(program: A.Program, params: dict[str, Type | None]) -> Iterator[
     bag in no order, and the order of a sorted bag is observed)."""
     for root in (*(b.value for b in program.lets), program.body):
         for n in A.walk(root):
-            if isinstance(n, A.BAG_OPS) and not _sorted(n) and _free_vars(n) <= set(params):
+            if isinstance(n, A.BAG_OPS) and not A.sorted_bag(n) and _free_vars(n) <= set(params):
                 yield n
 
-
-def _sorted(e: A.Expr) -> bool:
-    if isinstance(e, A.SortBy):
-        return True
-    return isinstance(e, A.Map | A.Filter | A.FlatMap) and _sorted(e.source)
 
 
 def _worth_it(node: A.Expr) -> bool:

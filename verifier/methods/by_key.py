@@ -27,7 +27,15 @@ import z3
 
 from encoder.aggregates import KeyedAgg
 from encoder.basic import Sym, fresh_like, leaves, sym_eq
-from encoder.terms import BagResult, BagTerm, ProgramEncoding, TupleResult, substitute, sym_pairs
+from encoder.terms import (
+    BagResult,
+    BagTerm,
+    ProgramEncoding,
+    TupleResult,
+    constant_names,
+    substitute,
+    sym_pairs,
+)
 from verifier.methods._shared import (
     Prepared,
     Unknown,
@@ -153,8 +161,10 @@ def _check(prep: Prepared, g1: KeyedAgg, post1: BagTerm, g2: KeyedAgg, post2: Ba
         # a hazard is a condition on the bucket when it reads the bucket (only the maps after the
         # aggregation do) and nothing else but the program's scalars; one that does not read the bucket
         # (a driver let, a map before the aggregation) may happen with no bucket at all
-        if any(not _only_mentions(h, bucket) or not _mentions_any(h, bucket) for h in hs):
-            return NotApplicable(NAME, "an exception may happen outside the maps after the aggregation")
+        for h in hs:
+            reads = constant_names(h)
+            if reads.isdisjoint(bucket) or any(n not in bucket and not n.startswith("v:") for n in reads):
+                return NotApplicable(NAME, "an exception may happen outside the maps after the aggregation")
     haz1 = _bucket_hazard(open_l, g1, a.kx)
     haz2 = _bucket_hazard(open_r, g2, b.kx)
 
@@ -212,30 +222,6 @@ def _bucket_hazard(hazards: list[z3.BoolRef], g: KeyedAgg, key: Sym) -> z3.BoolR
     if not hazards:
         return z3.BoolVal(False)
     return substitute(z3.Or(*hazards), sym_pairs(g.key, key))
-
-
-def _mentions_any(term: z3.ExprRef, names: set[str]) -> bool:
-    todo = [term]
-    while todo:
-        t = todo.pop()
-        if z3.is_const(t) and t.decl().kind() == z3.Z3_OP_UNINTERPRETED:
-            if str(t) in names:
-                return True
-        else:
-            todo.extend(t.children())
-    return False
-
-
-def _only_mentions(term: z3.ExprRef, allowed: set[str]) -> bool:
-    todo = [term]
-    while todo:
-        t = todo.pop()
-        if z3.is_const(t) and t.decl().kind() == z3.Z3_OP_UNINTERPRETED:
-            if str(t) not in allowed and not str(t).startswith("v:"):
-                return False
-        else:
-            todo.extend(t.children())
-    return True
 
 
 def _check_alternatives(prep: Prepared, g1: KeyedAgg, post1: BagTerm, g2: KeyedAgg, post2: BagTerm
