@@ -1,0 +1,414 @@
+"""The relational kernel of SparkLite: what DataFrame code and SQL text both lower to.
+
+Why a kernel of its own rather than RDD operations over tuples: Spark SQL's meaning differs from the RDD
+API's exactly where easy reasoning goes wrong (``dataframe-semantics.md``): NULLs and three-valued logic,
+typed overflow (``int`` raises past 2^31, ``bigint`` past 2^63), errors that are *lazy* (a row-level
+error counts only where its value is demanded), grouping and set operations under which NULL equals
+NULL and NaN equals NaN while joins never match NULLs, ``-0.0`` grouped with ``0.0``... The RDD nodes
+would need a wrapper on every value to mean that; here it is the meaning of the nodes themselves.
+
+The kernel is *elaborated*: every expression carries its Spark type and nullability, and every implicit
+coercion Spark's analyser inserts is an explicit ``Cast`` (so the interpreter, the code generator and
+later the encoder never re-derive typing rules). Column references are positions into the input row
+of the operator (for a ``Join``, the left columns then the right ones). The frontends resolve names
+(case-insensitively, with Spark's ambiguity errors) through ``sparklite.relational.build``, which is the
+one place Spark's analysis rules live.
+
+All nodes are frozen dataclasses; ``loc`` points at the user's code (DataFrame call or SQL text) and is
+excluded from equality.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from sparklite.ast import Loc
+from sparklite.relational.types import Schema, SqlType
+
+
+@dataclass(frozen=True)
+class RNode:
+    loc: Loc | None = field(default=None, compare=False, repr=False, kw_only=True)
+
+
+# ---------------------------------------------------------------------------------------------------
+# Scalar expressions (evaluated per row; every node knows its type and whether it may be NULL)
+# ---------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Col(RNode):
+    """The input row's column ``index``; ``name`` is for messages and generated code only."""
+
+    index: int
+    name: str
+    type: SqlType
+    nullable: bool
+
+
+@dataclass(frozen=True)
+class Lit(RNode):
+    """A literal: ``value`` is a Python int/float/str/bool/``decimal.Decimal``/``datetime.date`` or None
+    (NULL), of Spark type ``type`` (``F.lit(1)`` is ``int``, SQL ``1.5`` is ``decimal(2,1)``)."""
+
+    value: Any
+    type: SqlType
+
+    @property
+    def nullable(self) -> bool:
+        return self.value is None
+
+
+ArithOp = Literal["+", "-", "*", "/", "div", "%", "pmod"]
+
+
+@dataclass(frozen=True)
+class Arith(RNode):
+    """Binary arithmetic in ``type`` (operands already cast to it, except ``/`` whose result is double
+    or decimal and ``div`` whose result is bigint). ANSI: overflow raises ``ARITHMETIC_OVERFLOW``,
+    a zero divisor ``DIVIDE_BY_ZERO`` (``/``, ``div``) or ``REMAINDER_BY_ZERO`` (``%``, ``pmod``); with
+    ``try_`` (``try_add``, ``try_divide``...) both give NULL instead. ``%`` takes the dividend's sign;
+    ``div`` truncates. NULL in, NULL out (``NULL / 0`` is NULL, not an error)."""
+
+    op: ArithOp
+    left: Expr
+    right: Expr
+    type: SqlType
+    nullable: bool
+    try_: bool = False
+
+
+@dataclass(frozen=True)
+class Neg(RNode):
+    """Unary minus: ``-(-2147483648)`` on ``int`` raises ``ARITHMETIC_OVERFLOW``."""
+
+    operand: Expr
+    type: SqlType
+    nullable: bool
+
+
+CmpOp = Literal["=", "!=", "<", "<=", ">", ">=", "<=>"]
+
+
+@dataclass(frozen=True)
+class Cmp(RNode):
+    """Comparison of two operands of one type (coerced). NULL operand: NULL, except ``<=>`` (null-safe
+    equality, never NULL). Doubles use Spark's total order: NaN equals NaN and is above +inf; -0.0 = 0.0.
+    Strings compare by UTF-8 bytes."""
+
+    op: CmpOp
+    left: Expr
+    right: Expr
+    nullable: bool
+
+    @property
+    def type(self) -> SqlType:
+        from sparklite.relational.types import BOOLEAN
+
+        return BOOLEAN
+
+
+@dataclass(frozen=True)
+class And(RNode):
+    """Three-valued AND, evaluated left to right and stopping at a FALSE left side (so an error on the
+    right is not raised then: ``(b != 0) & (a/b > 1)``)."""
+
+    left: Expr
+    right: Expr
+    nullable: bool
+
+    @property
+    def type(self) -> SqlType:
+        from sparklite.relational.types import BOOLEAN
+
+        return BOOLEAN
+
+
+@dataclass(frozen=True)
+class Or(RNode):
+    """Three-valued OR, left to right, stopping at a TRUE left side."""
+
+    left: Expr
+    right: Expr
+    nullable: bool
+
+    @property
+    def type(self) -> SqlType:
+        from sparklite.relational.types import BOOLEAN
+
+        return BOOLEAN
+
+
+@dataclass(frozen=True)
+class Not(RNode):
+    operand: Expr
+    nullable: bool
+
+    @property
+    def type(self) -> SqlType:
+        from sparklite.relational.types import BOOLEAN
+
+        return BOOLEAN
+
+
+@dataclass(frozen=True)
+class IsNull(RNode):
+    """``isNull`` (or ``isNotNull`` with ``negated``); never NULL. A NaN is not NULL."""
+
+    operand: Expr
+    negated: bool = False
+
+    @property
+    def type(self) -> SqlType:
+        from sparklite.relational.types import BOOLEAN
+
+        return BOOLEAN
+
+    @property
+    def nullable(self) -> bool:
+        return False
+
+
+@dataclass(frozen=True)
+class Case(RNode):
+    """``CASE WHEN c1 THEN v1 ... ELSE e END`` / ``when().otherwise()``: conditions in order, a NULL
+    condition counts as false, and only the branch taken is evaluated. ``orelse`` None means NULL."""
+
+    branches: tuple[tuple[Expr, Expr], ...]
+    orelse: Expr | None
+    type: SqlType
+    nullable: bool
+
+
+@dataclass(frozen=True)
+class In(RNode):
+    """``x IN (v1, ...)`` / ``isin``: TRUE if some ``vi`` equals ``x``; else NULL if ``x`` or some ``vi``
+    is NULL; else FALSE (so ``NOT (x IN (1, NULL))`` is never TRUE)."""
+
+    operand: Expr
+    values: tuple[Expr, ...]
+    nullable: bool
+
+    @property
+    def type(self) -> SqlType:
+        from sparklite.relational.types import BOOLEAN
+
+        return BOOLEAN
+
+
+@dataclass(frozen=True)
+class Cast(RNode):
+    """``CAST(x AS type)``, explicit or inserted by coercion. ANSI: out of range raises ``CAST_OVERFLOW``,
+    an unparsable string ``CAST_INVALID_INPUT``; ``try_`` gives NULL instead. Double to integral
+    truncates toward zero."""
+
+    operand: Expr
+    type: SqlType
+    nullable: bool
+    try_: bool = False
+
+
+@dataclass(frozen=True)
+class Func(RNode):
+    """A scalar function of ``sparklite.relational.functions`` (``coalesce``, ``greatest``, ``abs``,
+    ``upper``, ``length``, ``concat``...): the function table gives its evaluation (strict or lazy in its
+    arguments), its errors and its NULL behaviour."""
+
+    name: str
+    args: tuple[Expr, ...]
+    type: SqlType
+    nullable: bool
+
+
+Expr = Col | Lit | Arith | Neg | Cmp | And | Or | Not | IsNull | Case | In | Cast | Func
+
+AggName = Literal["sum", "count", "count_star", "min", "max", "avg", "count_distinct", "sum_distinct",
+                  "try_sum"]
+
+
+@dataclass(frozen=True)
+class AggCall(RNode):
+    """An aggregate over a group: ``sum`` (of ``int``/``bigint`` a ``bigint``, overflow raises), ``count``
+    of non-NULL values (``count_star`` counts rows), ``min``/``max``, ``avg`` (summed in doubles),
+    ``count_distinct`` (rows with a NULL in any argument are skipped), ``sum_distinct``. NULLs are
+    ignored; an all-NULL (or empty) group gives NULL, except the counts, which give 0."""
+
+    name: AggName
+    args: tuple[Expr, ...]
+    type: SqlType
+    nullable: bool
+
+
+# ---------------------------------------------------------------------------------------------------
+# Relations (bags of rows with a schema)
+# ---------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Table(RNode):
+    """An input DataFrame or SQL table: a program parameter."""
+
+    name: str
+    schema: Schema
+
+
+@dataclass(frozen=True)
+class Project(RNode):
+    """``select``/``withColumn``/``drop``/``alias``: one output column per expression."""
+
+    source: Rel
+    exprs: tuple[Expr, ...]
+    schema: Schema
+
+
+@dataclass(frozen=True)
+class Filter(RNode):
+    """Keeps the rows where ``pred`` is TRUE (not NULL, not FALSE)."""
+
+    source: Rel
+    pred: Expr
+
+    @property
+    def schema(self) -> Schema:
+        return self.source.schema
+
+
+JoinKind = Literal["inner", "left", "right", "full", "semi", "anti", "cross"]
+
+
+@dataclass(frozen=True)
+class Join(RNode):
+    """Join on ``cond`` (over the left columns then the right ones), kept when it is TRUE (so NULL keys
+    never match under ``=``; they do under ``<=>``). Outer kinds pad the other side with NULLs; ``semi``
+    and ``anti`` output the left columns only, each left row at most once. ``cross`` (or a None ``cond``)
+    pairs every row. A ``USING``/column-list join is this node under a ``Project`` choosing Spark's key
+    column (left, right or coalesced)."""
+
+    kind: JoinKind
+    left: Rel
+    right: Rel
+    cond: Expr | None
+    schema: Schema
+
+
+@dataclass(frozen=True)
+class Aggregate(RNode):
+    """``groupBy(keys).agg(aggs)``: output columns are the keys then the aggregates. NULL keys form one
+    group, NaNs one group, -0.0 and 0.0 one group keyed 0.0. With no keys: exactly one row, also on
+    an empty input."""
+
+    source: Rel
+    keys: tuple[Expr, ...]
+    aggs: tuple[AggCall, ...]
+    schema: Schema
+
+
+@dataclass(frozen=True)
+class Distinct(RNode):
+    """``distinct()``: one row per group of equal rows (NULL equals NULL, NaN equals NaN)."""
+
+    source: Rel
+
+    @property
+    def schema(self) -> Schema:
+        return self.source.schema
+
+
+@dataclass(frozen=True)
+class DropDuplicates(RNode):
+    """``dropDuplicates(cols)``: one row per group of equal values in ``columns``; *which* row is kept
+    is not determined (a nondeterministic result)."""
+
+    source: Rel
+    columns: tuple[int, ...]
+
+    @property
+    def schema(self) -> Schema:
+        return self.source.schema
+
+
+SetKind = Literal["union", "intersect", "except"]
+
+
+@dataclass(frozen=True)
+class SetOp(RNode):
+    """By position. ``union`` with ``all`` is the DataFrame ``union`` (SQL ``UNION ALL``); without,
+    SQL ``UNION`` (distinct). ``intersect``/``except`` without ``all`` return distinct rows;
+    ``intersectAll``/``exceptAll`` are bag minimum and monus. Both sides already have the result's
+    column types (the builder inserts the casts)."""
+
+    kind: SetKind
+    all: bool
+    left: Rel
+    right: Rel
+    schema: Schema
+
+
+@dataclass(frozen=True)
+class SortKey(RNode):
+    expr: Expr
+    ascending: bool = True
+    nulls_first: bool = True  # Spark's default: NULLs first ascending, last descending
+
+
+@dataclass(frozen=True)
+class Sort(RNode):
+    """``orderBy``: the result is a sequence of groups of rows with equal keys (any order inside)."""
+
+    source: Rel
+    keys: tuple[SortKey, ...]
+
+    @property
+    def schema(self) -> Schema:
+        return self.source.schema
+
+
+@dataclass(frozen=True)
+class Limit(RNode):
+    """``limit(n)``: which rows are kept is determined only after a ``Sort`` and only without ties at
+    the cut."""
+
+    source: Rel
+    count: int
+
+    @property
+    def schema(self) -> Schema:
+        return self.source.schema
+
+
+Rel = Table | Project | Filter | Join | Aggregate | Distinct | DropDuplicates | SetOp | Sort | Limit
+
+# ---------------------------------------------------------------------------------------------------
+# Programs
+# ---------------------------------------------------------------------------------------------------
+
+ActionKind = Literal["count", "collect", "first", "take"]
+
+
+@dataclass(frozen=True)
+class Action(RNode):
+    """An action ending the program: ``count()`` (an int), ``collect()`` (the rows), ``first()`` (a row,
+    or None on an empty result), ``take(n)`` (up to ``n`` rows)."""
+
+    kind: ActionKind
+    source: Rel
+    count: int | None = None
+
+
+@dataclass(frozen=True)
+class TableParam(RNode):
+    name: str
+    schema: Schema
+
+
+@dataclass(frozen=True)
+class RelProgram(RNode):
+    """A DataFrame function or a SQL query: input tables (matched by position across the two programs,
+    named as the first program names them) and a result relation or action. ``language`` is
+    ``dataframe`` or ``sql``, for messages and replay."""
+
+    name: str
+    params: tuple[TableParam, ...]
+    body: Rel | Action
+    language: str = field(default="dataframe", compare=False)
