@@ -11,3 +11,11 @@ def spark_context():
     from verifier.spark import get_context
 
     return get_context("local[2]")
+
+
+@pytest.fixture(scope="session")
+def spark_session(spark_context):
+    """The test run's SparkSession over the same context (DataFrame and SQL tests)."""
+    from verifier.spark import get_session
+
+    return get_session("local[2]")

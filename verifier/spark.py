@@ -126,3 +126,19 @@ def exact_rdd(sc: Any, partitions: Sequence[Sequence[Any]]) -> Any:
     """An RDD whose partitions are exactly ``partitions`` (empty partitions included, order kept)."""
     parts = [list(p) for p in partitions] or [[]]
     return sc.parallelize(parts, len(parts)).flatMap(lambda part: part)
+
+
+@functools.cache
+def get_session(master: str = DEFAULT_MASTER) -> Any:
+    """The process's SparkSession, over ``get_context``'s SparkContext (one JVM for RDD and DataFrame
+    programs). Spark 4's defaults are kept (ANSI mode on): they are what the user's jobs run with."""
+    sc = get_context(master)
+    from pyspark.sql import SparkSession
+
+    return SparkSession(sc)
+
+
+def exact_dataframe(spark: Any, partitions: Sequence[Sequence[tuple]], schema: Any) -> Any:
+    """A DataFrame whose partitions are exactly ``partitions`` (rows as tuples in schema order):
+    ``createDataFrame`` over ``exact_rdd``, which keeps the RDD's partitioning."""
+    return spark.createDataFrame(exact_rdd(spark.sparkContext, partitions), schema)
