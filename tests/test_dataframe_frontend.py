@@ -1,0 +1,1185 @@
+"""The DataFrame frontend (``frontend.dataframe``) against a real Spark.
+
+Each corpus entry is a small PySpark DataFrame function, written as people write them. The test
+translates it (reading the source only) and runs the *original* function on Spark (exec'ing the test's
+own corpus is fine here) over small tables with NULLs, INT boundaries and duplicate rows: the
+translation's output columns (names and types) must be Spark's ``df.dtypes``, and, once the
+relational interpreter is there, the interpreter's outcome on the translation must be Spark's
+(rows as bags, or tie groups after ``orderBy``; errors by class and condition) whenever the
+interpreter reports no caveat. Then the rejections: every construct outside the fragment is a
+located ``InputError``, and translating never runs the user's module.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib.util
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+
+from frontend.dataframe import is_dataframe_function, translate_dataframe_source
+from sparklite.errors import AnnotationNeededError, InputError, NameResolutionError, UnsupportedError
+from sparklite.relational import ast as R
+from sparklite.relational.build import AnalysisError
+from sparklite.relational.types import parse_ddl
+
+HEADER = """\
+from typing import Annotated
+from pyspark.sql import DataFrame, functions as F
+from pyspark.sql.types import IntegerType, LongType, StringType, DoubleType, DecimalType
+
+T = Annotated[DataFrame, "a INT, b BIGINT, s STRING, d DOUBLE"]
+L = Annotated[DataFrame, "k INT, lv STRING"]
+Rt = Annotated[DataFrame, "k INT, rv STRING"]
+Emp = Annotated[DataFrame, "id INT NOT NULL, dept INT, sal BIGINT, name STRING"]
+Dept = Annotated[DataFrame, "id INT, budget BIGINT"]
+"""
+
+T_ROWS = [
+    (1, 10, "x", 1.5),
+    (2, None, "y", -0.0),
+    (None, 5, None, None),
+    (3, 7, "x", 2.0),
+    (1, 10, "x", 1.5),
+    (-4, -2, "", float("nan")),
+    (2, 7, "Y", 0.0),
+]
+L_ROWS = [(1, "a"), (1, "b"), (None, "n"), (2, "c")]
+R_ROWS = [(1, "x"), (1, "y"), (None, "m"), (3, "z")]
+EMP_ROWS = [
+    (1, 10, 1000, "ann"),
+    (2, 10, 2500, "bob"),
+    (3, 20, None, "cy"),
+    (4, None, 700, None),
+    (5, 30, 5000, "dee"),
+]
+DEPT_ROWS = [(10, 100000), (20, None), (40, 5)]
+DEFAULT_ROWS = {"t": T_ROWS, "u": T_ROWS[2:], "lf": L_ROWS, "rt": R_ROWS, "emp": EMP_ROWS, "dept": DEPT_ROWS}
+
+
+@dataclass(frozen=True)
+class Case:
+    name: str
+    body: str
+    tables: dict[str, list[tuple]] = field(default_factory=dict)
+    header: str = HEADER
+
+    @property
+    def source(self) -> str:
+        return self.header + "\n\n" + self.body.strip("\n") + "\n"
+
+
+def case(name: str, body: str, header: str = HEADER, **tables: list[tuple]) -> Case:
+    return Case(name, body, tables, header)
+
+
+CORPUS: list[Case] = [
+    # --- select and column expressions -----------------------------------------------------------------
+    case(
+        "select_names",
+        """
+def f(t: T):
+    return t.select("a", F.col("b"), t.s, t["d"], F.column("A"))
+""",
+    ),
+    case(
+        "select_arith",
+        """
+def f(t: T):
+    return t.select(F.col("a") + 1, 1 + F.col("a"), 10 - t.a, t.a * 2, 2 * t.a, t.a / 2, t.a % 3, 7 % t.a,
+                    -t.a, t.a + t.b, t.d + 1)
+""",
+    ),
+    case(
+        "select_literals",
+        """
+def f(t: T):
+    return t.select(F.lit(1), F.lit(2**31), F.lit(1.5), F.lit("x"), F.lit(None), F.lit(True), F.lit(1e20),
+                    F.lit(1e-5), F.lit(0.1), F.lit(-1), F.lit(123456.0))
+""",
+    ),
+    case(
+        "select_comparisons",
+        """
+def f(t: T):
+    return t.select(t.a == 1, t.a != 1, t.a < t.b, t.a.eqNullSafe(1), ~(t.a > 1), (t.a > 1) & (t.b < 8),
+                    (t.a > 1) | (t.b < 8), 1 < t.a, t.s == "x", t.a >= 2, t.a <= 2)
+""",
+    ),
+    case(
+        "select_nulls_in",
+        """
+def f(t: T):
+    return t.select(t.a.isNull(), t.a.isNotNull(), t.a.isin(1, 2), t.a.isin([1, None]), t.a.between(1, 3),
+                    F.isnull("s"), t.s.isin("x", "y"))
+""",
+    ),
+    case(
+        "select_when",
+        """
+def f(t: T):
+    return t.select(F.when(t.a > 1, 1).otherwise(0), F.when(t.a > 1, "big"),
+                    F.when(t.a > 1, t.b).when(t.a.isNull(), F.lit(None)).otherwise(t.a * 2).alias("w"))
+""",
+    ),
+    case(
+        "select_casts",
+        """
+def f(t: T):
+    return t.select(t.a.cast("string"), t.a.cast(LongType()), (t.a + 1).cast("bigint"), t.s.try_cast("int"),
+                    (t.a * 2).cast(DoubleType()), t.a.cast(DecimalType(12, 2)), t.d.cast("int").alias("di"),
+                    t.a.astype("double"))
+""",
+        t=[(1, 10, "x", 1.5), (2, None, "12", -0.0), (None, 5, None, None), (3, 7, " 7 ", 2.9)],
+    ),
+    case(
+        "select_functions",
+        """
+def f(t: T):
+    return t.select(F.coalesce("a", F.lit(0)), F.greatest("a", "b"), F.least(t.a, F.lit(0)), F.abs("a"),
+                    F.pmod("a", F.lit(3)), F.pmod(t.b, 4), F.try_add("a", "b"), F.try_divide(t.a, F.lit(0)),
+                    F.try_multiply("a", "b"), F.try_subtract("b", "a"))
+""",
+    ),
+    case(
+        "select_strings",
+        """
+def f(t: T):
+    return t.select(F.upper("s"), F.lower(t.s), F.length("s"), F.trim("s"), F.concat("s", F.lit("!")),
+                    F.concat_ws("-", "s", "s"), F.substring("s", 1, 2), t.s.substr(2, 1), F.ltrim("s"),
+                    F.rtrim("s"))
+""",
+    ),
+    case(
+        "select_round",
+        """
+def f(t: T):
+    return t.select(F.round("d"), F.round("d", 1), F.bround(t.d), F.floor("d"), F.ceil(t.d), F.round("a", -1))
+""",
+        t=[(15, 1, "a", 2.5), (-25, 2, "b", -2.5), (None, None, None, None), (7, 3, "c", 0.125)],
+    ),
+    case(
+        "select_aliases",
+        """
+def f(t: T):
+    return t.select(t.a.alias("z"), F.col("b").name("y"), (t.a + 1).alias("a1"), t.s.alias("S"))
+""",
+    ),
+    case(
+        "select_star",
+        """
+def f(t: T):
+    return t.select("*", (t.a * 10).alias("a10"))
+""",
+    ),
+    case(
+        "select_list",
+        """
+def f(t: T):
+    cols = ["a", "s"]
+    return t.select(cols)
+""",
+    ),
+    case(
+        "select_comprehension",
+        """
+def f(t: T):
+    return t.select([F.col(c).alias(c.upper()) for c in t.columns if c != "d"])
+""",
+    ),
+    case(
+        "reflected_and_python_constants",
+        """
+LIMIT = 3
+SCALE = LIMIT * 2 + 1
+
+def f(t: T):
+    return t.select((SCALE - t.a).alias("r"), (t.a * (LIMIT + 1)).alias("m"), (True & (t.a > 1)).alias("c"))
+""",
+    ),
+    # --- withColumn & co -------------------------------------------------------------------------------
+    case(
+        "with_column",
+        """
+def f(t: T):
+    return t.withColumn("e", t.a + t.b).withColumn("A", F.col("a") * 2).withColumn("f", F.lit("k"))
+""",
+    ),
+    case(
+        "with_columns",
+        """
+def f(t: T):
+    return t.withColumns({"z": F.lit(1), "a": F.col("a") * 2, "w": F.col("a") + 100})
+""",
+    ),
+    case(
+        "with_column_renamed",
+        """
+def f(t: T):
+    renamed = t.withColumnRenamed("A", "x").withColumnRenamed("nope", "q")
+    return renamed.withColumnsRenamed({"b": "y", "s": "S2"})
+""",
+    ),
+    case(
+        "drop",
+        """
+def f(t: T):
+    return t.drop("A", "nope").drop(F.col("b")).drop(t.d)
+""",
+    ),
+    case(
+        "to_df",
+        """
+def f(t: T):
+    return t.toDF("w", "x", "y", "z").filter(F.col("w") > 0)
+""",
+    ),
+    case(
+        "chained_variables",
+        """
+def f(t: T):
+    df = t.filter(t.a.isNotNull())
+    df = df.withColumn("twice", df.a * 2)
+    big = F.col("twice") > 2
+    df = df.filter(big)
+    return df.select("a", "twice")
+""",
+    ),
+    # --- filter / where --------------------------------------------------------------------------------
+    case(
+        "filter_where",
+        """
+def f(t: T):
+    return t.filter(t.a > 1).where((F.col("b") != 7) | F.col("s").isNull())
+""",
+    ),
+    case(
+        "filter_three_valued",
+        """
+def f(t: T):
+    return t.filter(~(t.b > 6))
+""",
+    ),
+    case(
+        "filter_between_isin",
+        """
+def f(t: T):
+    return t.where(t.a.between(0, 2) & ~t.s.isin("y", None))
+""",
+    ),
+    case(
+        "filter_lazy_and",
+        """
+def f(t: T):
+    return t.filter((t.a != 0) & (100 / t.a > 10))
+""",
+        t=[(0, 1, "z", 0.0), (5, 2, "a", 1.0), (20, 3, "b", 2.0)],
+    ),
+    case(
+        "filter_on_new_column",
+        """
+def f(t: T):
+    return t.withColumn("b2", t.b * 2).filter(F.col("b2") > 10).select("a", "b2")
+""",
+    ),
+    # --- helpers ---------------------------------------------------------------------------------------
+    case(
+        "helper_column",
+        """
+def net(c, rate=2):
+    return c - F.col("b") * rate
+
+def f(t: T):
+    return t.select(net(F.col("a")).alias("n"), net(t.a, rate=3))
+""",
+    ),
+    case(
+        "helper_dataframe",
+        """
+def only_positive(df, col="a"):
+    return df.filter(F.col(col) > 0)
+
+def add_flag(df):
+    return df.withColumn("flag", F.when(F.col("b") > 6, True).otherwise(False))
+
+def f(t: T):
+    return add_flag(only_positive(t)).transform(only_positive, "b")
+""",
+    ),
+    case(
+        "loop_over_columns",
+        """
+def f(t: T):
+    for c in ["a", "b"]:
+        t = t.withColumn(c, F.col(c) * 2)
+    return t
+""",
+    ),
+    case(
+        "sum_of_columns",
+        """
+def f(t: T):
+    return t.select(sum([F.col(c) for c in ["a", "b"]]).alias("total"))
+""",
+    ),
+    # --- aggregation -----------------------------------------------------------------------------------
+    case(
+        "group_agg",
+        """
+def f(t: T):
+    return t.groupBy("s").agg(F.sum("a"), F.count("*"), F.count("a"), F.min("d"), F.max("b"), F.avg("a"))
+""",
+    ),
+    case(
+        "group_agg_alias_expr",
+        """
+def f(t: T):
+    return t.groupBy(t.s).agg(F.sum("b").alias("total"), (F.max("a") - F.min("a")).alias("spread"),
+                              F.sum(F.col("a") * 2))
+""",
+    ),
+    case(
+        "group_agg_key_expr",
+        """
+def f(t: T):
+    return t.groupBy("s").agg(F.col("s"), F.count(F.lit(1)), F.mean("b"))
+""",
+    ),
+    case(
+        "group_count",
+        """
+def f(t: T):
+    return t.groupBy("s", "a").count()
+""",
+    ),
+    case(
+        "group_shortcuts",
+        """
+def f(t: T):
+    return t.groupBy("S").sum("a", "b")
+""",
+    ),
+    case(
+        "group_avg_max",
+        """
+def f(t: T):
+    return t.groupBy("s").avg("b").join(t.groupBy("s").max("a"), "s")
+""",
+    ),
+    case(
+        "group_expression_key",
+        """
+def f(t: T):
+    return t.groupBy((t.a % 2).alias("parity")).agg(F.countDistinct("s"), F.sum_distinct("b"))
+""",
+    ),
+    case(
+        "group_by_expr_name",
+        """
+def f(t: T):
+    return t.groupBy(F.col("a") % 2).min("b")
+""",
+    ),
+    case(
+        "group_dict_agg",
+        """
+def f(t: T):
+    return t.groupBy("s").agg({"a": "max", "b": "mean", "*": "count"})
+""",
+    ),
+    case(
+        "global_agg",
+        """
+def f(t: T):
+    return t.agg(F.sum("a").alias("sa"), F.count("*"), F.countDistinct("a", "s"), F.max("s"))
+""",
+    ),
+    case(
+        "global_agg_empty",
+        """
+def f(t: T):
+    return t.filter(t.a > 100).agg(F.sum("a"), F.count("a"), F.avg("d"), F.count("*"))
+""",
+    ),
+    case(
+        "select_of_aggregates",
+        """
+def f(t: T):
+    return t.select(F.sum("b"), F.max(t.a) + 1)
+""",
+    ),
+    case(
+        "group_sum_all",
+        """
+def f(t: T):
+    return t.groupBy("s").sum()
+""",
+    ),
+    case(
+        "agg_then_filter",
+        """
+def f(emp: Emp):
+    totals = emp.groupBy("dept").agg(F.sum("sal").alias("total"), F.count("*").alias("n"))
+    return totals.filter(F.col("total") > 1000).orderBy(F.desc("total"))
+""",
+    ),
+    case(
+        "groupby_ordinal",
+        """
+def f(t: T):
+    return t.groupBy(3).agg(F.sumDistinct("a"))
+""",
+    ),
+    # --- joins -----------------------------------------------------------------------------------------
+    case(
+        "join_using_inner",
+        """
+def f(lf: L, rt: Rt):
+    return lf.join(rt, "k")
+""",
+    ),
+    case(
+        "join_using_kinds",
+        """
+def f(lf: L, rt: Rt):
+    a = lf.join(rt, ["k"], "left").select("k", "lv", "rv")
+    b = lf.join(rt, "k", "right_outer").select("k", "lv", "rv")
+    c = lf.join(rt, "k", "full")
+    return a.union(b).union(c)
+""",
+    ),
+    case(
+        "join_using_semi_anti",
+        """
+def f(lf: L, rt: Rt):
+    return lf.join(rt, "k", "leftsemi").union(lf.join(rt, ["k"], "left_anti"))
+""",
+    ),
+    case(
+        "join_condition",
+        """
+def f(lf: L, rt: Rt):
+    return lf.join(rt, lf.k == rt.k)
+""",
+    ),
+    case(
+        "join_condition_select_lineage",
+        """
+def f(lf: L, rt: Rt):
+    j = lf.join(rt, lf.k == rt.k, "full_outer")
+    return j.select(lf.k, rt["k"].alias("rk"), "lv", "rv")
+""",
+    ),
+    case(
+        "join_condition_list",
+        """
+def f(lf: L, rt: Rt):
+    return lf.join(rt, [lf.k == rt.k, lf.lv != rt.rv], "left")
+""",
+    ),
+    case(
+        "join_null_safe",
+        """
+def f(lf: L, rt: Rt):
+    return lf.join(rt, lf.k.eqNullSafe(rt.k), "inner").select(lf.k, "lv", "rv")
+""",
+    ),
+    case(
+        "join_anti_condition",
+        """
+def f(lf: L, rt: Rt):
+    return lf.join(rt, lf.k == rt.k, "anti")
+""",
+    ),
+    case(
+        "join_aliases",
+        """
+def f(lf: L, rt: Rt):
+    l, r = lf.alias("l"), rt.alias("r")
+    return l.join(r, F.col("l.k") == F.col("r.k"), "inner").select("l.k", F.col("r.k").alias("rk"), "r.rv")
+""",
+    ),
+    case(
+        "cross_join",
+        """
+def f(lf: L, rt: Rt):
+    return lf.crossJoin(rt.select("rv"))
+""",
+    ),
+    case(
+        "join_no_condition",
+        """
+def f(lf: L, rt: Rt):
+    return lf.join(rt.select("rv"))
+""",
+    ),
+    case(
+        "self_join",
+        """
+def f(lf: L):
+    return lf.join(lf, "k")
+""",
+    ),
+    case(
+        "self_join_condition",
+        """
+def f(lf: L):
+    other = lf.withColumnRenamed("lv", "lv2")
+    return lf.join(other, lf.k == other.k).select("lv", "lv2")
+""",
+    ),
+    case(
+        "emp_dept",
+        """
+def f(emp: Emp, dept: Dept) -> DataFrame:
+    return emp.join(dept, emp.dept == dept.id).filter(F.col("sal") > 1000).select("name", "budget")
+""",
+    ),
+    case(
+        "join_then_group",
+        """
+def f(emp: Emp, dept: Dept):
+    j = emp.join(dept, emp.dept == dept.id, "left")
+    return j.groupBy(emp.dept).agg(F.sum("sal").alias("s"), F.max("budget"))
+""",
+    ),
+    # --- set operations, distinct, sort, limit ---------------------------------------------------------
+    case(
+        "set_ops",
+        """
+def f(t: T, u: T):
+    return t.union(u).unionAll(u).intersect(t).subtract(u.limit(0))
+""",
+    ),
+    case(
+        "set_ops_all",
+        """
+def f(t: T, u: T):
+    return t.intersectAll(t.union(u)).exceptAll(u)
+""",
+    ),
+    case(
+        "union_widening",
+        """
+def f(t: T):
+    return t.select("a", "s").union(t.select("b", "s"))
+""",
+    ),
+    case(
+        "union_by_name",
+        """
+def f(lf: L, rt: Rt):
+    return lf.unionByName(rt.withColumnRenamed("rv", "LV").select("LV", "k"))
+""",
+    ),
+    case(
+        "union_by_name_missing",
+        """
+def f(lf: L, rt: Rt):
+    return lf.unionByName(rt, allowMissingColumns=True)
+""",
+    ),
+    case(
+        "distinct_drop_duplicates",
+        """
+def f(t: T):
+    return t.select("a", "s").distinct().union(t.dropDuplicates().select("a", "s"))
+""",
+    ),
+    case(
+        "drop_duplicates_subset_count",
+        """
+def f(t: T):
+    return t.dropDuplicates(["a", "S"]).count()
+""",
+    ),
+    case(
+        "order_by",
+        """
+def f(t: T):
+    return t.orderBy(F.desc("a"), t.b.asc_nulls_last(), "s")
+""",
+    ),
+    case(
+        "sort_ascending_list",
+        """
+def f(t: T):
+    return t.sort(["s", "a"], ascending=[False, True]).select("s", "a")
+""",
+    ),
+    case(
+        "order_by_ordinal_limit",
+        """
+def f(t: T):
+    return t.select("a", "b").distinct().orderBy(-1, 2).limit(3)
+""",
+    ),
+    case(
+        "order_desc_nulls",
+        """
+def f(t: T):
+    return t.orderBy(t.d.desc_nulls_first(), F.asc("a"), ascending=True).select("d", "a")
+""",
+    ),
+    # --- actions ---------------------------------------------------------------------------------------
+    case(
+        "action_count",
+        """
+def f(t: T):
+    return t.filter(t.a > 0).count()
+""",
+    ),
+    case(
+        "action_collect",
+        """
+def f(t: T):
+    return t.select("a", "s").collect()
+""",
+    ),
+    case(
+        "action_first_sorted",
+        """
+def f(t: T):
+    return t.filter(t.a.isNotNull()).orderBy(F.col("a").desc()).first()
+""",
+    ),
+    case(
+        "action_first_empty",
+        """
+def f(t: T):
+    return t.filter(F.lit(False)).head()
+""",
+    ),
+    case(
+        "action_take",
+        """
+def f(t: T):
+    return t.select("a").orderBy("a").take(2)
+""",
+    ),
+    # --- errors Spark raises at run time ---------------------------------------------------------------
+    case(
+        "overflow_int",
+        """
+def f(t: T):
+    return t.select((t.a + 1).alias("a1"))
+""",
+        t=[(2147483647, 1, "x", 1.0), (1, 2, "y", 2.0)],
+    ),
+    case(
+        "overflow_not_demanded",
+        """
+def f(t: T):
+    return t.withColumn("b1", t.a + 1).filter(t.a < 0)
+""",
+        t=[(2147483647, 1, "x", 1.0), (-1, 2, "y", 2.0)],
+    ),
+    case(
+        "divide_by_zero",
+        """
+def f(t: T):
+    return t.select((t.b / t.a).alias("q"))
+""",
+        t=[(0, 1, "x", 1.0)],
+    ),
+    case(
+        "cast_invalid_input",
+        """
+def f(t: T):
+    return t.filter(F.col("s") == 1)
+""",
+        t=[(1, 1, "1", 1.0), (2, 2, "x", 2.0)],
+    ),
+    case(
+        "sum_int_widens",
+        """
+def f(t: T):
+    return t.agg(F.sum("a"), F.sum("b"))
+""",
+        t=[(2147483647, 1, "a", 0.0), (1, 2, "b", 0.0)],
+    ),
+    case(
+        "try_add_at_max",
+        """
+def f(t: T):
+    return t.select(F.try_add("a", F.lit(1)), t.a.try_cast("string"))
+""",
+        t=[(2147483647, 1, "a", 0.0), (-2147483648, 2, "b", 0.0)],
+    ),
+    # --- SQL text: strings in filter, F.expr, selectExpr, spark.sql over temp views --------------------
+    case(
+        "sql_string_filter",
+        """
+def f(t: T):
+    return t.filter("a > 1 AND s IS NOT NULL").where("b < 10")
+""",
+    ),
+    case(
+        "sql_expr_column",
+        """
+def f(t: T):
+    return t.select(F.expr("a div 2"), (F.expr("b % 3") + 1).alias("m"), F.expr("upper(s)"), "d")
+""",
+    ),
+    case(
+        "select_expr",
+        """
+def f(t: T):
+    return t.selectExpr("a + 1", "b AS z", "s")
+""",
+    ),
+    case(
+        "spark_sql_views",
+        """
+def f(spark, emp: Emp, dept: Dept):
+    emp.createOrReplaceTempView("emp")
+    dept.filter(F.col("budget") > 10).createOrReplaceTempView("rich")
+    joined = spark.sql('''
+        SELECT e.name, r.budget, e.sal FROM emp e JOIN rich r ON e.dept = r.id WHERE e.sal > 900
+    ''')
+    return joined.withColumn("ratio", F.col("sal") / F.col("budget"))
+""",
+    ),
+    case(
+        "spark_sql_aggregate_table",
+        """
+def f(spark, emp: Emp):
+    emp.createOrReplaceTempView("people")
+    return spark.table("people").groupBy("dept").count().orderBy("dept")
+""",
+    ),
+    # --- other spellings of the imports ----------------------------------------------------------------
+    case(
+        "import_module_alias",
+        """
+import pyspark.sql.functions as fn
+from typing import Annotated
+from pyspark.sql import DataFrame
+
+def f(t: Annotated[DataFrame, "a INT, b BIGINT, s STRING, d DOUBLE"]):
+    return t.select(fn.col("a") + fn.lit(1), fn.upper("s"))
+""",
+        header="",
+    ),
+    case(
+        "import_names",
+        """
+from pyspark.sql.functions import col, lit, sum as _sum, max as spark_max, when, countDistinct
+from typing import Annotated
+import pyspark.sql
+
+Frame = Annotated[pyspark.sql.DataFrame, "a INT, b BIGINT, s STRING, d DOUBLE"]
+
+def f(t: Frame):
+    return (t.filter(col("a").isNotNull())
+             .groupBy("s")
+             .agg(_sum("b").alias("total"), spark_max(col("a")), countDistinct(when(col("a") > 1, lit(1)))))
+""",
+        header="",
+    ),
+    case(
+        "string_annotation",
+        """
+from __future__ import annotations
+from typing import Annotated
+from pyspark.sql import DataFrame
+from pyspark.sql import functions as F
+
+def f(t: "Annotated[DataFrame, 'a INT, b BIGINT, s STRING, d DOUBLE']") -> "DataFrame":
+    return t.select(F.col("a").alias("x"))
+""",
+        header="",
+    ),
+]
+
+
+# ---------------------------------------------------------------------------------------------------
+# Running a corpus function on Spark and its translation on the interpreter
+# ---------------------------------------------------------------------------------------------------
+
+
+def _ddl(schema) -> str:
+    return ", ".join(
+        f"`{f.name}` {f.type.simple.upper()}{'' if f.nullable else ' NOT NULL'}" for f in schema.fields
+    )
+
+
+def _tables_for(c: Case, program: R.RelProgram) -> dict[str, list[tuple]]:
+    out = {}
+    for p in program.params:
+        rows = c.tables.get(p.name, DEFAULT_ROWS[p.name])
+        width = len(p.schema.fields)
+        out[p.name] = [tuple(r[:width]) for r in rows]
+    return out
+
+
+def _run_spark(spark, c: Case, program: R.RelProgram, tables: dict[str, list[tuple]]) -> Any:
+    """The original function's value on Spark: a DataFrame, or an action's value (an exception raised
+    by the action is returned)."""
+    import inspect
+
+    namespace: dict[str, Any] = {"__name__": "corpus_" + c.name}
+    exec(compile(c.source, f"<corpus {c.name}>", "exec"), namespace)  # noqa: S102 - the test's own code
+    fn = namespace[program.name]
+    frames = {p.name: spark.createDataFrame(tables[p.name], _ddl(p.schema)) for p in program.params}
+    args = [frames.get(name, spark) for name in inspect.signature(fn).parameters]
+    try:
+        return fn(*args)
+    except Exception as exc:  # noqa: BLE001 - an action that raised: its error is the outcome
+        return exc
+
+
+def _spark_outcome(value: Any, reference: Any) -> Any:
+    """Spark's value as the interpreter observes outcomes (``sparklite.relational.values``)."""
+    from pyspark.sql import DataFrame, Row
+
+    from sparklite.relational.values import RelResult, RelRow, rel_error_of_exception
+    from sparklite.values import Bag, Sorted, observe_like
+
+    def rows_of(rows: list[tuple]) -> Any:
+        ref_rows = getattr(reference, "rows", None)
+        return observe_like(rows, ref_rows) if isinstance(ref_rows, Sorted) else Bag.of(rows)
+
+    if isinstance(value, BaseException):
+        return rel_error_of_exception(value)
+    if isinstance(value, DataFrame):
+        try:
+            rows = [tuple(r) for r in value.collect()]
+        except Exception as exc:  # noqa: BLE001 - the error Spark raised is the outcome
+            return rel_error_of_exception(exc)
+        return RelResult(tuple(value.dtypes), rows_of(rows), tuple(f.nullable for f in value.schema.fields))
+    if isinstance(value, Row):
+        columns = getattr(reference, "columns", tuple((n, "?") for n in value.__fields__))
+        return RelRow(tuple(value), columns)
+    if isinstance(value, list):
+        return RelResult(
+            tuple(getattr(reference, "columns", ())),
+            rows_of([tuple(r) for r in value]),
+            tuple(getattr(reference, "nullable", ())),
+        )
+    return value
+
+
+def _interpreter():
+    try:
+        from sparklite.relational import interpreter
+    except ImportError:
+        return None
+    return interpreter
+
+
+def _translate(c: Case) -> R.RelProgram:
+    if any(word in c.body for word in ("spark.sql", "spark.table", "F.expr", "selectExpr", 'filter("')) \
+            and importlib.util.find_spec("frontend.sql") is None:
+        pytest.skip("SQL text needs the SQL frontend (frontend/sql.py)")
+    return translate_dataframe_source(c.source, "f", f"<corpus {c.name}>")
+
+
+def _schema_of(program: R.RelProgram) -> list[tuple[str, str]]:
+    body = program.body
+    rel = body.source if isinstance(body, R.Action) else body
+    return [(f.name, f.type.simple) for f in rel.schema.fields]
+
+
+def test_corpus_is_large_and_named_uniquely() -> None:
+    names = [c.name for c in CORPUS]
+    assert len(names) == len(set(names))
+    assert len(CORPUS) >= 60
+
+
+@pytest.mark.parametrize("c", CORPUS, ids=lambda c: c.name)
+def test_corpus_translates(c: Case) -> None:
+    program = _translate(c)
+    assert program.language == "dataframe"
+    assert program.name == "f"
+    assert all(isinstance(p, R.TableParam) for p in program.params)
+
+
+@pytest.mark.spark
+@pytest.mark.parametrize("c", CORPUS, ids=lambda c: c.name)
+def test_corpus_agrees_with_spark(spark_session, c: Case) -> None:
+    from pyspark.sql import DataFrame
+
+    program = _translate(c)
+    tables = _tables_for(c, program)
+    value = _run_spark(spark_session, c, program, tables)
+    if isinstance(value, DataFrame):
+        assert _schema_of(program) == list(value.dtypes)
+    elif (
+        isinstance(program.body, R.Action)
+        and program.body.kind in ("collect", "take", "first")
+        and not isinstance(value, BaseException)
+    ):
+        rows = value if isinstance(value, list) else [value] if value is not None else []
+        for row in rows:
+            assert list(row.__fields__) == [n for n, _ in _schema_of(program)]
+    interp = _interpreter()
+    if interp is None:
+        pytest.skip("no relational interpreter yet: schema checked, rows not compared")
+    run = interp.run(program, tables)
+    if run.caveats:
+        pytest.skip(f"interpreter caveats: {sorted(run.caveats)}")
+    from sparklite.relational.values import rel_outcomes_equal
+
+    spark_outcome = _spark_outcome(value, run.outcome)
+    assert rel_outcomes_equal(run.outcome, spark_outcome), (run.outcome, spark_outcome)
+
+
+# ---------------------------------------------------------------------------------------------------
+# Translation details (no Spark)
+# ---------------------------------------------------------------------------------------------------
+
+
+def _tr(body: str, header: str = HEADER, schemas=None) -> R.RelProgram:
+    return translate_dataframe_source(header + "\n" + body, "f", "job.py", schemas)
+
+
+def test_interface_example_with_type_alias() -> None:
+    src = """
+from typing import Annotated
+from pyspark.sql import DataFrame, functions as F
+
+Emp = Annotated[DataFrame, "id INT NOT NULL, dept INT, sal BIGINT, name STRING"]
+
+def left(emp: Emp, dept: Annotated[DataFrame, "id INT, budget BIGINT"]) -> DataFrame:
+    return emp.join(dept, emp.dept == dept.id).filter(F.col("sal") > 1000).select("name")
+"""
+    p = translate_dataframe_source(src, None, "jobs/old.py")
+    assert p.name == "left" and [tp.name for tp in p.params] == ["emp", "dept"]
+    assert p.params[0].schema == parse_ddl("id INT NOT NULL, dept INT, sal BIGINT, name STRING")
+    assert isinstance(p.body, R.Project) and p.body.schema.names == ("name",)
+    join = p.body.source.source
+    assert isinstance(join, R.Join) and join.kind == "inner"
+    assert join.cond == R.Cmp(
+        "=",
+        R.Col(1, "dept", join.left.schema.fields[1].type, True),
+        R.Col(4, "id", join.right.schema.fields[0].type, True),
+        True,
+    )
+
+
+def test_schema_from_schemas_mapping_and_missing_schema() -> None:
+    body = "def f(emp: DataFrame):\n    return emp.select('id')\n"
+    p = _tr(body, schemas={"emp": parse_ddl("id INT, x STRING")})
+    assert p.params[0].schema.names == ("id", "x")
+    with pytest.raises(AnnotationNeededError) as e:
+        _tr(body)
+    assert "emp" in e.value.message and "Annotated[DataFrame" in e.value.message
+    assert (e.value.loc.file, e.value.loc.line) == ("job.py", HEADER.count("\n") + 2)
+    with pytest.raises(AnnotationNeededError):
+        _tr("def f(emp):\n    return emp.select('id')\n")
+
+
+def test_session_parameter_is_not_a_table() -> None:
+    p = _tr("def f(spark, t: T):\n    return t.select('a')\n")
+    assert [tp.name for tp in p.params] == ["t"]
+
+
+def test_faithful_translation_keeps_spark_expression_shape() -> None:
+    p = _tr("def f(t: T):\n    return t.select(1 + F.col('a'), (t.a + 1) - 1, t.a != 1)\n")
+    e1, e2, e3 = p.body.exprs
+    assert isinstance(e1, R.Arith) and isinstance(e1.left, R.Col) and isinstance(e1.right, R.Lit)
+    assert isinstance(e2, R.Arith) and e2.op == "-" and isinstance(e2.left, R.Arith)  # not folded to a
+    assert isinstance(e3, R.Not) and isinstance(e3.operand, R.Cmp) and e3.operand.op == "="
+    assert p.body.schema.names == ("(a + 1)", "((a + 1) - 1)", "(NOT (a = 1))")
+
+
+def test_between_evaluates_the_column_twice() -> None:
+    p = _tr("def f(t: T):\n    return t.filter(t.a.between(1, 3))\n")
+    pred = p.body.pred
+    assert isinstance(pred, R.And) and pred.left.op == ">=" and pred.right.op == "<="
+
+
+def test_using_join_output_columns() -> None:
+    p = _tr("def f(lf: L, rt: Rt):\n    return lf.join(rt, 'k', 'right')\n")
+    assert isinstance(p.body, R.Project) and p.body.schema.names == ("k", "lv", "rv")
+    assert p.body.exprs[0] == R.Col(2, "k", p.body.exprs[0].type, True)  # the right key
+    p = _tr("def f(lf: L, rt: Rt):\n    return lf.join(rt, 'k', 'leftsemi')\n")
+    assert isinstance(p.body, R.Join) and p.body.kind == "semi"
+
+
+def test_groupby_projection_only_when_needed() -> None:
+    p = _tr("def f(t: T):\n    return t.groupBy('s').agg(F.sum('a').alias('x'), F.count('*'))\n")
+    assert isinstance(p.body, R.Aggregate) and p.body.schema.names == ("s", "x", "count(1)")
+    p = _tr("def f(t: T):\n    return t.groupBy('s').agg(F.sum('a') / F.count('a'))\n")
+    assert isinstance(p.body, R.Project) and isinstance(p.body.source, R.Aggregate)
+    assert p.body.schema.names == ("s", "(sum(a) / count(a))")
+
+
+def test_distinct_is_dropduplicates_of_all_columns() -> None:
+    a = _tr("def f(t: T):\n    return t.distinct()\n")
+    b = _tr("def f(t: T):\n    return t.dropDuplicates()\n")
+    assert a.body == b.body and isinstance(a.body, R.Distinct)
+    c = _tr("def f(t: T):\n    return t.dropDuplicates(['s'])\n")
+    assert isinstance(c.body, R.DropDuplicates) and c.body.columns == (2,)
+
+
+def test_actions() -> None:
+    for text, kind, n in (
+        ("count()", "count", None),
+        ("collect()", "collect", None),
+        ("first()", "first", None),
+        ("head()", "first", None),
+        ("head(3)", "take", 3),
+        ("take(2)", "take", 2),
+    ):
+        p = _tr(f"def f(t: T):\n    return t.{text}\n")
+        assert isinstance(p.body, R.Action) and (p.body.kind, p.body.count) == (kind, n)
+
+
+def test_views_and_spark_sql() -> None:
+    pytest.importorskip("frontend.sql")
+    p = _tr(
+        "def f(spark, t: T):\n    t.createOrReplaceTempView('tv')\n"
+        "    return spark.sql('SELECT a, s FROM tv WHERE a > 1')\n"
+    )
+    assert p.body.schema.names == ("a", "s") and [tp.name for tp in p.params] == ["t"]
+    p = _tr(
+        "def f(spark, t: T):\n    t.createOrReplaceTempView('tv')\n    return spark.table('TV').select('a')\n"
+    )
+    assert p.body.schema.names == ("a",)
+
+
+def test_sql_over_a_catalog_table_from_schemas() -> None:
+    pytest.importorskip("frontend.sql")
+    p = _tr(
+        "def f(spark):\n    return spark.sql('SELECT id FROM people')\n",
+        schemas={"people": parse_ddl("id INT, name STRING")},
+    )
+    assert [tp.name for tp in p.params] == ["people"]
+
+
+def test_is_dataframe_function() -> None:
+    src = (
+        HEADER
+        + """
+def a(t: T):
+    return t
+
+def b(rdd):
+    return rdd.map(lambda x: x + 1).filter(lambda x: x > 0)
+
+def c(df):
+    return df.withColumn("x", F.lit(1))
+
+def d(df):
+    return df.filter(col("a") > 1)
+
+def e(spark):
+    return spark.sql("select 1")
+"""
+    )
+    tree = ast.parse(
+        src.replace(
+            "from pyspark.sql import DataFrame, functions as F",
+            "from pyspark.sql import DataFrame, functions as F\nfrom pyspark.sql.functions import col",
+        )
+    )
+    fns = {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef)}
+    assert {n for n, fn in fns.items() if is_dataframe_function(fn, tree)} == {"a", "c", "d", "e"}
+
+
+# ---------------------------------------------------------------------------------------------------
+# Rejections: located errors, never tracebacks
+# ---------------------------------------------------------------------------------------------------
+
+ERRORS = [
+    # (body, error class, line of the function body (1-based, from the def), column, text in the message)
+    ("def f(t: T):\n    return t.select(F.col('a') // 2)\n", UnsupportedError, 2, 21, "//"),
+    ("def f(t: T):\n    return t.select('nope')\n", AnalysisError, 2, 14, "nope"),
+    (
+        "def f(lf: L, rt: Rt):\n    return lf.join(rt, lf.k == rt.k).select('k')\n",
+        AnalysisError,
+        2,
+        38,
+        "AMBIGUOUS_REFERENCE",
+    ),
+    (
+        "def f(t: T):\n    return t.select((t.a + 1).alias('a')).select(t.a)\n",
+        AnalysisError,
+        2,
+        52,
+        "MISSING_ATTRIBUTES",
+    ),
+    (
+        "def f(t: T):\n    return t.groupBy('s').agg(F.col('a'))\n",
+        AnalysisError,
+        2,
+        31,
+        "MISSING_AGGREGATION",
+    ),
+    ("def f(t: T):\n    return t.select(F.sum('a'), 'b')\n", AnalysisError, 2, 14, "MISSING_GROUP_BY"),
+    ("def f(t: T):\n    return t.filter((t.a > 1) and (t.b > 2))\n", InputError, 2, 21, "ValueError"),
+    ("def f(t: T):\n    return t.select(F.explode('a'))\n", UnsupportedError, 2, 21, "explode"),
+    ("def f(t: T):\n    return t.rdd.map(lambda r: r)\n", UnsupportedError, 2, 14, "rdd"),
+    ("def f(t: T):\n    t.show()\n    return t\n", UnsupportedError, 2, 7, "show"),
+    ("def f(t: T, n: int):\n    return t.limit(n)\n", UnsupportedError, 1, 13, "scalar"),
+    ("def f(t: T):\n    return t.join(t, 'a', 'sideways')\n", AnalysisError, 2, 14, "UNSUPPORTED_JOIN_TYPE"),
+    ("def f(t: T):\n    return t.select(F.sum(F.sum('a')))\n", AnalysisError, 2, 27, "aggregate"),
+    ("def f(t: T):\n    return t.filter(F.count('a') > 1)\n", AnalysisError, 2, 21, "aggregate"),
+    ("def f(t: T):\n    return t.select(t.nope)\n", InputError, 2, 23, "nope"),
+    ("def f(t: T):\n    return undefined_helper(t)\n", NameResolutionError, 2, 12, "undefined_helper"),
+    ("def f(t: T):\n    while True:\n        pass\n", UnsupportedError, 2, 5, "While"),
+    ("def f(t: T):\n    return t.select(F.col('a').cast('float'))\n", UnsupportedError, 2, 32, "float"),
+    ("def f(t: T):\n    return t.select(t.a.over())\n", UnsupportedError, 2, 25, "window"),
+    ("def f(t: T):\n    return t.union(t.select('a'))\n", AnalysisError, 2, 14, "columns"),
+    ("def f(t: T):\n    return t.unionByName(t.select('a'))\n", AnalysisError, 2, 14, "Cannot resolve"),
+    ("def f(t: T):\n    return t.select(F.sum('s'))\n", AnalysisError, 2, 21, "numeric"),
+    ("def f(t: T):\n    return t.groupBy('s').sum('s')\n", AnalysisError, 2, 27, "numeric"),
+    ("def f(t: T):\n    return t.join(t, [])\n", InputError, 2, 14, "IndexError"),
+    ("def f(t: T):\n    return t.dropDuplicates('a')\n", InputError, 2, 14, "list or tuple"),
+    ("def f(lf: L):\n    return lf.join(lf, lf.k == lf.k).select(lf.k)\n", AnalysisError, 2, 48, "self-join"),
+    ("def f(t: T):\n    return t.filter(F.col('a') > 0).count() + 1\n", UnsupportedError, 2, 12, "operator"),
+    ("def f(t: T):\n    return t.select(F.col('a').otherwise(1))\n", InputError, 2, 32, "when()"),
+    ("def f(t: T):\n    return t.select('a').filter(F.col('b') > 1)\n", UnsupportedError, 2, 33, "removed"),
+    ("def f(lf: L, rt: Rt):\n    return lf.join(rt, 'k').select(rt.k)\n", UnsupportedError, 2, 39, "USING"),
+    ("def f(t: T):\n    return t.withColumn('x', 1)\n", InputError, 2, 14, "Column"),
+    ("def f(t: T):\n    return t.sample(0.5)\n", UnsupportedError, 2, 14, "random"),
+]
+
+
+@pytest.mark.parametrize("body,cls,line,col,text", ERRORS, ids=[f"err{i}" for i in range(len(ERRORS))])
+def test_rejections_are_located(body: str, cls: type, line: int, col: int, text: str) -> None:
+    offset = HEADER.count("\n") + 1
+    with pytest.raises(cls) as e:
+        _tr(body)
+    err = e.value
+    assert isinstance(err, InputError)
+    assert err.loc is not None and err.loc.file == "job.py"
+    assert (err.loc.line - offset, err.loc.col) == (line, col), str(err)
+    assert text.lower() in err.message.lower(), err.message
+
+
+def test_syntax_error_is_located() -> None:
+    with pytest.raises(InputError) as e:
+        translate_dataframe_source("def f(t:\n", None, "bad.py")
+    assert e.value.loc.file == "bad.py" and e.value.loc.line == 1
+
+
+def test_translation_never_runs_the_module(tmp_path) -> None:
+    marker = tmp_path / "side_effect.txt"
+    src = f"""
+import pathlib
+pathlib.Path({str(marker)!r}).write_text("imported")
+from typing import Annotated
+from pyspark.sql import DataFrame, functions as F
+
+WRITE = pathlib.Path({str(marker)!r} + ".2").write_text("x")
+
+def helper(df, n=pathlib.Path({str(marker)!r} + ".3").write_text("default")):
+    return df.filter(F.col("a") > 1)
+
+def f(t: Annotated[DataFrame, "a INT"]):
+    return helper(t, 1).select("a")
+
+if __name__ == "__main__":
+    pathlib.Path({str(marker)!r} + ".4").write_text("main")
+"""
+    program = translate_dataframe_source(src, None, str(tmp_path / "job.py"))
+    assert program.name == "f"
+    assert list(tmp_path.iterdir()) == []
+    with pytest.raises(UnsupportedError):  # a helper default that calls something is not run either
+        translate_dataframe_source(src.replace("helper(t, 1)", "helper(t)"), None, "job.py")
+    assert list(tmp_path.iterdir()) == []
