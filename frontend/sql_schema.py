@@ -192,8 +192,9 @@ def parse_schema_file(text: str, filename: str) -> dict[str, Schema]:
         start = r.peek()
         name = r.qualified_name("a table name")
         if name.lower() in seen:
-            raise SchemaError(f"table {name!r} declared twice (table names are case-insensitive)",
-                              r.loc(start))
+            raise SchemaError(
+                f"table {name!r} declared twice (table names are case-insensitive)", r.loc(start)
+            )
         seen[name.lower()] = name
         tables[name] = _table_body(r, name)
     if not tables:
@@ -207,11 +208,13 @@ def _table_body(r: _Reader, table: str) -> Schema:
     field_locs: list[Loc] = []
     constraints: list[Constraint] = []
     not_null: set[str] = set()
+    constraint_locs: list[Loc] = []
     while True:
         start = r.peek()
         if start is None:
             raise SchemaError(f"unterminated column list of table {table!r}", r.loc())
         _table_item(r, table, fields, field_locs, constraints, not_null)
+        constraint_locs += [r.loc(start)] * (len(constraints) - len(constraint_locs))
         if r.accept(","):
             continue
         r.expect(")", f"',' or ')' in the columns of table {table!r}")
@@ -220,19 +223,31 @@ def _table_body(r: _Reader, table: str) -> Schema:
     if not fields:
         raise SchemaError(f"table {table!r} has no columns", r.loc(start))
     by_name = {f.name.lower(): i for i, f in enumerate(fields)}
-    for c in constraints:
+    for c, loc in zip(constraints, constraint_locs, strict=True):
         for col in c.columns:
             if col.lower() not in by_name:
-                raise SchemaError(f"key on unknown column {col!r} of table {table!r}", r.loc(start))
+                raise SchemaError(f"key on unknown column {col!r} of table {table!r}", loc)
     fields = [Field(f.name, f.type, f.nullable and f.name.lower() not in not_null) for f in fields]
     return Schema(tuple(fields), tuple(constraints))
 
 
-def _table_item(r: _Reader, table: str, fields: list[Field], field_locs: list[Loc],
-                constraints: list[Constraint], not_null: set[str]) -> None:
+def _table_item(
+    r: _Reader,
+    table: str,
+    fields: list[Field],
+    field_locs: list[Loc],
+    constraints: list[Constraint],
+    not_null: set[str],
+) -> None:
     if r.accept("constraint"):
-        if r.peek() is not None and r.peek().kind == "word" and not r.at("primary") \
-                and not r.at("unique") and not r.at("foreign") and not r.at("check"):  # type: ignore[union-attr]
+        if (
+            r.peek() is not None
+            and r.peek().kind == "word"
+            and not r.at("primary")
+            and not r.at("unique")
+            and not r.at("foreign")
+            and not r.at("check")
+        ):  # type: ignore[union-attr]
             r.i += 1  # the constraint's name
     if r.accept("primary", "key"):
         cols = r.name_list("primary key columns")
@@ -273,19 +288,42 @@ def _skip_index_options(r: _Reader) -> None:
 def _skip_reference_actions(r: _Reader) -> None:
     while r.accept("on"):
         r.i += 1  # DELETE / UPDATE
-        if not (r.accept("cascade") or r.accept("restrict") or r.accept("set", "null")
-                or r.accept("set", "default") or r.accept("no", "action")):
+        if not (
+            r.accept("cascade")
+            or r.accept("restrict")
+            or r.accept("set", "null")
+            or r.accept("set", "default")
+            or r.accept("no", "action")
+        ):
             raise SchemaError("expected CASCADE, RESTRICT, SET NULL, SET DEFAULT or NO ACTION", r.loc())
 
 
-_INTEGER_WIDTHS = {"int": "int", "integer": "int", "mediumint": "int", "bigint": "bigint",
-                   "smallint": "smallint", "tinyint": "tinyint"}
-_STRING_TYPES = {"text", "tinytext", "mediumtext", "longtext", "string", "varchar", "char", "nvarchar",
-                 "nchar", "character", "clob"}
+_INTEGER_WIDTHS = {
+    "int": "int",
+    "integer": "int",
+    "mediumint": "int",
+    "bigint": "bigint",
+    "smallint": "smallint",
+    "tinyint": "tinyint",
+}
+_STRING_TYPES = {
+    "text",
+    "tinytext",
+    "mediumtext",
+    "longtext",
+    "string",
+    "varchar",
+    "char",
+    "nvarchar",
+    "nchar",
+    "character",
+    "clob",
+}
 
 
-def _column(r: _Reader, table: str, fields: list[Field], field_locs: list[Loc],
-            constraints: list[Constraint]) -> None:
+def _column(
+    r: _Reader, table: str, fields: list[Field], field_locs: list[Loc], constraints: list[Constraint]
+) -> None:
     name_tok = r.peek()
     name = r.name(f"a column of table {table!r}")
     loc = r.loc(name_tok)
@@ -322,8 +360,13 @@ def _column(r: _Reader, table: str, fields: list[Field], field_locs: list[Loc],
             r.i += 1
         elif r.accept("character", "set") or r.accept("charset"):
             r.i += 1
-        elif r.accept("auto_increment") or r.accept("autoincrement") or r.accept("signed") \
-                or r.accept("zerofill") or r.accept("binary"):
+        elif (
+            r.accept("auto_increment")
+            or r.accept("autoincrement")
+            or r.accept("signed")
+            or r.accept("zerofill")
+            or r.accept("binary")
+        ):
             pass
         elif r.accept("on", "update"):
             r.skip_balanced()
@@ -333,9 +376,11 @@ def _column(r: _Reader, table: str, fields: list[Field], field_locs: list[Loc],
             raise SchemaError(f"generated column {name!r} is not supported", loc)
         else:
             t = r.peek()
-            raise SchemaError(f"cannot read {t.text!r} in the definition of column {name!r} "  # type: ignore[union-attr]
-                              "(expected NOT NULL, NULL, PRIMARY KEY, UNIQUE, REFERENCES t(c) or DEFAULT)",
-                              r.loc(t))
+            raise SchemaError(
+                f"cannot read {t.text!r} in the definition of column {name!r} "  # type: ignore[union-attr]
+                "(expected NOT NULL, NULL, PRIMARY KEY, UNIQUE, REFERENCES t(c) or DEFAULT)",
+                r.loc(t),
+            )
     fields.append(Field(name, typ, nullable))
     field_locs.append(loc)
 
@@ -358,8 +403,11 @@ def _column_type(r: _Reader, column: str) -> SqlType:
                 args.append(t.text)
             r.i += 1
     if r.accept("unsigned"):
-        raise SchemaError(f"column {column!r}: unsigned integer types have no Spark equivalent "
-                          "(declare the next wider signed type)", loc)
+        raise SchemaError(
+            f"column {column!r}: unsigned integer types have no Spark equivalent "
+            "(declare the next wider signed type)",
+            loc,
+        )
     if base in _INTEGER_WIDTHS:  # int(11): a display width, not a type parameter
         return parse_type(_INTEGER_WIDTHS[base], loc)
     if base in _STRING_TYPES:
@@ -378,6 +426,9 @@ def schema_option(spec: str) -> tuple[str, Schema]:
     name = name.strip().strip("`")
     loc = Loc("--schema", 1, 1)
     if not sep or not re.fullmatch(r"[A-Za-z_][\w]*", name):
-        raise SchemaError(f"--schema {spec!r}: expected NAME=DDL (e.g. 'emp=id INT NOT NULL, dept INT') "
-                          "or a .sql file of CREATE TABLE statements", loc)
+        raise SchemaError(
+            f"--schema {spec!r}: expected NAME=DDL (e.g. 'emp=id INT NOT NULL, dept INT') "
+            "or a .sql file of CREATE TABLE statements",
+            loc,
+        )
     return name, parse_ddl(ddl, loc)
