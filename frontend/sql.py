@@ -1549,21 +1549,27 @@ class _Translator:
         ]
 
     def cross_join_scalar(self, scope: _Scope, node: exp.Subquery, env: _Env) -> tuple[_Scope, int]:
-        """An uncorrelated scalar subquery returning exactly one row (a global aggregate) joins every
-        row; the row's one column is then read where the subquery stood."""
+        """An uncorrelated scalar subquery joins every row, and its one column is read where the
+        subquery stood: a global aggregate (exactly one row) by a cross join; a ``LIMIT 1`` (or 0) query,
+        at most one row, by a left join without condition (no row: NULL, Spark's value of an empty
+        scalar subquery). Any other may return several rows (a runtime error in Spark): unsupported."""
         inner = node.this
         if isinstance(inner, exp.Select) and inner.args.get("from_") is None:
             raise self.unsupported(
                 "SELECT without FROM", inner, "the relational kernel has no one-row relation"
             )
-        one_row = (
+        lim = inner.args.get("limit")
+        lim_value = _unparen(lim.expression) if lim is not None and lim.expression is not None else None
+        at_most_one = (
+            isinstance(lim_value, exp.Literal) and not lim_value.is_string and lim_value.this in ("0", "1")
+        )
+        exactly_one = (
             isinstance(inner, exp.Select)
             and inner.args.get("group") is None
             and inner.args.get("having") is None
             and len(inner.expressions) == 1
             and _has_aggregate(self.src, inner.expressions[0])
-            and inner.args.get("limit") is None
-            and inner.args.get("with_") is None
+            and lim is None
         )
         try:
             rel = self.query(inner, _Env(env.ctes, (scope,) + env.outers))
@@ -1575,14 +1581,15 @@ class _Translator:
                 "(SCALAR_SUBQUERY_TOO_MANY_COLUMNS)",
                 self.loc(node),
             )
-        if not one_row:
+        if not (exactly_one or at_most_one):
             raise self.unsupported(
-                "a scalar subquery that is not a global aggregate",
+                "a scalar subquery that may return several rows",
                 node,
-                "only one returning exactly one row (an aggregate without GROUP BY, HAVING or LIMIT) is",
+                "supported: an aggregate without GROUP BY or HAVING (one row), or a LIMIT 1 query",
             )
         index = len(scope.rel.schema)
-        joined = build.join("cross", scope.rel, rel, None, loc=self.loc(node))
+        kind: R.JoinKind = "cross" if exactly_one else "left"
+        joined = build.join(kind, scope.rel, rel, None, loc=self.loc(node))
         return replace(scope, rel=joined), index
 
     def check_predicate(self, e: _E, node: exp.Expression, what: str) -> None:

@@ -165,6 +165,8 @@ QUERIES = [
     "SELECT a, (SELECT max(k) FROM v) FROM t",
     "SELECT a, (SELECT max(k) FROM v) + 1 AS m FROM t",
     "SELECT a FROM t WHERE b < (SELECT count(*) FROM v)",
+    "SELECT a, (SELECT k FROM v ORDER BY k DESC LIMIT 1) AS top FROM t",
+    "SELECT a FROM t WHERE (SELECT k FROM e LIMIT 1) IS NULL",
     # lazy errors: the filter before the division, AND stopping early
     "SELECT a FROM t WHERE b <> 0 AND a / b > 0",
     "SELECT a FROM t WHERE a = 2147483647 AND a + 1 > 0",
@@ -484,6 +486,7 @@ ERRORS = [
     ("SELECT * FROM (VALUES (1, 2)) AS q(x, y)", UnsupportedError, (1, 16)),
     ("SELECT a FROM t WHERE a = (SELECT max(k) FROM v WHERE v.k = t.b)", UnsupportedError, (1, 27)),
     ("SELECT a FROM t WHERE a = (SELECT k FROM v)", UnsupportedError, (1, 27)),
+    ("SELECT a FROM t WHERE a = (SELECT k FROM v LIMIT 2)", UnsupportedError, (1, 27)),
     ("SELECT a FROM\n  t WHERE\n  a IN (1, 2) OR EXISTS (SELECT 1 FROM v)", UnsupportedError, (3, 18)),
     ("SELECT first(a) FROM t", UnsupportedError, (1, 8)),
     ("SELECT avg(DISTINCT a) FROM t", UnsupportedError, (1, 8)),
