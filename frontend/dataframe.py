@@ -911,8 +911,8 @@ class DataFrameTranslator:
             return DFF.column_binop(op, left, right, loc)
         if isinstance(left, PyV) and isinstance(right, PyV):
             a, b = left.value, right.value
-            if op == "**" and isinstance(b, int) and abs(b) > 10_000:
-                raise UnsupportedError("a power with a huge exponent", loc, construct="**")
+            if op in ("**", "<<") and isinstance(b, int) and abs(b) > 10_000:
+                raise UnsupportedError(f"'{op}' with a huge exponent", loc, construct=op)
             if op == "*" and (isinstance(a, str) or isinstance(b, str)):
                 n = b if isinstance(a, str) else a
                 if isinstance(n, int) and n > 100_000:
@@ -1057,11 +1057,13 @@ class DataFrameTranslator:
             f"attribute '{attr}' of {describe(base)} is not supported", loc, construct=attr
         )
 
-    def lineage_ref(self, df: DF, name: str, loc: Loc) -> AttrRef:
+    def lineage_ref(self, df: DF, name: str, loc: Loc) -> AttrRef | Star:
         """``df.name`` / ``df["name"]``: resolved now, against ``df`` (Spark's ``Dataset.col``)."""
         e = parse_name(name, loc)
         if isinstance(e, Star):
-            raise UnsupportedError("df['*'] is not supported", loc, construct="star")
+            if e.qualifier is not None:
+                raise UnsupportedError(f"df[{name!r}] is not supported", loc, construct="star")
+            return Star(ids=tuple(a.id for a in df.attrs), loc=loc)
         assert isinstance(e, Name)
         i = lookup_name(Scope.of(df), e)
         return AttrRef(df.attrs[i].id, e.parts[-1], loc=loc)
@@ -1464,6 +1466,10 @@ class DataFrameTranslator:
         return self._projected(df, rel, attrs)
 
     def star(self, df: DF, s: Star) -> list[CExpr]:
+        if s.ids is not None:
+            for i in s.ids:
+                lookup_id(Scope.of(df), AttrRef(i, "*", loc=s.loc))
+            return [AttrRef(a.id, a.name, loc=s.loc) for a in df.attrs if a.id in s.ids]
         chosen = [
             a
             for a in df.attrs
@@ -2090,7 +2096,7 @@ _PY_OPS = {
     "&": lambda a, b: a & b,
     "|": lambda a, b: a | b,
     "^": lambda a, b: a ^ b,
-    "<<": lambda a, b: a << b if b < 64 else 1 / 0,
+    "<<": lambda a, b: a << b,
     ">>": lambda a, b: a >> b,
     "@": lambda a, b: a @ b,
 }

@@ -102,9 +102,11 @@ class Name(CExpr):
 
 @dataclass(frozen=True)
 class Star(CExpr):
-    """``"*"`` / ``F.col("l.*")``: every column (of the qualifier's DataFrame)."""
+    """``"*"`` / ``F.col("l.*")``: every column (of the qualifier's DataFrame); ``df["*"]``: every
+    column of ``df`` (``ids``), wherever it is used."""
 
     qualifier: str | None = None
+    ids: tuple[int, ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -695,6 +697,14 @@ def plan_aggregate(scope: Scope, keys: Sequence[CExpr], outputs: Sequence[CExpr]
             return after(len(rkeys) + len(aggs) - 1, e.loc)
         if isinstance(e, Alias | Lit):
             return None
+        if isinstance(e, Name) and len(e.parts) == 1:
+            # ``groupBy(expr.alias("k")).agg(F.col("k"))``: Spark resolves ``k`` to the grouping alias
+            # when the input has no such column
+            aliased = [
+                i for i, k in enumerate(keys) if isinstance(k, Alias) and k.name.lower() == e.parts[0].lower()
+            ]
+            if aliased and not any(a.name.lower() == e.parts[0].lower() for a in scope.attrs):
+                return after(aliased[0], e.loc)
         if not contains_agg(e):
             resolved = row.expr(e)
             for i, k in enumerate(rkeys):

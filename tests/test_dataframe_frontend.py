@@ -35,6 +35,7 @@ L = Annotated[DataFrame, "k INT, lv STRING"]
 Rt = Annotated[DataFrame, "k INT, rv STRING"]
 Emp = Annotated[DataFrame, "id INT NOT NULL, dept INT, sal BIGINT, name STRING"]
 Dept = Annotated[DataFrame, "id INT, budget BIGINT"]
+R2 = Annotated[DataFrame, "K BIGINT, rv STRING"]
 """
 
 T_ROWS = [
@@ -56,7 +57,15 @@ EMP_ROWS = [
     (5, 30, 5000, "dee"),
 ]
 DEPT_ROWS = [(10, 100000), (20, None), (40, 5)]
-DEFAULT_ROWS = {"t": T_ROWS, "u": T_ROWS[2:], "lf": L_ROWS, "rt": R_ROWS, "emp": EMP_ROWS, "dept": DEPT_ROWS}
+DEFAULT_ROWS = {
+    "r2": [(1, "x"), (None, "m"), (3, "z"), (3, "w")],
+    "t": T_ROWS,
+    "u": T_ROWS[2:],
+    "lf": L_ROWS,
+    "rt": R_ROWS,
+    "emp": EMP_ROWS,
+    "dept": DEPT_ROWS,
+}
 
 
 @dataclass(frozen=True)
@@ -502,6 +511,27 @@ def f(lf: L, rt: Rt):
 """,
     ),
     case(
+        "join_using_mixed_key_types",
+        """
+def f(lf: L, r2: R2):
+    inner = lf.join(r2, "K").select("k", "lv", "rv")
+    right = lf.join(r2, "k", "right").select("K", "lv", "rv")
+    full = lf.join(r2, ["k"], "outer")
+    return inner.union(right).union(full)
+""",
+    ),
+    case(
+        "module_level_column_and_sql_key",
+        """
+HIGH = F.col("sal") > 1000
+BY = ["dept"]
+
+def f(emp: Emp):
+    return emp.filter(HIGH).groupBy(*BY).agg(F.expr("max(sal) - min(sal)").alias("spread")
+                                                 if False else F.max("sal")).orderBy(F.expr("dept % 7"))
+""",
+    ),
+    case(
         "cross_join",
         """
 def f(lf: L, rt: Rt):
@@ -871,8 +901,10 @@ def _interpreter():
 
 
 def _translate(c: Case) -> R.RelProgram:
-    if any(word in c.body for word in ("spark.sql", "spark.table", "F.expr", "selectExpr", 'filter("')) \
-            and importlib.util.find_spec("frontend.sql") is None:
+    if (
+        any(word in c.body for word in ("spark.sql", "spark.table", "F.expr", "selectExpr", 'filter("'))
+        and importlib.util.find_spec("frontend.sql") is None
+    ):
         pytest.skip("SQL text needs the SQL frontend (frontend/sql.py)")
     return translate_dataframe_source(c.source, "f", f"<corpus {c.name}>")
 
