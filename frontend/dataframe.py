@@ -13,16 +13,18 @@ constant conditions (unrolled as Python would run them), ``createOrReplaceTempVi
 ``spark.sql``. Each DataFrame method builds the kernel node Spark's analyser builds, through
 ``sparklite.relational.build`` (Spark's typing rules); columns are resolved as Spark resolves them
 (``frontend.df_columns``: by name, case-insensitively, or by identity for ``df.k``) and named as Spark
-names them. See ``docs/frontend.md`` (DataFrame section) and ``dataframe-semantics.md``.
+names them. Spark's observed behaviour is in ``shared/design/dataframe-semantics.md``; the test corpus
+(``tests/test_dataframe_frontend.py``) runs each construct on Spark against its translation.
 """
 
 from __future__ import annotations
 
 import ast as pyast
 import builtins
-import math
+import decimal
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
+from types import MappingProxyType
 from typing import Any
 
 from frontend import df_functions as DFF
@@ -124,135 +126,150 @@ DATAFRAME_ONLY_METHODS = frozenset(
 )
 
 # Methods outside the fragment, with the reason shown to the user.
-UNSUPPORTED_DF_METHODS = {
-    "show": "show() prints rows (a side effect); return the DataFrame instead",
-    "printSchema": "printSchema() prints (a side effect)",
-    "explain": "explain() prints (a side effect)",
-    "toPandas": "pandas results are not supported",
-    "foreach": "side effects",
-    "foreachPartition": "side effects",
-    "write": "writing is a side effect",
-    "writeTo": "writing is a side effect",
-    "rdd": "converting to an RDD is not supported",
-    "sample": "sampling is random",
-    "randomSplit": "sampling is random",
-    "repartition": "repartitioning is not modelled",
-    "coalesce": "repartitioning is not modelled",
-    "repartitionByRange": "repartitioning is not modelled",
-    "sortWithinPartitions": "per-partition order is not modelled",
-    "na": "df.na is not supported yet",
-    "fillna": "fillna is not supported yet",
-    "dropna": "dropna is not supported yet",
-    "replace": "replace is not supported yet",
-    "pivot": "pivot is not supported yet",
-    "rollup": "rollup is not supported yet",
-    "cube": "cube is not supported yet",
-    "groupingSets": "grouping sets are not supported yet",
-    "unpivot": "unpivot is not supported yet",
-    "melt": "melt is not supported yet",
-    "describe": "describe() statistics are not supported",
-    "summary": "summary() statistics are not supported",
-    "dropDuplicatesWithinWatermark": "streaming",
-    "withWatermark": "streaming",
-    "observe": "observations are side effects",
-    "mapInPandas": "pandas UDFs",
-    "mapInArrow": "Arrow UDFs",
-    "toLocalIterator": "iterators are not supported",
-    "tail": "tail()",
-    "isEmpty": "isEmpty() is not supported yet",
-    "checkpoint": "checkpoints",
-    "localCheckpoint": "checkpoints",
-    "lateralJoin": "lateral joins are not supported",
-    "crosstab": "crosstab",
-    "freqItems": "freqItems",
-    "approxQuantile": "approximate",
-    "cov": "statistics",
-    "corr": "statistics",
-    "schema": "df.schema",
-    "exceptAll_": "",
-    "hint": "hints are not supported",
-    "createGlobalTempView": "global views",
-    "createOrReplaceGlobalTempView": "global views",
-    "registerTempTable": "use createOrReplaceTempView",
-    "offset": "offset is not supported yet",
-    "colRegex": "colRegex is not supported",
-}
+UNSUPPORTED_DF_METHODS = MappingProxyType(
+    {
+        "show": "show() prints rows (a side effect); return the DataFrame instead",
+        "printSchema": "printSchema() prints (a side effect)",
+        "explain": "explain() prints (a side effect)",
+        "toPandas": "pandas results are not supported",
+        "foreach": "side effects",
+        "foreachPartition": "side effects",
+        "write": "writing is a side effect",
+        "writeTo": "writing is a side effect",
+        "rdd": "converting to an RDD is not supported",
+        "sample": "sampling is random",
+        "randomSplit": "sampling is random",
+        "repartition": "repartitioning is not modelled",
+        "coalesce": "repartitioning is not modelled",
+        "repartitionByRange": "repartitioning is not modelled",
+        "sortWithinPartitions": "per-partition order is not modelled",
+        "na": "df.na is not supported yet",
+        "fillna": "fillna is not supported yet",
+        "dropna": "dropna is not supported yet",
+        "replace": "replace is not supported yet",
+        "pivot": "pivot is not supported yet",
+        "rollup": "rollup is not supported yet",
+        "cube": "cube is not supported yet",
+        "groupingSets": "grouping sets are not supported yet",
+        "unpivot": "unpivot is not supported yet",
+        "melt": "melt is not supported yet",
+        "describe": "describe() statistics are not supported",
+        "summary": "summary() statistics are not supported",
+        "dropDuplicatesWithinWatermark": "streaming",
+        "withWatermark": "streaming",
+        "observe": "observations are side effects",
+        "mapInPandas": "pandas UDFs",
+        "mapInArrow": "Arrow UDFs",
+        "toLocalIterator": "iterators are not supported",
+        "tail": "tail()",
+        "isEmpty": "isEmpty() is not supported yet",
+        "checkpoint": "checkpoints",
+        "localCheckpoint": "checkpoints",
+        "lateralJoin": "lateral joins are not supported",
+        "crosstab": "crosstab",
+        "freqItems": "freqItems",
+        "approxQuantile": "approximate",
+        "cov": "statistics",
+        "corr": "statistics",
+        "schema": "df.schema",
+        "exceptAll_": "",
+        "hint": "hints are not supported",
+        "createGlobalTempView": "global views",
+        "createOrReplaceGlobalTempView": "global views",
+        "registerTempTable": "use createOrReplaceTempView",
+        "offset": "offset is not supported yet",
+        "colRegex": "colRegex is not supported",
+    }
+)
 
 # Attributes that are not methods: rejected where they are read.
-_DF_PROPERTIES = {"rdd", "na", "write", "writeStream", "schema", "stat", "storageLevel", "isStreaming"}
+_DF_PROPERTIES = frozenset(
+    {"rdd", "na", "write", "writeStream", "schema", "stat", "storageLevel", "isStreaming"}
+)
 
-_IDENTITY_METHODS = {"cache", "persist", "unpersist"}
+_IDENTITY_METHODS = frozenset({"cache", "persist", "unpersist"})
 
-_JOIN_KINDS: dict[str, R.JoinKind] = {
-    "inner": "inner",
-    "cross": "cross",
-    "outer": "full",
-    "full": "full",
-    "fullouter": "full",
-    "left": "left",
-    "leftouter": "left",
-    "right": "right",
-    "rightouter": "right",
-    "leftsemi": "semi",
-    "semi": "semi",
-    "leftanti": "anti",
-    "anti": "anti",
-}
+_JOIN_KINDS = MappingProxyType(
+    {
+        "inner": "inner",
+        "cross": "cross",
+        "outer": "full",
+        "full": "full",
+        "fullouter": "full",
+        "left": "left",
+        "leftouter": "left",
+        "right": "right",
+        "rightouter": "right",
+        "leftsemi": "semi",
+        "semi": "semi",
+        "leftanti": "anti",
+        "anti": "anti",
+    }
+)
 
-_PY_BUILTINS = {
-    "len",
-    "str",
-    "int",
-    "float",
-    "bool",
-    "list",
-    "tuple",
-    "range",
-    "sorted",
-    "min",
-    "max",
-    "abs",
-    "sum",
-    "enumerate",
-    "zip",
-    "reversed",
-    "round",
-    "isinstance",
-}
-_PY_BUILTIN_MISSING = {
-    "print": "print() is a side effect",
-    "open": "file access",
-    "eval": "eval",
-    "exec": "exec",
-    "input": "input",
-    "getattr": "getattr",
-    "setattr": "setattr",
-}
+_PY_BUILTINS = frozenset(
+    {
+        "len",
+        "str",
+        "int",
+        "float",
+        "bool",
+        "list",
+        "tuple",
+        "range",
+        "sorted",
+        "min",
+        "max",
+        "abs",
+        "sum",
+        "enumerate",
+        "zip",
+        "reversed",
+        "round",
+        "isinstance",
+    }
+)
+_PY_BUILTIN_MISSING = MappingProxyType(
+    {
+        "print": "print() is a side effect",
+        "open": "file access",
+        "eval": "eval",
+        "exec": "exec",
+        "input": "input",
+        "getattr": "getattr",
+        "setattr": "setattr",
+    }
+)
 
 # ---------------------------------------------------------------------------------------------------
 # Module scan
 # ---------------------------------------------------------------------------------------------------
 
 
-@dataclass
+@dataclass(frozen=True)
 class ModuleNames:
     """Top-level bindings of the analysed file, read without executing it: imports (name -> dotted
     path), functions, and names assigned exactly once (their value expressions, evaluated on use).
-    A name bound more than once, or by any other statement, is ``opaque``."""
+    A name bound more than once, or by any other statement (a decorated ``def``, a class, a relative
+    import, anything under ``if``/``try``), is ``opaque``: its value is not known statically."""
 
     filename: str
     tree: pyast.Module
-    imports: dict[str, str] = field(default_factory=dict)
-    defs: dict[str, pyast.FunctionDef] = field(default_factory=dict)
-    assigned: dict[str, pyast.expr] = field(default_factory=dict)
-    opaque: set[str] = field(default_factory=set)
-    star_modules: list[str] = field(default_factory=list)
+    imports: Mapping[str, str]
+    defs: Mapping[str, pyast.FunctionDef]
+    assigned: Mapping[str, pyast.expr]
+    opaque: frozenset[str]
+    star_modules: tuple[str, ...]
 
 
 def scan_names(tree: pyast.Module, filename: str) -> ModuleNames:
     from frontend.names import _assigned_names
 
-    info = ModuleNames(filename, tree)
+    imports: dict[str, str] = {}
+    defs: dict[str, pyast.FunctionDef] = {}
+    assigned: dict[str, pyast.expr] = {}
+    opaque: set[str] = set()
+    stars: list[str] = []
     counts: dict[str, int] = {}
     for stmt in tree.body:
         for n in _assigned_names(stmt):
@@ -261,34 +278,40 @@ def scan_names(tree: pyast.Module, filename: str) -> ModuleNames:
         if isinstance(stmt, pyast.Import):
             for a in stmt.names:
                 if a.asname:
-                    info.imports[a.asname] = a.name
+                    imports[a.asname] = a.name
                 else:
                     root = a.name.split(".")[0]
-                    info.imports[root] = root
+                    imports[root] = root
         elif isinstance(stmt, pyast.ImportFrom) and stmt.level == 0 and stmt.module:
             for a in stmt.names:
                 if a.name == "*":
-                    info.star_modules.append(canonical(stmt.module))
+                    stars.append(canonical(stmt.module))
                 else:
-                    info.imports[a.asname or a.name] = f"{stmt.module}.{a.name}"
-        elif isinstance(stmt, pyast.FunctionDef):
-            info.defs[stmt.name] = stmt
+                    imports[a.asname or a.name] = f"{stmt.module}.{a.name}"
+        elif isinstance(stmt, pyast.FunctionDef) and not stmt.decorator_list:
+            defs[stmt.name] = stmt
         elif isinstance(stmt, pyast.Assign | pyast.AnnAssign):
             targets = stmt.targets if isinstance(stmt, pyast.Assign) else [stmt.target]
             if len(targets) == 1 and isinstance(targets[0], pyast.Name) and stmt.value is not None:
-                info.assigned[targets[0].id] = stmt.value
+                assigned[targets[0].id] = stmt.value
             else:
-                info.opaque.update(_assigned_names(stmt))
+                opaque.update(_assigned_names(stmt))
         else:
-            info.opaque.update(_assigned_names(stmt))
-    for name, c in counts.items():
-        if c > 1:
-            info.opaque.add(name)
-    for name in info.opaque:
-        info.imports.pop(name, None)
-        info.defs.pop(name, None)
-        info.assigned.pop(name, None)
-    return info
+            opaque.update(_assigned_names(stmt))
+    opaque |= {name for name, c in counts.items() if c > 1}
+    for name in opaque:
+        imports.pop(name, None)
+        defs.pop(name, None)
+        assigned.pop(name, None)
+    return ModuleNames(
+        filename,
+        tree,
+        MappingProxyType(imports),
+        MappingProxyType(defs),
+        MappingProxyType(assigned),
+        frozenset(opaque),
+        tuple(stars),
+    )
 
 
 def _module_of(module: Any) -> pyast.Module:
@@ -321,7 +344,25 @@ def is_dataframe_function(fn: pyast.FunctionDef, module: Any) -> bool:
                 return True
         if isinstance(node, pyast.Name) and node.id in fmembers:
             return True
+        if _column_filter(node):
+            return True
     return False
+
+
+def _column_filter(node: pyast.AST) -> bool:
+    """``x.filter(x.a > 1)`` / ``x.filter("a > 1")``: RDD ``filter`` takes a function, so a comparison
+    or a string argument makes it DataFrame code."""
+    if not (
+        isinstance(node, pyast.Call)
+        and isinstance(node.func, pyast.Attribute)
+        and node.func.attr in ("filter", "where")
+        and len(node.args) == 1
+    ):
+        return False
+    arg = node.args[0]
+    return isinstance(arg, pyast.Compare | pyast.BinOp | pyast.UnaryOp) or (
+        isinstance(arg, pyast.Constant) and isinstance(arg.value, str)
+    )
 
 
 def _mentions_dataframe(node: pyast.AST, aliases: set[str]) -> bool:
@@ -654,6 +695,10 @@ class DataFrameTranslator:
             return None
         if isinstance(stmt, pyast.Import | pyast.ImportFrom):
             sub = scan_names(pyast.Module(body=[stmt], type_ignores=[]), self.filename)
+            if sub.star_modules or sub.opaque:
+                raise UnsupportedError(
+                    "this import inside a function is not supported", loc, construct="import"
+                )
             for name, path in sub.imports.items():
                 env.vars[name] = ModV(path)
             return None
@@ -1152,6 +1197,8 @@ class DataFrameTranslator:
                 return ModV(path)  # builder.appName(...).config(...): still the builder
         if path == "functools.reduce":
             return self.reduce(args, kwargs, loc, node)
+        if path == "decimal.Decimal" and len(args) == 1 and not kwargs and isinstance(args[0], PyV):
+            return self._py(lambda: decimal.Decimal(args[0].value), loc)  # F.lit(Decimal("1.50"))
         if path.startswith("operator."):
             return self.builtin_operator(path[len("operator.") :], args, loc)
         raise UnsupportedError(f"calling {path} is not supported", loc, construct=path)
@@ -2000,24 +2047,22 @@ def DFF_call_coalesce(a: R.Expr, b: R.Expr, loc: Loc) -> R.Expr:
 
 
 def _self_join_condition(cond: CExpr, mapping: Mapping[int, int]) -> CExpr:
-    """Spark's fix for ``df.join(df2, df.k == df2.k)`` where both sides come from one DataFrame: an
-    equality of a column with itself compares the left column with the right one."""
+    """Spark's fix for ``df.join(df2, df.k == df2.k)`` where both sides come from one DataFrame (so
+    ``df.k`` and ``df2.k`` are one column): an equality of a column with itself, anywhere in the
+    condition, compares the left column with the right one (``Dataset.join``'s trivially-true rule)."""
     if not mapping:
         return cond
-    if isinstance(cond, Bin):
-        l_, r_ = cond.left, cond.right
-        if (
-            cond.op in ("=", "<=>")
-            and isinstance(l_, AttrRef)
-            and isinstance(r_, AttrRef)
-            and l_.id == r_.id
-            and l_.id in mapping
-        ):
-            return Bin(cond.op, l_, AttrRef(mapping[r_.id], r_.name, loc=r_.loc), loc=cond.loc)
-        return Bin(
-            cond.op, _self_join_condition(l_, mapping), _self_join_condition(r_, mapping), loc=cond.loc
-        )
-    return cond
+    if (
+        isinstance(cond, Bin)
+        and cond.op in ("=", "<=>")
+        and isinstance(cond.left, AttrRef)
+        and isinstance(cond.right, AttrRef)
+        and cond.left.id == cond.right.id
+        and cond.left.id in mapping
+    ):
+        r_ = cond.right
+        return Bin(cond.op, cond.left, AttrRef(mapping[r_.id], r_.name, loc=r_.loc), loc=cond.loc)
+    return map_children(cond, lambda c: _self_join_condition(c, mapping))
 
 
 def _tables_in(rel: R.Rel) -> Iterator[R.Table]:
@@ -2051,9 +2096,7 @@ def _unary_neg(e: CExpr, loc: Loc) -> CExpr:
 
 
 def from_python(value: Any, loc: Loc) -> Value:
-    if value is None or isinstance(value, bool | int | float | str):
-        if isinstance(value, float) and not math.isfinite(value):
-            return PyV(value)
+    if value is None or isinstance(value, bool | int | float | str | decimal.Decimal):
         return PyV(value)
     if isinstance(value, list | tuple | range):
         return SeqV(tuple(from_python(v, loc) for v in value), not isinstance(value, tuple))
@@ -2070,63 +2113,73 @@ def pretty_value(v: Value) -> str:
 # The DataFrame method table
 # ---------------------------------------------------------------------------------------------------
 
-_BINOPS = {
-    pyast.Add: "+",
-    pyast.Sub: "-",
-    pyast.Mult: "*",
-    pyast.Div: "/",
-    pyast.Mod: "%",
-    pyast.FloorDiv: "//",
-    pyast.Pow: "**",
-    pyast.BitAnd: "&",
-    pyast.BitOr: "|",
-    pyast.BitXor: "^",
-    pyast.LShift: "<<",
-    pyast.RShift: ">>",
-    pyast.MatMult: "@",
-}
-_PY_OPS = {
-    "+": lambda a, b: a + b,
-    "-": lambda a, b: a - b,
-    "*": lambda a, b: a * b,
-    "/": lambda a, b: a / b,
-    "%": lambda a, b: a % b,
-    "//": lambda a, b: a // b,
-    "**": lambda a, b: a**b,
-    "&": lambda a, b: a & b,
-    "|": lambda a, b: a | b,
-    "^": lambda a, b: a ^ b,
-    "<<": lambda a, b: a << b,
-    ">>": lambda a, b: a >> b,
-    "@": lambda a, b: a @ b,
-}
-_CMPOPS = {pyast.Eq: "==", pyast.NotEq: "!=", pyast.Lt: "<", pyast.LtE: "<=", pyast.Gt: ">", pyast.GtE: ">="}
-_PY_CMP = {
-    "==": lambda a, b: a == b,
-    "!=": lambda a, b: a != b,
-    "<": lambda a, b: a < b,
-    "<=": lambda a, b: a <= b,
-    ">": lambda a, b: a > b,
-    ">=": lambda a, b: a >= b,
-}
-_STR_METHODS = {
-    "upper",
-    "lower",
-    "strip",
-    "lstrip",
-    "rstrip",
-    "replace",
-    "startswith",
-    "endswith",
-    "split",
-    "join",
-    "format",
-    "capitalize",
-    "title",
-    "zfill",
-    "removeprefix",
-    "removesuffix",
-}
+_BINOPS = MappingProxyType(
+    {
+        pyast.Add: "+",
+        pyast.Sub: "-",
+        pyast.Mult: "*",
+        pyast.Div: "/",
+        pyast.Mod: "%",
+        pyast.FloorDiv: "//",
+        pyast.Pow: "**",
+        pyast.BitAnd: "&",
+        pyast.BitOr: "|",
+        pyast.BitXor: "^",
+        pyast.LShift: "<<",
+        pyast.RShift: ">>",
+        pyast.MatMult: "@",
+    }
+)
+_PY_OPS = MappingProxyType(
+    {
+        "+": lambda a, b: a + b,
+        "-": lambda a, b: a - b,
+        "*": lambda a, b: a * b,
+        "/": lambda a, b: a / b,
+        "%": lambda a, b: a % b,
+        "//": lambda a, b: a // b,
+        "**": lambda a, b: a**b,
+        "&": lambda a, b: a & b,
+        "|": lambda a, b: a | b,
+        "^": lambda a, b: a ^ b,
+        "<<": lambda a, b: a << b,
+        ">>": lambda a, b: a >> b,
+        "@": lambda a, b: a @ b,
+    }
+)
+_CMPOPS = MappingProxyType(
+    {pyast.Eq: "==", pyast.NotEq: "!=", pyast.Lt: "<", pyast.LtE: "<=", pyast.Gt: ">", pyast.GtE: ">="}
+)
+_PY_CMP = MappingProxyType(
+    {
+        "==": lambda a, b: a == b,
+        "!=": lambda a, b: a != b,
+        "<": lambda a, b: a < b,
+        "<=": lambda a, b: a <= b,
+        ">": lambda a, b: a > b,
+        ">=": lambda a, b: a >= b,
+    }
+)
+_STR_METHODS = frozenset(
+    {
+        "upper",
+        "lower",
+        "strip",
+        "lstrip",
+        "rstrip",
+        "replace",
+        "startswith",
+        "endswith",
+        "split",
+        "join",
+        "format",
+        "capitalize",
+        "title",
+        "zfill",
+        "removeprefix",
+        "removesuffix",
+    }
+)
 
 
 def _m_select(
@@ -2374,44 +2427,46 @@ def _m_head(
     return t.action(df, "take", as_int(b["n"], loc, "head()'s count"), loc)
 
 
-_DF_METHODS: dict[str, Any] = {
-    "select": _m_select,
-    "withColumn": _m_with_column,
-    "withColumns": _m_with_columns,
-    "withColumnRenamed": _m_renamed,
-    "withColumnsRenamed": _m_renamed_many,
-    "toDF": _m_to_df,
-    "drop": _m_drop,
-    "alias": _m_alias,
-    "filter": _m_filter,
-    "where": _m_filter,
-    "orderBy": _m_sort,
-    "sort": _m_sort,
-    "limit": _m_limit,
-    "distinct": _m_distinct,
-    "dropDuplicates": _m_drop_duplicates,
-    "drop_duplicates": _m_drop_duplicates,
-    "join": _m_join,
-    "crossJoin": _m_cross_join,
-    "union": _set_method("union", True),
-    "unionAll": _set_method("union", True),
-    "unionByName": _m_union_by_name,
-    "intersect": _set_method("intersect", False),
-    "intersectAll": _set_method("intersect", True),
-    "subtract": _set_method("except", False),
-    "exceptAll": _set_method("except", True),
-    "groupBy": _m_group_by,
-    "groupby": _m_group_by,
-    "agg": _m_agg,
-    "transform": _m_transform,
-    "createOrReplaceTempView": _m_view,
-    "createTempView": _m_view,
-    "count": _action("count"),
-    "collect": _action("collect"),
-    "first": _action("first"),
-    "take": _action("take"),
-    "head": _m_head,
-    "selectExpr": lambda t, df, a, k, loc, n: DFV(t.select_expr(df, a, loc, n)),
-}
+_DF_METHODS = MappingProxyType(
+    {
+        "select": _m_select,
+        "withColumn": _m_with_column,
+        "withColumns": _m_with_columns,
+        "withColumnRenamed": _m_renamed,
+        "withColumnsRenamed": _m_renamed_many,
+        "toDF": _m_to_df,
+        "drop": _m_drop,
+        "alias": _m_alias,
+        "filter": _m_filter,
+        "where": _m_filter,
+        "orderBy": _m_sort,
+        "sort": _m_sort,
+        "limit": _m_limit,
+        "distinct": _m_distinct,
+        "dropDuplicates": _m_drop_duplicates,
+        "drop_duplicates": _m_drop_duplicates,
+        "join": _m_join,
+        "crossJoin": _m_cross_join,
+        "union": _set_method("union", True),
+        "unionAll": _set_method("union", True),
+        "unionByName": _m_union_by_name,
+        "intersect": _set_method("intersect", False),
+        "intersectAll": _set_method("intersect", True),
+        "subtract": _set_method("except", False),
+        "exceptAll": _set_method("except", True),
+        "groupBy": _m_group_by,
+        "groupby": _m_group_by,
+        "agg": _m_agg,
+        "transform": _m_transform,
+        "createOrReplaceTempView": _m_view,
+        "createTempView": _m_view,
+        "count": _action("count"),
+        "collect": _action("collect"),
+        "first": _action("first"),
+        "take": _action("take"),
+        "head": _m_head,
+        "selectExpr": lambda t, df, a, k, loc, n: DFV(t.select_expr(df, a, loc, n)),
+    }
+)
 
 __all__ = ["translate_dataframe_source", "is_dataframe_function", "DataFrameTranslator"]

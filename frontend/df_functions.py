@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from types import MappingProxyType
 
 from frontend.df_columns import (
     Agg,
@@ -127,28 +128,32 @@ def sig(*params: str, varargs: str | None = None) -> Sig:
 # Data types (``cast("int")``, ``IntegerType()``)
 # ---------------------------------------------------------------------------------------------------
 
-_TYPE_CLASSES = {
-    "IntegerType": "int",
-    "LongType": "bigint",
-    "ShortType": "smallint",
-    "ByteType": "tinyint",
-    "DoubleType": "double",
-    "StringType": "string",
-    "BooleanType": "boolean",
-    "DateType": "date",
-}
-_UNSUPPORTED_TYPE_CLASSES = {
-    "FloatType",
-    "TimestampType",
-    "TimestampNTZType",
-    "BinaryType",
-    "ArrayType",
-    "MapType",
-    "StructType",
-    "NullType",
-    "VarcharType",
-    "CharType",
-}
+_TYPE_CLASSES = MappingProxyType(
+    {
+        "IntegerType": "int",
+        "LongType": "bigint",
+        "ShortType": "smallint",
+        "ByteType": "tinyint",
+        "DoubleType": "double",
+        "StringType": "string",
+        "BooleanType": "boolean",
+        "DateType": "date",
+    }
+)
+_UNSUPPORTED_TYPE_CLASSES = frozenset(
+    {
+        "FloatType",
+        "TimestampType",
+        "TimestampNTZType",
+        "BinaryType",
+        "ArrayType",
+        "MapType",
+        "StructType",
+        "NullType",
+        "VarcharType",
+        "CharType",
+    }
+)
 
 
 def type_constructor(name: str, args: Sequence[Value], kwargs: dict[str, Value], loc: Loc) -> TypeV:
@@ -205,31 +210,35 @@ def _sort(e: CExpr, ascending: bool, nulls_first: bool | None, loc: Loc) -> ColV
     return ColV(SortOrder(e, ascending, nulls_first, loc=loc))
 
 
-_SORT_METHODS = {
-    "asc": (True, None),
-    "desc": (False, None),
-    "asc_nulls_first": (True, True),
-    "asc_nulls_last": (True, False),
-    "desc_nulls_first": (False, True),
-    "desc_nulls_last": (False, False),
-}
+_SORT_METHODS = MappingProxyType(
+    {
+        "asc": (True, None),
+        "desc": (False, None),
+        "asc_nulls_first": (True, True),
+        "asc_nulls_last": (True, False),
+        "desc_nulls_first": (False, True),
+        "desc_nulls_last": (False, False),
+    }
+)
 
-_BINARY_METHODS = {"eqNullSafe": "<=>"}
-_STRING_PREDICATES = {"startswith", "endswith", "contains"}
+_BINARY_METHODS = MappingProxyType({"eqNullSafe": "<=>"})
+_STRING_PREDICATES = frozenset({"startswith", "endswith", "contains"})
 
-UNSUPPORTED_COLUMN_METHODS = {
-    "over": "window functions are not supported yet",
-    "getItem": "arrays and maps are not supported",
-    "getField": "structs are not supported",
-    "withField": "structs are not supported",
-    "dropFields": "structs are not supported",
-    "bitwiseAND": "bitwise operators are not supported",
-    "bitwiseOR": "bitwise operators are not supported",
-    "bitwiseXOR": "bitwise operators are not supported",
-    "like": "LIKE is not supported yet",
-    "rlike": "regular expressions are not supported yet",
-    "ilike": "LIKE is not supported yet",
-}
+UNSUPPORTED_COLUMN_METHODS = MappingProxyType(
+    {
+        "over": "window functions are not supported yet",
+        "getItem": "arrays and maps are not supported",
+        "getField": "structs are not supported",
+        "withField": "structs are not supported",
+        "dropFields": "structs are not supported",
+        "bitwiseAND": "bitwise operators are not supported",
+        "bitwiseOR": "bitwise operators are not supported",
+        "bitwiseXOR": "bitwise operators are not supported",
+        "like": "LIKE is not supported yet",
+        "rlike": "regular expressions are not supported yet",
+        "ilike": "LIKE is not supported yet",
+    }
+)
 
 
 def column_method(col: CExpr, name: str, args: list[Value], kwargs: dict[str, Value], loc: Loc) -> Value:
@@ -300,18 +309,20 @@ def column_method(col: CExpr, name: str, args: list[Value], kwargs: dict[str, Va
 
 # Python operator -> (Spark operator, whether PySpark's reflected form swaps the operands back):
 # Column.__radd__ is ``_bin_op("plus")`` (``1 + c`` is ``(c + 1)``), __rsub__ ``_reverse_op`` (``(1 - c)``)
-BINARY_OPS = {
-    "+": ("+", True),
-    "*": ("*", True),
-    "&": ("AND", True),
-    "|": ("OR", True),
-    "-": ("-", False),
-    "/": ("/", False),
-    "%": ("%", False),
-}
+BINARY_OPS = MappingProxyType(
+    {
+        "+": ("+", True),
+        "*": ("*", True),
+        "&": ("AND", True),
+        "|": ("OR", True),
+        "-": ("-", False),
+        "/": ("/", False),
+        "%": ("%", False),
+    }
+)
 # ``1 < c`` is Python's ``c.__gt__(1)``
-REFLECTED_CMP = {"==": "==", "!=": "!=", "<": ">", "<=": ">=", ">": "<", ">=": "<="}
-CMP_OPS = {"==": "=", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
+REFLECTED_CMP = MappingProxyType({"==": "==", "!=": "!=", "<": ">", "<=": ">=", ">": "<", ">=": "<="})
+CMP_OPS = MappingProxyType({"==": "=", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="})
 
 
 def column_binop(op: str, left: Value, right: Value, loc: Loc) -> ColV:
@@ -492,84 +503,88 @@ def _f_round(fname: str) -> Handler:
     return h
 
 
-FUNCTIONS: dict[str, Handler] = {
-    "col": _f_col,
-    "column": _f_col,
-    "lit": _f_lit,
-    "when": _f_when,
-    "coalesce": _varargs_call("coalesce"),
-    "greatest": _varargs_call("greatest", 2),
-    "least": _varargs_call("least", 2),
-    "concat": _varargs_call("concat"),
-    "abs": _call("abs"),
-    "negative": _one_col("negative", lambda c, loc: Unary("neg", c, loc=loc)),
-    "negate": _one_col("negate", lambda c, loc: Unary("neg", c, loc=loc)),
-    "isnull": _one_col("isnull", lambda c, loc: IsNull(c, False, loc=loc)),
-    "isnotnull": _one_col("isnotnull", lambda c, loc: IsNull(c, True, loc=loc)),
-    "pmod": _arith("pmod", True),
-    "try_add": _arith("try_add", False),
-    "try_subtract": _arith("try_subtract", False),
-    "try_multiply": _arith("try_multiply", False),
-    "try_divide": _arith("try_divide", False),
-    "try_mod": _arith("try_mod", False),
-    "sum": _agg("sum", "sum", "sum"),
-    "count": _agg("count", "count", "count"),
-    "min": _agg("min", "min", "min"),
-    "max": _agg("max", "max", "max"),
-    "avg": _agg("avg", "avg", "avg"),
-    "mean": _agg("mean", "avg", "avg"),
-    "sumDistinct": _agg("sumDistinct", "sum_distinct", "sum"),
-    "sum_distinct": _agg("sum_distinct", "sum_distinct", "sum"),
-    "try_sum": _agg("try_sum", "try_sum", "try_sum"),
-    "countDistinct": _count_distinct("countDistinct"),
-    "count_distinct": _count_distinct("count_distinct"),
-    "upper": _call("upper"),
-    "lower": _call("lower"),
-    "ucase": _call("ucase"),
-    "lcase": _call("lcase"),
-    "length": _call("length"),
-    "char_length": _call("char_length"),
-    "character_length": _call("character_length"),
-    "trim": _call("trim"),
-    "ltrim": _call("ltrim"),
-    "rtrim": _call("rtrim"),
-    "initcap": _call("initcap"),
-    "reverse": _call("reverse"),
-    "isnan": _call("isnan"),
-    "floor": _call("floor", "FLOOR"),
-    "ceil": _call("ceil", "CEIL"),
-    "sqrt": _call("sqrt", "SQRT"),
-    "concat_ws": _f_concat_ws,
-    "substring": _f_substring,
-    "lpad": _f_pad("lpad"),
-    "rpad": _f_pad("rpad"),
-    "instr": _f_instr,
-    "round": _f_round("round"),
-    "bround": _f_round("bround"),
-    **{name: _sort_fn(name) for name in _SORT_METHODS},
-}
+FUNCTIONS = MappingProxyType(
+    {
+        "col": _f_col,
+        "column": _f_col,
+        "lit": _f_lit,
+        "when": _f_when,
+        "coalesce": _varargs_call("coalesce"),
+        "greatest": _varargs_call("greatest", 2),
+        "least": _varargs_call("least", 2),
+        "concat": _varargs_call("concat"),
+        "abs": _call("abs"),
+        "negative": _one_col("negative", lambda c, loc: Unary("neg", c, loc=loc)),
+        "negate": _one_col("negate", lambda c, loc: Unary("neg", c, loc=loc)),
+        "isnull": _one_col("isnull", lambda c, loc: IsNull(c, False, loc=loc)),
+        "isnotnull": _one_col("isnotnull", lambda c, loc: IsNull(c, True, loc=loc)),
+        "pmod": _arith("pmod", True),
+        "try_add": _arith("try_add", False),
+        "try_subtract": _arith("try_subtract", False),
+        "try_multiply": _arith("try_multiply", False),
+        "try_divide": _arith("try_divide", False),
+        "try_mod": _arith("try_mod", False),
+        "sum": _agg("sum", "sum", "sum"),
+        "count": _agg("count", "count", "count"),
+        "min": _agg("min", "min", "min"),
+        "max": _agg("max", "max", "max"),
+        "avg": _agg("avg", "avg", "avg"),
+        "mean": _agg("mean", "avg", "avg"),
+        "sumDistinct": _agg("sumDistinct", "sum_distinct", "sum"),
+        "sum_distinct": _agg("sum_distinct", "sum_distinct", "sum"),
+        "try_sum": _agg("try_sum", "try_sum", "try_sum"),
+        "countDistinct": _count_distinct("countDistinct"),
+        "count_distinct": _count_distinct("count_distinct"),
+        "upper": _call("upper"),
+        "lower": _call("lower"),
+        "ucase": _call("ucase"),
+        "lcase": _call("lcase"),
+        "length": _call("length"),
+        "char_length": _call("char_length"),
+        "character_length": _call("character_length"),
+        "trim": _call("trim"),
+        "ltrim": _call("ltrim"),
+        "rtrim": _call("rtrim"),
+        "initcap": _call("initcap"),
+        "reverse": _call("reverse"),
+        "isnan": _call("isnan"),
+        "floor": _call("floor", "FLOOR"),
+        "ceil": _call("ceil", "CEIL"),
+        "sqrt": _call("sqrt", "SQRT"),
+        "concat_ws": _f_concat_ws,
+        "substring": _f_substring,
+        "lpad": _f_pad("lpad"),
+        "rpad": _f_pad("rpad"),
+        "instr": _f_instr,
+        "round": _f_round("round"),
+        "bround": _f_round("bround"),
+        **{name: _sort_fn(name) for name in _SORT_METHODS},
+    }
+)
 
-UNSUPPORTED_FUNCTIONS = {
-    "udf": "Python UDFs are not supported yet",
-    "pandas_udf": "pandas UDFs are not supported",
-    "explode": "arrays are not supported",
-    "explode_outer": "arrays are not supported",
-    "split": "arrays are not supported",
-    "collect_list": "collect_list depends on input order",
-    "collect_set": "arrays are not supported",
-    "first": "first() depends on input order",
-    "last": "last() depends on input order",
-    "any_value": "any_value() depends on input order",
-    "rand": "random numbers",
-    "randn": "random numbers",
-    "monotonically_increasing_id": "ids depend on partitioning",
-    "current_date": "the current date",
-    "current_timestamp": "the current time",
-    "row_number": "window functions are not supported yet",
-    "rank": "window functions are not supported yet",
-    "dense_rank": "window functions are not supported yet",
-    "lag": "window functions are not supported yet",
-    "lead": "window functions are not supported yet",
-    "spark_partition_id": "partition ids",
-    "input_file_name": "input files",
-}
+UNSUPPORTED_FUNCTIONS = MappingProxyType(
+    {
+        "udf": "Python UDFs are not supported yet",
+        "pandas_udf": "pandas UDFs are not supported",
+        "explode": "arrays are not supported",
+        "explode_outer": "arrays are not supported",
+        "split": "arrays are not supported",
+        "collect_list": "collect_list depends on input order",
+        "collect_set": "arrays are not supported",
+        "first": "first() depends on input order",
+        "last": "last() depends on input order",
+        "any_value": "any_value() depends on input order",
+        "rand": "random numbers",
+        "randn": "random numbers",
+        "monotonically_increasing_id": "ids depend on partitioning",
+        "current_date": "the current date",
+        "current_timestamp": "the current time",
+        "row_number": "window functions are not supported yet",
+        "rank": "window functions are not supported yet",
+        "dense_rank": "window functions are not supported yet",
+        "lag": "window functions are not supported yet",
+        "lead": "window functions are not supported yet",
+        "spark_partition_id": "partition ids",
+        "input_file_name": "input files",
+    }
+)

@@ -1101,6 +1101,12 @@ def d(df):
 
 def e(spark):
     return spark.sql("select 1")
+
+def g(df):
+    return df.filter(df.a > 1).count()
+
+def h(rdd):
+    return rdd.filter(lambda x: x > 1).count()
 """
     )
     tree = ast.parse(
@@ -1110,7 +1116,7 @@ def e(spark):
         )
     )
     fns = {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef)}
-    assert {n for n, fn in fns.items() if is_dataframe_function(fn, tree)} == {"a", "c", "d", "e"}
+    assert {n for n, fn in fns.items() if is_dataframe_function(fn, tree)} == {"a", "c", "d", "e", "g"}
 
 
 # ---------------------------------------------------------------------------------------------------
