@@ -31,6 +31,7 @@ the real runs.
 from __future__ import annotations
 
 import ast as pyast
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -47,7 +48,7 @@ from sparklite.types import TupleType
 
 __all__ = [
     "ScriptProgram", "Source", "Sink", "is_script", "translate_script", "translate_script_file",
-    "align_sources", "text_input_hints",
+    "align_sources", "text_input_hints", "is_script_entry", "fixed_inputs", "input_files",
 ]
 
 # --- the result ------------------------------------------------------------------------------------
@@ -262,6 +263,41 @@ def translate_script(source: str, filename: str = "<input>", entry: str | None =
         return driver.translate()
     except RecursionError:
         raise InputError("the script is nested too deeply to translate", sl.Loc(filename, 1, 1)) from None
+
+
+def is_script_entry(source: str, filename: str, name: str) -> bool:
+    """Whether ``file.py::name`` names a script's entry (``main``) rather than a pipeline function: a
+    top-level function that takes no parameters (or only ones with defaults, or the argument list
+    ``main(argv)`` the module passes ``sys.argv`` to) and whose body runs driver code (prints, exits,
+    saves, builds a session, reads ``sys.argv``), directly or through the functions it calls."""
+    try:
+        tree = pyast.parse(source, filename=filename)
+    except (SyntaxError, ValueError):
+        return False
+    driver = _Driver(tree, source, filename, name)
+    fn = driver.defs.get(name)
+    if fn is None or fn.args.vararg or fn.args.kwarg or fn.args.kwonlyargs:
+        return False
+    required = len(fn.args.args) - len(fn.args.defaults)
+    if required > 1 or (required == 1 and fn.args.args[0].arg not in driver.argv_aliases):
+        return False
+    for stmt in tree.body:
+        if isinstance(stmt, (pyast.Import, pyast.ImportFrom)):
+            driver.note_import(stmt)
+    return driver.drives(fn)
+
+
+def fixed_inputs(sp: ScriptProgram) -> dict[str, list[Any]]:
+    """The inputs whose value the script fixes (``sc.parallelize`` of a literal), by parameter: a proof
+    may treat them as any bag, but a counterexample must give them these values."""
+    return {s.param: list(s.values or ()) for s in sp.sources if s.kind == "literal"}
+
+
+def input_files(sp: ScriptProgram, inputs: Mapping[str, Any]) -> dict[str, Any]:
+    """A counterexample as the script's user sees it: each text input's lines and each argument's value,
+    by the path expression the script reads it from (``{"sys.argv[1]": ["a,b,1"]}``)."""
+    return {s.path: (list(inputs[s.param]) if s.kind != "argument" else inputs[s.param])
+            for s in sp.sources if s.kind in ("text", "argument") and s.param in inputs}
 
 
 def align_sources(left: ScriptProgram, right: ScriptProgram) -> ScriptProgram:
@@ -540,8 +576,13 @@ class _Driver:
             if self.entry not in self.defs:
                 raise InputError(f"no top-level function named '{self.entry}' in {self.filename}",
                                  sl.Loc(self.filename, 1, 1))
+            fn = self.defs[self.entry]
+            args: list[pyast.expr] = []
+            if len(fn.args.args) - len(fn.args.defaults) == 1:  # main(argv): called with sys.argv
+                args = [_at(pyast.Attribute(_name("sys", fn), "argv", pyast.Load()), fn)]
+                self.meta.setdefault("sys", _Meta("module", "sys"))
             if not self.done:
-                self.inline_call(self.defs[self.entry], [], self.defs[self.entry])
+                self.inline_call(fn, args, fn)
         if not self.sinks:
             raise InputError(f"no output found in {self.filename}: script mode compares what a script "
                              "prints (print of collect/take/count/first results), saves (saveAsTextFile) or "

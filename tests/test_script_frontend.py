@@ -17,7 +17,10 @@ import pytest
 
 from frontend.script import (
     align_sources,
+    fixed_inputs,
+    input_files,
     is_script,
+    is_script_entry,
     text_input_hints,
     translate_script,
     translate_script_file,
@@ -499,3 +502,24 @@ def test_main_calling_a_driver_helper_is_inlined():
     """)
     assert [(k.kind, k.loc.line) for k in sp.sinks] == [("print_value", 6)]
     assert run(sp.program, {sp.sources[0].param: ["x"]}) == ("count: 1\n",)
+
+
+def test_entry_names_a_script_main():
+    path = CORPUS / "wordcount_main.py"
+    text = path.read_text()
+    assert is_script_entry(text, str(path), "main")
+    assert not is_script_entry(text, str(path), "split_words")
+    pipeline = ROOT / "cases" / "p3_p4_min_price" / "left.py"
+    assert not is_script_entry(pipeline.read_text(), str(pipeline), "p3")
+    whole = translate_script_file(str(path))
+    entry = translate_script_file(str(path), entry="main")
+    assert entry.entry == "main" and entry.program.body == whole.program.body
+    assert [k.loc for k in entry.sinks] == [k.loc for k in whole.sinks]
+
+
+def test_counterexample_helpers():
+    sp = script(HEAD + 'stop = sc.parallelize(["a"])\nprint(lines.subtract(stop).count(), sys.argv[2])\n')
+    assert fixed_inputs(sp) == {"stop": ["a"]}
+    arg = next(s.param for s in sp.sources if s.kind == "argument")
+    assert input_files(sp, {"lines": ["x"], "stop": ["a"], arg: "7"}) == {"sys.argv[1]": ["x"],
+                                                                         "sys.argv[2]": "7"}
