@@ -45,6 +45,7 @@ from frontend.df_columns import (
     SqlText,
     Star,
     Unary,
+    children,
     col_at,
     contains_agg,
     lookup_id,
@@ -54,6 +55,8 @@ from frontend.df_columns import (
     parse_name,
     plan_aggregate,
     pretty,
+    references,
+    resolves,
 )
 from frontend.df_values import (
     DFV,
@@ -1539,14 +1542,115 @@ class DataFrameTranslator:
         return Attr(self.ids.fresh(), name)
 
     def _projected(self, df: DF, rel: R.Rel, attrs: Sequence[Attr]) -> DF:
-        kept = {a.id for a in attrs}
-        names = {a.name.lower() for a in attrs}
-        dropped = frozenset(
-            {a.id for a in df.attrs if a.id not in kept}
-            | {a.name.lower() for a in df.attrs if a.name.lower() not in names}
-            | {d for d in df.dropped if d not in kept and d not in names}
+        return DF(rel, tuple(attrs), df.ambiguous, df.hidden, origin=df)
+
+    # Spark's ResolveMissingReferences -------------------------------------------------------------
+
+    def with_missing(self, df: DF, exprs: Sequence[CExpr], loc: Loc) -> tuple[DF, int]:
+        """``df`` widened so that every column reference in ``exprs`` resolves: a column an earlier
+        ``select`` removed is added back to that select's output (after ``df``'s own columns, which keep
+        their positions), through the filters, sorts and limits since, as Spark's analyser does for a
+        ``filter``/``orderBy`` that names it. Returns the widened DataFrame and ``df``'s width (the
+        caller projects the result back to those columns)."""
+        scope = Scope.of(df)
+        missing = [r for e in exprs for r in references(e) if not resolves(scope, r)]
+        if not missing or df.origin is None:
+            return df, len(df.attrs)
+        return self._widen(df, missing, loc), len(df.attrs)
+
+    def _widen(self, df: DF, refs: Sequence[Name | AttrRef], loc: Loc) -> DF:
+        chain: list[R.Rel] = []
+        rel = df.rel
+        while isinstance(rel, R.Filter | R.Sort | R.Limit | R.Distinct | R.DropDuplicates):
+            chain.append(rel)
+            rel = rel.source
+        origin = df.origin
+        if not isinstance(rel, R.Project) or origin is None or rel.source is not origin.rel:
+            raise UnsupportedError(
+                f"{pretty(refs[0])} is not a column here; Spark may re-add it from an "
+                "earlier select, which is supported through filters, sorts, limits and distinct only",
+                refs[0].loc or loc,
+                construct="missing-reference",
+            )
+        oscope = Scope.of(origin)
+        deeper = [r for r in refs if not resolves(oscope, r)]
+        if deeper:
+            if origin.origin is None:
+                lookup_name(oscope, deeper[0]) if isinstance(deeper[0], Name) else lookup_id(
+                    oscope, deeper[0]
+                )
+            origin = self._widen(origin, deeper, loc)
+            oscope = Scope.of(origin)
+        extra_attrs: list[Attr] = []
+        extra_exprs: list[R.Expr] = []
+        for r in refs:
+            i = lookup_name(oscope, r) if isinstance(r, Name) else lookup_id(oscope, r)
+            a = origin.attrs[i]
+            if any(x.id == a.id for x in extra_attrs):
+                continue
+            extra_attrs.append(a)
+            extra_exprs.append(col_at(oscope, i, r.loc))
+        new: R.Rel = build.project(
+            origin.rel,
+            [*rel.exprs, *extra_exprs],
+            [*rel.schema.names, *(a.name for a in extra_attrs)],
+            rel.loc,
         )
-        return DF(rel, tuple(attrs), df.ambiguous, df.hidden, dropped)
+        for node in reversed(chain):
+            if isinstance(node, R.Filter):
+                new = build.filter_(new, node.pred, node.loc)
+            elif isinstance(node, R.Sort):
+                new = build.sort(new, node.keys, node.loc)
+            elif isinstance(node, R.Limit):
+                new = build.limit(new, node.count, node.loc)
+            elif isinstance(node, R.Distinct):
+                # Spark: the distinct becomes a Deduplicate on the select's columns only, keeping any
+                # one value of the re-added ones (``select("a").distinct().filter(col("b") > 1)``)
+                new = build.drop_duplicates(new, range(len(rel.exprs)), node.loc)
+            else:
+                new = build.drop_duplicates(new, node.columns, node.loc)
+        return DF(new, df.attrs + tuple(extra_attrs), df.ambiguous, df.hidden, origin=origin)
+
+    def narrowed(self, widened: DF, width: int, loc: Loc) -> DF:
+        """The result of an operation on a widened DataFrame, back to the original columns (which keep
+        their identities); it remembers the widened one, so that a later filter or sort can widen again."""
+        if len(widened.attrs) == width:
+            return widened
+        return self.passthrough(widened, list(range(width)), loc)
+
+    def wide_resolver(self, df: DF, wide: DF, context: str) -> Resolver:
+        """Resolves against ``wide`` (``df`` plus re-added columns), a reference that ``df`` resolves
+        going to ``df``'s column: Spark resolves against the child first and re-adds only what is
+        missing (``orderBy(old.a, "a")`` after ``select(expr.alias("a"))``: ``"a"`` is the new one)."""
+        narrow = Scope.of(df)
+        wscope = Scope.of(wide)
+
+        def hook(e: CExpr) -> R.Expr | None:
+            if isinstance(e, Name | AttrRef) and resolves(narrow, e):
+                i = lookup_name(narrow, e) if isinstance(e, Name) else lookup_id(narrow, e)
+                return col_at(wscope, i, e.loc)
+            return None
+
+        return Resolver(wscope, hook if wide is not df else None, context=context)
+
+    def bind_sql_widening(self, df: DF, c: CExpr, loc: Loc) -> tuple[CExpr, DF, int]:
+        """``bind_sql`` for a filter or sort: SQL text that names a column an earlier select removed
+        is read against the DataFrame widened by that select's input columns."""
+        try:
+            return self.bind_sql(c, Scope.of(df)), df, len(df.attrs)
+        except InputError:
+            if df.origin is None or not any(isinstance(x, SqlText) for x in _walk(c)):
+                raise
+            refs = [
+                AttrRef(a.id, a.name, loc=loc)
+                for a in df.origin.attrs
+                if a.id not in {x.id for x in df.attrs}
+            ]
+            try:
+                wide = self._widen(df, refs, loc) if refs else df
+            except InputError:
+                raise
+            return self.bind_sql(c, Scope.of(wide)), wide, len(df.attrs)
 
     def passthrough(
         self, df: DF, keep: Sequence[int], loc: Loc, renames: Mapping[int, str] | None = None
@@ -1648,9 +1752,10 @@ class DataFrameTranslator:
             raise AnalysisError(
                 f"an aggregate in a filter condition ({pretty(c)}): filter after the agg()", c.loc or loc
             )
-        scope = Scope.of(df, for_filter=True)
-        pred = Resolver(scope, context="a filter").expr(self.bind_sql(c, scope))
-        return replace(df, rel=build.filter_(df.rel, pred, loc))
+        c, base, width = self.bind_sql_widening(df, c, loc)
+        wide, _ = self.with_missing(base, [c], loc)
+        pred = self.wide_resolver(df, wide, "a filter").expr(c)
+        return self.narrowed(replace(wide, rel=build.filter_(wide.rel, pred, loc)), width, loc)
 
     def sort(self, df: DF, args: list[Value], kwargs: dict[str, Value], loc: Loc) -> DF:
         extra = set(kwargs) - {"ascending"}
@@ -1681,15 +1786,21 @@ class DataFrameTranslator:
             cols = [c if f else self._desc(c, loc) for f, c in zip(flags, cols, strict=False)]
         else:
             raise InputError(f"ascending must be a bool or a list of bools, not {describe(asc)}", loc)
-        scope = Scope.of(df, for_filter=True)
-        res = Resolver(scope, context="a sort key")
+        base, width = df, len(df.attrs)
+        bound: list[CExpr] = []
+        for c in cols:
+            b, base, _ = self.bind_sql_widening(base, c, loc)
+            bound.append(b)
+        cols = bound
+        wide, _ = self.with_missing(base, cols, loc)
+        res = self.wide_resolver(df, wide, "a sort key")
         keys: list[R.SortKey] = []
-        for c in (self.bind_sql(c, scope) for c in cols):
+        for c in cols:
             if isinstance(c, SortOrder):
                 keys.append(build.sort_key(res.expr(c.operand), c.ascending, c.nulls_first))
             else:
                 keys.append(build.sort_key(res.expr(c)))
-        return replace(df, rel=build.sort(df.rel, keys, loc))
+        return self.narrowed(replace(wide, rel=build.sort(wide.rel, keys, loc)), width, loc)
 
     @staticmethod
     def _desc(c: CExpr, loc: Loc) -> CExpr:
@@ -2063,6 +2174,12 @@ def _self_join_condition(cond: CExpr, mapping: Mapping[int, int]) -> CExpr:
         r_ = cond.right
         return Bin(cond.op, cond.left, AttrRef(mapping[r_.id], r_.name, loc=r_.loc), loc=cond.loc)
     return map_children(cond, lambda c: _self_join_condition(c, mapping))
+
+
+def _walk(e: CExpr) -> Iterator[CExpr]:
+    yield e
+    for c in children(e):
+        yield from _walk(c)
 
 
 def _tables_in(rel: R.Rel) -> Iterator[R.Table]:

@@ -52,15 +52,16 @@ class Attr:
 class DF:
     """A DataFrame during translation: its kernel relation and one ``Attr`` per column of
     ``rel.schema``. ``ambiguous`` holds the IDs found on both sides of a self-join (Spark rejects
-    ``df.k`` after ``df.join(df, ...)``), ``hidden`` the key IDs a USING join keeps out of its output
-    and ``dropped`` the names and IDs a projection removed (Spark can still resolve those in a later
-    ``filter``/``orderBy``; this translator says it does not)."""
+    ``df.k`` after ``df.join(df, ...)``), ``hidden`` the key IDs a USING join keeps out of its output.
+    ``origin`` is the DataFrame a ``select`` read (kept through later filters, sorts and limits): a
+    filter or sort may still name a column the select removed, and Spark then re-adds it below
+    (its ``ResolveMissingReferences`` rule), so the translator must find it there."""
 
     rel: R.Rel
     attrs: tuple[Attr, ...]
     ambiguous: frozenset[int] = frozenset()
     hidden: frozenset[int] = frozenset()
-    dropped: frozenset[str | int] = frozenset()
+    origin: DF | None = None
 
     @property
     def fields(self) -> tuple[Field, ...]:
@@ -241,6 +242,28 @@ def map_children(e: CExpr, f: Callable[[CExpr], CExpr]) -> CExpr:
     if isinstance(e, Call | Agg):
         return replace(e, args=tuple(f(a) for a in e.args))
     return e
+
+
+def references(e: CExpr) -> list[Name | AttrRef]:
+    """The column references in ``e`` (names and ``df.col`` identities), in order."""
+    if isinstance(e, Name | AttrRef):
+        return [e]
+    return [r for c in children(e) for r in references(c)]
+
+
+def resolves(scope: Scope, e: Name | AttrRef) -> bool:
+    """Whether ``e`` names exactly one column of ``scope`` (an ambiguous name counts as resolving:
+    its error is Spark's whatever else is tried)."""
+    try:
+        if isinstance(e, Name):
+            lookup_name(scope, e)
+        else:
+            lookup_id(scope, e)
+    except AnalysisError as exc:
+        return "AMBIGUOUS" in exc.message or "self-join" in exc.message
+    except UnsupportedError:
+        return True
+    return True
 
 
 def contains_agg(e: CExpr) -> bool:
@@ -433,20 +456,17 @@ class Scope:
     fields: tuple[Field, ...]
     ambiguous: frozenset[int] = frozenset()
     hidden: frozenset[int] = frozenset()
-    dropped: frozenset[str | int] = frozenset()
 
     @staticmethod
-    def of(df: DF, for_filter: bool = False) -> Scope:
-        """The scope of ``df``'s columns; ``for_filter`` (a filter or a sort) also knows the columns
-        an earlier select removed, to say why they cannot be used."""
-        return Scope(df.attrs, df.fields, df.ambiguous, df.hidden, df.dropped if for_filter else frozenset())
+    def of(df: DF) -> Scope:
+        return Scope(df.attrs, df.fields, df.ambiguous, df.hidden)
 
 
 def _quote(parts: Sequence[str]) -> str:
     return ".".join(f"`{p}`" for p in parts)
 
 
-def lookup_name(scope: Scope, e: Name, what: str = "column") -> int:
+def lookup_name(scope: Scope, e: Name) -> int:
     """The position of the column ``e`` names (case-insensitively, as Spark resolves): a qualified
     name matches the columns of that ``alias``; several matches with different IDs are
     ``AMBIGUOUS_REFERENCE``, none ``UNRESOLVED_COLUMN``."""
@@ -470,13 +490,6 @@ def lookup_name(scope: Scope, e: Name, what: str = "column") -> int:
             f"[AMBIGUOUS_REFERENCE] Reference {_quote(e.parts)} is ambiguous, could be: [{cands}]", e.loc
         )
     if not distinct:
-        if e.parts[-1].lower() in scope.dropped or ".".join(e.parts).lower() in scope.dropped:
-            raise UnsupportedError(
-                f"{what} {_quote(e.parts)} was removed by an earlier select; Spark re-adds such a column "
-                "for a filter or sort, which this translator does not do: filter or sort before the select",
-                e.loc,
-                construct="missing-reference",
-            )
         names = ", ".join(
             f"`{a.name}`" if a.qualifier is None else f"`{a.qualifier}`.`{a.name}`" for a in scope.attrs
         )
@@ -505,13 +518,6 @@ def lookup_id(scope: Scope, e: AttrRef) -> int:
     for i, a in enumerate(scope.attrs):
         if a.id == e.id:
             return i
-    if e.id in scope.dropped:
-        raise UnsupportedError(
-            f"column {e.name} was removed by an earlier select; Spark re-adds such a column for a filter "
-            "or sort, which this translator does not do: filter or sort before the select",
-            e.loc,
-            construct="missing-reference",
-        )
     present = ", ".join(a.name for a in scope.attrs)
     raise AnalysisError(
         f"[MISSING_ATTRIBUTES] column {e.name} of another DataFrame (or replaced since) is "

@@ -295,6 +295,37 @@ def f(t: T):
     ),
     # --- helpers ---------------------------------------------------------------------------------------
     case(
+        "missing_reference_readded",
+        """
+def f(t: T):
+    picked = t.select("a", (t.b * 2).alias("b2"))
+    return picked.filter(F.col("s") == "x").orderBy(t.d.desc(), "b")
+""",
+    ),
+    case(
+        "missing_reference_two_levels",
+        """
+def f(t: T):
+    narrow = t.select("a", "b", "s").withColumn("one", F.lit(1)).select("a", "one")
+    return narrow.filter((F.col("d") > 0) | F.col("d").isNull()).orderBy("s", "a", "b").filter("b > 1")
+""",
+    ),
+    case(
+        "missing_reference_same_name",
+        """
+def f(t: T):
+    return t.select((t.a * 10).alias("a")).orderBy(t.a, "a")
+""",
+    ),
+    case(
+        "missing_reference_through_distinct",
+        """
+def f(t: T):
+    return t.select("s").distinct().filter(F.col("a") > 0)
+""",
+        t=[(1, 10, "x", 1.5), (2, None, "y", -0.0), (None, 5, None, None), (3, 7, "x", 2.0)],
+    ),
+    case(
         "helper_column",
         """
 def net(c, rate=2):
@@ -1171,7 +1202,13 @@ ERRORS = [
     ("def f(lf: L):\n    return lf.join(lf, lf.k == lf.k).select(lf.k)\n", AnalysisError, 2, 48, "self-join"),
     ("def f(t: T):\n    return t.filter(F.col('a') > 0).count() + 1\n", UnsupportedError, 2, 12, "operator"),
     ("def f(t: T):\n    return t.select(F.col('a').otherwise(1))\n", InputError, 2, 32, "when()"),
-    ("def f(t: T):\n    return t.select('a').filter(F.col('b') > 1)\n", UnsupportedError, 2, 33, "removed"),
+    (
+        "def f(t: T):\n    return t.select('a').union(t.select('a')).filter(F.col('b') > 1)\n",
+        AnalysisError,
+        2,
+        54,
+        "UNRESOLVED_COLUMN",
+    ),
     ("def f(lf: L, rt: Rt):\n    return lf.join(rt, 'k').select(rt.k)\n", UnsupportedError, 2, 39, "USING"),
     ("def f(t: T):\n    return t.withColumn('x', 1)\n", InputError, 2, 14, "Column"),
     ("def f(t: T):\n    return t.sample(0.5)\n", UnsupportedError, 2, 14, "random"),
