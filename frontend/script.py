@@ -339,7 +339,8 @@ class _Loop:
     """What a name bound to a collected result (``output = counts.collect()``) stands for."""
 
     kind: str  # "bag" (collect of an RDD: the alias names the RDD) | "list" (take, sorted, ...) | "dict"
-    alias: str | None  # the synthetic name bound to the collected RDD (kind "bag")
+    alias: str | None  # the synthetic name bound to the collected RDD (kind "bag"), or counted ("dict")
+    method: str | None = None  # the action that made a dict (countByValue, countByKey, collectAsMap)
 
 
 @dataclass
@@ -519,8 +520,8 @@ class _Driver:
             key = _str_const(call.args[0])
             if key is None or not key.startswith(_HARMLESS_CONF_PREFIXES):
                 raise self.error("Spark configuration", f"the configuration setting "
-                                                        f"{pyast.unparse(call.args[0])}"
-                                 " may change how the job computes its results (partition counts, "
+                                 f"{pyast.unparse(call.args[0])} may change how the job computes its results "
+                                 "(partition counts, "
                                  "semantics): only memory, UI, logging and name settings are understood",
                                  call.args[0])
         if method == "setAll":
@@ -907,8 +908,7 @@ class _Driver:
                 continue
             if spec not in ("s", "d", "i"):
                 raise self.error("%-format", f"the format '%{fmt[i + 1:i + 4]}...' is not supported: only "
-                                             "%s, "
-                                 "%d and %i without width or precision are modelled", node.left)
+                                 "%s, %d and %i without width or precision are modelled", node.left)
             pieces.append(("lit", lit))
             lit = ""
             pieces.append(("d" if spec in ("d", "i") else "s", ""))
@@ -925,8 +925,7 @@ class _Driver:
         elif len(fields) > 1:  # "%s: %d" % pair: the tuple's items, read one by one
             if not isinstance(right, pyast.Name):
                 raise self.error("%-format", "with several fields, the values must be a tuple display or a "
-                                             "name "
-                                 "bound to a tuple", right)
+                                 "name bound to a tuple", right)
             values = [_at(pyast.Subscript(right, _at(pyast.Constant(i), right), pyast.Load()), right)
                       for i in range(len(fields))]
             self.tuple_formats.append((self.loc(node), len(fields)))
@@ -936,8 +935,7 @@ class _Driver:
                 self.single_format.append(self.loc(node))  # Python would unpack a tuple here
         if len(values) != len(fields):
             raise self.error("%-format", f"the format has {len(fields)} field(s) but {len(values)} value(s) "
-                                         "are "
-                             "given (Python raises TypeError)", right)
+                             "are given (Python raises TypeError)", right)
         out: list[pyast.expr] = []
         it = iter(values)
         for kind, text in pieces:
@@ -974,8 +972,7 @@ class _Driver:
                 continue
             if spec or conversion:
                 raise self.error("str.format spec", "format fields with a spec or a conversion ({:.2f}, "
-                                                    "{!r}) "
-                                 "are not supported; only plain {} fields are", node.func.value)
+                                 "{!r}) are not supported; only plain {} fields are", node.func.value)
             if field_name == "":
                 index: int | str = auto
                 auto += 1
@@ -1020,12 +1017,58 @@ class _Driver:
             if node.func.attr in ("countByValue", "countByKey", "collectAsMap"):
                 return "dict", node
             return "list", node
+        if self.dict_view(node) is not None:
+            return "bag", node
         if isinstance(node, pyast.Call) and isinstance(node.func, pyast.Name) and node.func.id in (
                 "sorted", "list") and len(node.args) == 1 and self.collection(node.args[0]) is not None:
             if node.func.id == "list" and self.collection(node.args[0])[0] == "bag":  # type: ignore[index]
                 return "bag", node
             return "list", node
         return None
+
+    def dict_view(self, node: pyast.expr) -> tuple[pyast.expr, str] | None:
+        """``d.items()``, ``d.keys()``, ``d.values()`` of a counted dict (``d = rdd.countByValue()``, or the
+        call itself): (the dict expression, the view)."""
+        if isinstance(node, pyast.Call) and isinstance(node.func, pyast.Attribute) and not node.args \
+                and not node.keywords and node.func.attr in ("items", "keys", "values"):
+            d = node.func.value
+            if self.dict_origin(d) is not None:
+                return d, node.func.attr
+        return None
+
+    def dict_origin(self, d: pyast.expr) -> tuple[str, pyast.expr | str] | None:
+        """(method, RDD expression or alias name) of a counted dict expression, or None."""
+        if isinstance(d, pyast.Name) and d.id in self.collected and self.collected[d.id].kind == "dict":
+            loop = self.collected[d.id]
+            return loop.method or "", loop.alias or ""
+        if isinstance(d, pyast.Call) and isinstance(d.func, pyast.Attribute) and not d.args \
+                and d.func.attr in ("countByValue", "countByKey", "collectAsMap") \
+                and self.meta_of(d.func.value) is None:
+            return d.func.attr, d.func.value
+        return None
+
+    def dict_bag(self, d: pyast.expr, view: str) -> pyast.expr:
+        """The bag of a counted dict's items (keys, values): the pairs ``reduceByKey(add)`` of ``(x, 1)``
+        gives, each key once, in an order Spark chooses (so a loop's lines over them are a bag)."""
+        origin = self.dict_origin(d)
+        assert origin is not None
+        method, rdd = origin
+        if method == "collectAsMap" or not method:
+            raise self.error("loop over collectAsMap", "a loop over a collectAsMap() dict is not supported "
+                             "(a repeated key keeps its last value in partition order): loop over collect()",
+                             d)
+        if not isinstance(rdd, str):  # the dict is computed here, in the loop's header: the job runs now
+            alias = self.fresh("counted")
+            self.emit(_at(pyast.Assign([_name(alias, d, store=True)], self.rewrite(rdd)), d))
+            job = self.fresh("job")
+            call = _at(pyast.Call(_at(pyast.Attribute(_name(alias, d), method, pyast.Load()), d), [], []), d)
+            self.emit(_at(pyast.Assign([_name(job, d, store=True)], call), d))
+            rdd = alias
+        key = ".map(lambda x: x[0])" if method == "countByKey" else ""
+        text = f"{rdd}{key}.map(lambda x: (x, 1)).reduceByKey(lambda a, b: a + b)"
+        if view != "items":
+            text += f".{view}()"
+        return _at(pyast.parse(text, mode="eval").body, d)
 
     def print_collection(self, arg: pyast.expr, collection: tuple[str, pyast.expr], stmt: pyast.stmt) -> None:
         """``print(rdd.collect())``: one line, the repr of the list in partition order, compared as the bag of
@@ -1042,6 +1085,9 @@ class _Driver:
     def bag_of(self, node: pyast.expr) -> pyast.expr:
         """For a collected bag (``rdd.collect()`` or a name bound to one): run the job here (a strict
         ``collect``, as Python runs it) and return the RDD expression whose bag is observed."""
+        view = self.dict_view(node)
+        if view is not None:
+            return self.dict_bag(*view)
         if isinstance(node, pyast.Name):
             loop = self.collected[node.id]
             assert loop.alias is not None
@@ -1181,8 +1227,7 @@ class _Driver:
             if m is not None:
                 if not isinstance(target, pyast.Name):
                     raise self.error("unpacking a Spark object", "a Spark session, context or sys.argv can "
-                                                                 "only "
-                                     "be bound to a name", target)
+                                     "only be bound to a name", target)
                 self.meta[target.id] = m
                 self.collected.pop(target.id, None)
                 return
@@ -1200,34 +1245,38 @@ class _Driver:
                 raise self.error("driver function result", f"'{value.func.id}' runs driver code (it prints, "
                                  "reads or saves); only calls of it as a statement are supported", value)
             collection = self.collection(value)
-            if collection is not None:
-                kind, node = collection
-                if kind == "bag":
-                    alias = self.fresh("collected")
-                    rdd = node.func.value if isinstance(node, pyast.Call) and isinstance(
-                        node.func, pyast.Attribute) else None
-                    if rdd is not None:
-                        self.emit(_at(pyast.Assign([_name(alias, value, store=True)], self.rewrite(rdd)),
-                                      value))
-                        job = _at(pyast.Call(_at(pyast.Attribute(_name(alias, value), "collect",
-                                                                 pyast.Load()), value), [], []), value)
-                        self.emit(_at(pyast.Assign([_name(target.id, target, store=True)], job), stmt))
-                        self.collected[target.id] = _Loop("bag", alias)
-                        return
-                    if isinstance(node, pyast.Name):  # other = output
-                        self.emit(_at(pyast.Assign([target], self.rewrite(node)), stmt))
-                        self.collected[target.id] = self.collected[node.id]
-                        return
-                else:
-                    self.emit(_at(pyast.Assign([target], self.rewrite(value)), stmt))
-                    self.collected[target.id] = _Loop(kind, None)
-                    return
+            if collection is not None and self.dict_view(collection[1]) is None:
+                self.bind_collection(target, *collection, stmt)
+                return
         if isinstance(stmt, pyast.AugAssign):
             self.emit(_at(pyast.AugAssign(target, stmt.op, self.rewrite(stmt.value)), stmt))
             return
         assert value is not None
         preferred = target.id if isinstance(target, pyast.Name) else None
         self.emit(_at(pyast.Assign([target], self.rewrite(value, preferred)), stmt))
+
+    def bind_collection(self, target: pyast.Name, kind: str, node: pyast.expr, stmt: pyast.stmt) -> None:
+        """``output = counts.collect()`` (the job runs here; the name stands for the RDD's bag when printed
+        or looped over), ``counts = words.countByValue()`` (a dict whose items a loop may print), or a
+        list (``take``, ``sorted``)."""
+        if kind == "bag" and isinstance(node, pyast.Call) and isinstance(node.func, pyast.Name):
+            node = node.args[0]  # list(rdd.collect()): the collected list itself
+        if isinstance(node, pyast.Name):  # other = output
+            self.emit(_at(pyast.Assign([target], self.rewrite(node)), stmt))
+            self.collected[target.id] = self.collected[node.id]
+            return
+        if kind in ("bag", "dict") and isinstance(node, pyast.Call) \
+                and isinstance(node.func, pyast.Attribute):
+            alias = self.fresh("collected" if kind == "bag" else "counted")
+            rdd = self.rewrite(node.func.value)
+            self.emit(_at(pyast.Assign([_name(alias, node, store=True)], rdd), node))
+            method = _at(pyast.Attribute(_name(alias, node), node.func.attr, pyast.Load()), node)
+            self.emit(_at(pyast.Assign([_name(target.id, target, store=True)],
+                                       _at(pyast.Call(method, [], []), node)), stmt))
+            self.collected[target.id] = _Loop(kind, alias, node.func.attr if kind == "dict" else None)
+            return
+        self.emit(_at(pyast.Assign([target], self.rewrite(node)), stmt))
+        self.collected[target.id] = _Loop("list", None)
 
     # -- if --------------------------------------------------------------------------------------
 
@@ -1274,8 +1323,7 @@ class _Driver:
                                      "prints to stdout are supported", s)
                 if len(args) == 1 and self.collection(args[0]) is not None:
                     raise self.error("printing a list in a branch", "inside an if on driver values a "
-                                                                    "collected "
-                                     "list cannot be printed", s)
+                                     "collected list cannot be printed", s)
                 parts.append(self.newline(self.line_expr(args, sep, s.value), s.value))
                 continue
             if isinstance(s, pyast.If):
@@ -1314,10 +1362,12 @@ class _Driver:
                              "collected results (for x in rdd.collect(), rdd.take(n), sorted(...)); this "
                              f"iterable ({pyast.unparse(stmt.iter)}) is not understood", stmt.iter)
         kind, node = collection
-        if kind == "dict":
-            raise self.error("loop over a dict", "looping over a countByValue/collectAsMap dict is not "
-                                                 "supported "
-                             "yet (iterate over a collect() of the pairs)", stmt.iter)
+        if kind == "dict":  # for key in counts: its keys
+            if self.dict_origin(node) is None:
+                raise self.error("loop over a dict", "this dict is not understood as a loop's iterable",
+                                 stmt.iter)
+            node = _at(pyast.Call(_at(pyast.Attribute(node, "keys", pyast.Load()), node), [], []), node)
+            kind = "bag"
         fn_name = self.fresh(_LOOP_BASE)
         fn, single = self.loop_function(stmt, fn_name)
         self.emit(fn)
@@ -1333,8 +1383,7 @@ class _Driver:
             return
         if not single:
             raise self.error("loop printing several lines", "a loop over a list (take, sorted, ...) may "
-                                                            "print "
-                             "one line per element only", stmt)
+                             "print one line per element only", stmt)
         item = self.fresh("item")
         comp = pyast.ListComp(_call(fn_name, [_name(item, stmt)], stmt),
                               [pyast.comprehension(_name(item, stmt, store=True), self.rewrite(node), [], 0)])
@@ -1397,8 +1446,7 @@ class _Driver:
                 args, sep, stream = self.print_args(s.value)
                 if stream is not None:
                     raise self.error("print to stderr in a loop", "a loop over collected results may print "
-                                                                  "to "
-                                     "stdout only", s)
+                                     "to stdout only", s)
                 line = self.line_expr(args, sep, s.value)
                 if single:
                     out.append(_at(pyast.Return(line), s))
@@ -1418,8 +1466,7 @@ class _Driver:
             if isinstance(s, pyast.Pass):
                 continue
             raise self.error("statement in a loop", "a loop over collected results may assign, test and "
-                                                    "print; "
-                             f"'{self.snippet(s)}' is not understood there", s)
+                             f"print; '{self.snippet(s)}' is not understood there", s)
         return out
 
     def rewrite_stmt(self, s: pyast.stmt) -> pyast.stmt:
@@ -1584,8 +1631,8 @@ class _Driver:
         for s in self.sources:
             if s.kind == "argument" and s.argv_index in paths:
                 raise self.error("path used as a value", f"{s.path} is read as a path and also used as a "
-                                                         "value "
-                                 "(printed or computed with): the output would depend on the file's name",
+                                 "value (printed or computed with): the output would depend on the file's "
+                                 "name",
                                  s.loc)
 
     def drop_format_jobs(self, program: sl.Program) -> sl.Program:
@@ -1625,8 +1672,7 @@ class _Driver:
         t = _literal_type(s.values)
         if t is None:
             raise self.error("parallelize of mixed values", "the parallelized literal must hold values of "
-                                                            "one "
-                             "type (ints, floats, strings, bools or tuples of them)", s.loc)
+                             "one type (ints, floats, strings, bools or tuples of them)", s.loc)
         return f"RDD[{t}]"
 
     def check_formats(self, program: sl.Program) -> None:
@@ -1646,8 +1692,7 @@ class _Driver:
                 t = _type_or_none(types, arg)
                 if isinstance(t, TupleType):
                     raise self.error("%-format of a tuple", "'%s' % x with x a tuple formats the tuple's "
-                                                            "items "
-                                     "(write the tuple's fields, or '%s' % (x,))", n.loc)
+                                     "items (write the tuple's fields, or '%s' % (x,))", n.loc)
                 continue
             while isinstance(arg, sl.Call) and arg.func in ("int", "str") and arg.args:
                 arg = arg.args[0]
@@ -1655,8 +1700,7 @@ class _Driver:
             t = _type_or_none(types, base) if base is not None else None
             if not (isinstance(t, TupleType) and len(t.elems) == arity[n.loc]):
                 raise self.error("%-format arguments", f"the format has {arity[n.loc]} fields: its value "
-                                                       "must be a "
-                                 f"tuple of {arity[n.loc]} items", n.loc)
+                                 f"must be a tuple of {arity[n.loc]} items", n.loc)
 
     def refine(self, sink: Sink, program: sl.Program) -> Sink:
         """A loop over a sorted RDD prints its lines in order (modulo ties), not as a bag."""
@@ -1695,20 +1739,24 @@ class _Rewriter(pyast.NodeTransformer):
                     return _name(d.literal_source(node, preferred), node)
                 if f.attr in _OTHER_SOURCES:
                     raise d.error(f"sc.{f.attr}", f"the source sc.{f.attr} is not supported in script mode "
-                                                  "yet "
-                                  "(textFile and parallelize of a literal are)", d.attr_loc(f))
+                                  "yet (textFile and parallelize of a literal are)", d.attr_loc(f))
             if base is not None and base.kind == "session" and f.attr == "createDataFrame":
                 raise d.error("createDataFrame", "DataFrame sources (createDataFrame) are not yet supported "
-                                                 "in "
-                              "script mode", node)
+                              "in script mode", node)
             text = self.read_text_lines(node)
             if text is not None:
                 return _name(d.text_source(text, "spark.read.text", node, preferred), node)
             if self.reader_root(f.value):
                 raise d.error("spark.read", "DataFrame sources (spark.read...) are not yet supported in "
-                                            "script "
-                              "mode; for a text file read it as lines: sc.textFile(path) or "
+                              "script mode; for a text file read it as lines: sc.textFile(path) or "
                               "spark.read.text(path).rdd.map(lambda r: r[0])", node)
+        if isinstance(f, pyast.Name) and f.id == "sorted" and len(node.args) == 1 and not node.keywords:
+            view = d.dict_view(node.args[0])
+            if view is not None:  # sorted(counts.items()): the sorted list of the dict's items
+                bag = d.dict_bag(*view)
+                collected = _at(pyast.Call(_at(pyast.Attribute(bag, "collect", pyast.Load()), node), [], []),
+                                node)
+                return _at(pyast.Call(f, [collected], []), node)
         if isinstance(f, pyast.Name) and f.id in ("open", "input", "eval", "exec") and f.id not in d.defs:
             raise d.error(f.id, f"'{f.id}' is not supported in script mode: the script's inputs must be read "
                           "with sc.textFile (or be constants), so that they can be compared and replayed", f)
@@ -1770,8 +1818,7 @@ class _Rewriter(pyast.NodeTransformer):
             what = {"session": "the Spark session", "context": "the SparkContext", "argv": "sys.argv",
                     "logger": "a logger", "reader": "spark.read"}.get(m.kind, f"'{node.id}'")
             raise self.d.error(f"use of {m.kind}", f"'{node.id}' ({what}) is used in a way script mode does "
-                                                   "not "
-                               "understand here", node)
+                               "not understand here", node)
         if node.id in self.d.path_vars and isinstance(node.ctx, pyast.Load):
             bound = self.d.path_vars[node.id]
             if _str_const(bound) is not None:
@@ -1788,8 +1835,7 @@ class _Rewriter(pyast.NodeTransformer):
         m = self.d.meta_of(node)
         if m is not None:
             raise self.d.error(f"use of {m.kind}", f"'{pyast.unparse(node)}' is used in a way script mode "
-                                                   "does "
-                               "not understand here", node)
+                               "does not understand here", node)
         return self.generic_visit(node)
 
 

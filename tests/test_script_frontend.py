@@ -523,3 +523,22 @@ def test_counterexample_helpers():
     arg = next(s.param for s in sp.sources if s.kind == "argument")
     assert input_files(sp, {"lines": ["x"], "stop": ["a"], arg: "7"}) == {"sys.argv[1]": ["x"],
                                                                          "sys.argv[2]": "7"}
+
+
+def test_loops_over_a_counted_dict():
+    """Learning Spark's word count: ``result = words.countByValue()`` then ``for key, value in
+    result.items()``; the dict's order is Spark's choice, so the lines are a bag (sorted: in order)."""
+    sp, out = run_script("""
+        result = lines.flatMap(lambda line: line.split(" ")).countByValue()
+        for key, value in result.items():
+            print("%s %i" % (key, value))
+        for key, value in sorted(result.items()):
+            print(key, value)
+        for key in result:
+            print(key)
+    """, ["a b a", "c"])
+    assert [k.observed for k in sp.sinks] == ["bag_of_lines", "lines_in_order", "bag_of_lines"]
+    assert out[0] == Bag.of(["a 2", "b 1", "c 1"]) and out[2] == Bag.of(["a", "b", "c"])
+    assert [g.items for g in out[1].groups] == [("a 2",), ("b 1",), ("c 1",)]
+    located(HEAD + "m = lines.map(lambda l: (l, 1)).collectAsMap()\n"
+            "for k, v in m.items():\n    print(k, v)\n", "loop over collectAsMap", 9)
