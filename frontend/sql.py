@@ -1842,7 +1842,7 @@ class _Translator:
             op = {exp.EQ: "=", exp.GT: ">", exp.GTE: ">=", exp.LT: "<", exp.LTE: "<=", exp.NullSafeEQ: "<=>"}[
                 type(node)
             ]
-            return _E(build.compare(op, a.expr, b.expr, loc=loc), f"({a.name} {op} {b.name})")  # type: ignore[arg-type]
+            return self.compare(op, a, b, loc)  # type: ignore[arg-type]
         if isinstance(node, exp.And):
             return _E(build.and_(a.expr, b.expr, loc=loc), f"({a.name} AND {b.name})")
         if isinstance(node, exp.Or):
@@ -1888,12 +1888,23 @@ class _Translator:
             self.expr(node.args["low"], ctx),
             self.expr(node.args["high"], ctx),
         )
-        e = build.and_(
-            build.compare(">=", x.expr, lo.expr, loc=loc),
-            build.compare("<=", x.expr, hi.expr, loc=loc),
-            loc=loc,
-        )
+        e = build.and_(self.compare(">=", x, lo, loc).expr, self.compare("<=", x, hi, loc).expr, loc=loc)
         return _E(e, f"between({x.name}, {lo.name}, {hi.name})")
+
+    def compare(self, op: R.CmpOp, a: _E, b: _E, loc: Loc) -> _E:
+        """A comparison, after Spark's analyser rule for an integral expression ordered against a
+        decimal literal (``b < 2.5`` is ``b < 3``, named so; beyond bigint, the literal TRUE or FALSE)."""
+        rewritten = build.compare_decimal_literal(op, a.expr, b.expr, loc=loc)
+        if rewritten is None:
+            return _E(build.compare(op, a.expr, b.expr, loc=loc), f"({a.name} {op} {b.name})")
+        if isinstance(rewritten, R.Lit):
+            return _E(rewritten, "true" if rewritten.value else "false")
+        assert isinstance(rewritten, R.Cmp)
+        bound = rewritten.right if isinstance(b.expr, R.Lit) else rewritten.left
+        assert isinstance(bound, R.Lit)
+        if isinstance(b.expr, R.Lit) and isinstance(b.expr.type, DecimalType):
+            return _E(rewritten, f"({a.name} {op} {bound.value})")
+        return _E(rewritten, f"({bound.value} {op} {b.name})")
 
     def h_in(self, node: exp.In, ctx: _Ctx, loc: Loc) -> _E:
         if node.args.get("query") is not None:

@@ -68,6 +68,14 @@ QUERIES = [
     "TRY_CAST(s AS INT), CAST(b AS DECIMAL(10,2)), CAST(b AS DOUBLE), b::bigint FROM t",
     "SELECT coalesce(a, 0), ifnull(a, 0), nvl(a, b), coalesce(a, b, 0) FROM t",
     "SELECT greatest(a, b), least(a, b, 0), abs(b) FROM t",
+    "SELECT coalesce(a, 'x'), coalesce(s, 1), nvl(a, 2147483648), greatest(a, 1.5), coalesce(a, 1.5), "
+    "least(s, 'b'), greatest(b, d) FROM t WHERE a IS NOT NULL AND s <> 'x'",
+    "SELECT nullif(b, 2), nvl2(a, 'set', 'unset'), positive(b), negative(b) FROM t",
+    "SELECT a = '1', s = 'x', b < 2.5, d > 1 FROM t WHERE s IS NULL OR s <> 'x'",
+    # an integral column ordered against a decimal literal: b < 2.5 is b < 3; beyond bigint, TRUE/FALSE
+    "SELECT b > 2.5, 2.5 < b, b <= -2.5, b >= 2.5, b = 2.5, b < 100000000000000000000, "
+    "a > -100000000000000000000, (b + 1) < 2.5, b BETWEEN 1.5 AND 2.5 FROM t",
+    "SELECT k + 1 FROM t",
     "SELECT upper(s), lower(s), length(s), concat(s, 'z'), s || '!', concat_ws('-', s, s), "
     "substring(s, 1, 1), "
     "substr(s, 2), trim(s) FROM t",
@@ -110,6 +118,10 @@ QUERIES = [
     "SELECT a, s FROM t ORDER BY a, s LIMIT 3",
     "SELECT a FROM t LIMIT 0",
     "SELECT a FROM t ORDER BY 'const', a",
+    "SELECT a AS x FROM t ORDER BY x + 1, -a",
+    "SELECT b, count(*) AS c FROM t WHERE a IS NOT NULL GROUP BY b HAVING c >= 1 AND max(a) > 0 "
+    "ORDER BY c DESC, b LIMIT 2",
+    "SELECT b, count(NULL), count(DISTINCT 1), sum(NULL) FROM t GROUP BY b, 'const'",
     # joins
     "SELECT t.a, u.c FROM t JOIN u ON t.a = u.a",
     "SELECT * FROM t INNER JOIN u ON t.a = u.a AND t.b > 0",

@@ -444,3 +444,40 @@ def limit(source: R.Rel, count: int, loc: Loc | None = None) -> R.Limit:
     if count < 0:
         raise AnalysisError(f"limit must be non-negative, not {count}", loc)
     return R.Limit(source, count, loc=loc)
+
+
+def compare_decimal_literal(op: R.CmpOp, left: R.Expr, right: R.Expr,
+                            loc: Loc | None = None) -> R.Expr | None:
+    """Spark's analyser rewrites an integral expression ordered against a decimal *literal*
+    (``DecimalPrecision.integralAndDecimalLiteral``): ``b < 2.5`` is ``b < 3`` (a bigint literal, the
+    ceiling or floor that keeps the meaning on integers: Spark names the column ``(b < 3)``), and a
+    literal beyond the bigint range makes the whole comparison the literal TRUE or FALSE, the integral
+    side not evaluated at all (so TRUE even where it is NULL). Only ``<``, ``<=``, ``>``, ``>=``; None
+    when the rule does not apply (then ``compare``). Added by the SQL frontend, where SQL's exact
+    literals (``2.5`` is a decimal) meet it; ``F.lit(Decimal('2.5'))`` would too."""
+    if op not in ("<", "<=", ">", ">="):
+        return None
+    flipped = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}
+    def decimal_lit(e: R.Expr) -> bool:
+        return isinstance(e, R.Lit) and isinstance(e.type, DecimalType)
+
+    if decimal_lit(right) and isinstance(left.type, IntegralType):
+        assert isinstance(right, R.Lit)
+        integral, value, rel_op = left, right.value, op
+    elif decimal_lit(left) and isinstance(right.type, IntegralType):
+        assert isinstance(left, R.Lit)
+        integral, value, rel_op = right, left.value, flipped[op]  # as "integral rel_op value"
+    else:
+        return None
+    if value is None:
+        return None
+    # integral rel_op value, for an integral value: < and >= round the literal up, > and <= down
+    if value < BIGINT.min:
+        return R.Lit(rel_op in (">", ">="), BOOLEAN, loc=loc)
+    if value > BIGINT.max:
+        return R.Lit(rel_op in ("<", "<="), BOOLEAN, loc=loc)
+    rounding = decimal.ROUND_CEILING if rel_op in ("<", ">=") else decimal.ROUND_FLOOR
+    bound = R.Lit(int(decimal.Decimal(value).to_integral_value(rounding=rounding)), BIGINT, loc=loc)
+    if integral is left:
+        return compare(op, left, bound, loc)
+    return compare(op, bound, right, loc)
