@@ -373,6 +373,14 @@ def _call(fname: str, pretty_name: str | None = None) -> Handler:
     return _one_col(fname, lambda c, loc: Call(fname, (c,), pretty_name, loc=loc))
 
 
+def _two_cols(fname: str) -> Handler:
+    def h(args: list[Value], kwargs: dict[str, Value], loc: Loc) -> Value:
+        b, _ = sig("col1", "col2").bind(fname, args, kwargs, loc)
+        return ColV(Call(fname, (as_col(b["col1"], loc), as_col(b["col2"], loc)), loc=loc))
+
+    return h
+
+
 def _varargs_call(fname: str, minimum: int = 1) -> Handler:
     def h(args: list[Value], kwargs: dict[str, Value], loc: Loc) -> Value:
         if kwargs:
@@ -548,6 +556,12 @@ FUNCTIONS = MappingProxyType(
         "initcap": _call("initcap"),
         "reverse": _call("reverse"),
         "isnan": _call("isnan"),
+        "signum": _call("signum", "SIGNUM"),
+        "sign": _call("sign"),
+        "nanvl": _two_cols("nanvl"),
+        "ifnull": _two_cols("ifnull"),
+        "nvl": _two_cols("nvl"),
+        "nullif": _two_cols("nullif"),
         "floor": _call("floor", "FLOOR"),
         "ceil": _call("ceil", "CEIL"),
         "sqrt": _call("sqrt", "SQRT"),

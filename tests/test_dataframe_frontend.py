@@ -153,6 +153,14 @@ def f(t: T):
 """,
     ),
     case(
+        "select_null_functions",
+        """
+def f(t: T):
+    return t.select(F.nanvl("d", F.lit(0.0)), F.ifnull("a", F.lit(1)), F.nvl(t.a, t.b),
+                    F.nullif("a", F.lit(1)), F.signum("a"), F.isnan(t.d), F.nullif(t.s, F.lit("x")))
+""",
+    ),
+    case(
         "select_strings",
         """
 def f(t: T):
