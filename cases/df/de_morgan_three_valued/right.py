@@ -1,0 +1,13 @@
+"""The same after De Morgan, with each comparison negated in place. Kleene logic keeps De Morgan's laws, so
+the rows where either side is NULL are dropped by both."""
+
+from typing import Annotated
+
+from pyspark.sql import DataFrame
+from pyspark.sql import functions as F
+
+Orders = Annotated[DataFrame, "oid INT NOT NULL, cid INT, amount INT, status STRING"]
+
+
+def not_big_paid(orders: Orders) -> DataFrame:
+    return orders.filter((F.col("amount") <= 100) | (F.col("status") != "paid"))

@@ -1,0 +1,12 @@
+"""Find NaN readings with isnan."""
+
+from typing import Annotated
+
+from pyspark.sql import DataFrame
+from pyspark.sql import functions as F
+
+Readings = Annotated[DataFrame, "sensor INT, reading DOUBLE"]
+
+
+def broken_readings(readings: Readings) -> DataFrame:
+    return readings.filter(F.isnan("reading"))

@@ -1,0 +1,12 @@
+"""Amounts in descending order with NULLs explicitly last (the default for descending)."""
+
+from typing import Annotated
+
+from pyspark.sql import DataFrame
+from pyspark.sql import functions as F
+
+Orders = Annotated[DataFrame, "oid INT NOT NULL, cid INT, amount INT, status STRING"]
+
+
+def amounts_desc(orders: Orders) -> DataFrame:
+    return orders.select("amount").orderBy(F.desc_nulls_last("amount"))

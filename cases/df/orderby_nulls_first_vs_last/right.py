@@ -1,0 +1,12 @@
+"""Amounts in ascending order with NULLs last."""
+
+from typing import Annotated
+
+from pyspark.sql import DataFrame
+from pyspark.sql import functions as F
+
+Orders = Annotated[DataFrame, "oid INT NOT NULL, cid INT, amount INT, status STRING"]
+
+
+def amounts_sorted(orders: Orders) -> DataFrame:
+    return orders.select("amount").orderBy(F.col("amount").asc_nulls_last())

@@ -1,0 +1,2 @@
+-- Orders without a customer, written correctly with IS NULL.
+SELECT oid FROM orders WHERE cid IS NULL
