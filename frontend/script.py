@@ -147,22 +147,23 @@ _CONTEXT = _Meta("context")
 _ARGV = _Meta("argv")
 _LOGGER = _Meta("logger")
 
-_PYSPARK_CLASSES = {"SparkSession": "SparkSession", "SparkContext": "SparkContext", "SparkConf": "SparkConf"}
-_LOG_METHODS = {"debug", "info", "warning", "warn", "error", "critical", "exception", "log"}
-_BUILDER_METHODS = {"appName", "master", "config", "enableHiveSupport"}
-_CONF_METHODS = {"setAppName", "setMaster", "set", "setAll", "setIfMissing"}
-# configuration keys that do not change what an RDD job computes (memory, UI, logging, names)
+_PYSPARK_CLASSES = frozenset({"SparkSession", "SparkContext", "SparkConf"})
+_LOG_METHODS = frozenset({"debug", "info", "warning", "warn", "error", "critical", "exception", "log"})
+_BUILDER_METHODS = frozenset({"appName", "master", "config", "enableHiveSupport"})
+_CONF_METHODS = frozenset({"setAppName", "setMaster", "set", "setAll", "setIfMissing"})
+# configuration keys that do not change what an RDD job computes (memory, UI, logging, names; the SQL
+# settings do not reach RDD code, but will matter once DataFrame scripts are read)
 _HARMLESS_CONF_PREFIXES = ("spark.ui.", "spark.app.name", "spark.executor.memory", "spark.driver.memory",
                            "spark.executor.cores", "spark.driver.cores", "spark.eventLog.", "spark.logConf",
                            "spark.serializer", "spark.kryo", "spark.sql.", "spark.master",
                            "spark.driver.host", "spark.driver.bindAddress", "spark.local.dir",
                            "spark.python.worker.memory")
-_DATAFRAME_READERS = {"csv", "json", "parquet", "orc", "table", "load", "format", "option", "options",
-                      "schema", "jdbc"}
-_OTHER_SOURCES = {"wholeTextFiles", "binaryFiles", "sequenceFile", "pickleFile", "objectFile", "range",
-                  "emptyRDD", "hadoopFile", "newAPIHadoopFile", "hadoopRDD", "newAPIHadoopRDD",
-                  "binaryRecords", "union", "broadcast", "accumulator", "addFile", "addPyFile"}
-_COLLECTING = {"collect", "take", "takeOrdered", "top", "countByValue", "countByKey", "collectAsMap"}
+_OTHER_SOURCES = frozenset({"wholeTextFiles", "binaryFiles", "sequenceFile", "pickleFile", "objectFile",
+                            "range", "emptyRDD", "hadoopFile", "newAPIHadoopFile", "hadoopRDD",
+                            "newAPIHadoopRDD", "binaryRecords", "union", "broadcast", "accumulator",
+                            "addFile", "addPyFile"})
+_COLLECTING = frozenset({"collect", "take", "takeOrdered", "top", "countByValue", "countByKey",
+                         "collectAsMap"})
 _MAX_UNROLL = 20
 _SINK_BASE = "sink"
 _LOOP_BASE = "line"
