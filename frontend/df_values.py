@@ -153,10 +153,10 @@ def canonical(path: str) -> str:
         if path == prefix or path.startswith(prefix + "."):
             return FUNCTIONS_MODULE + path[len(prefix) :]
     parts = path.split(".")
-    if parts[0] == "pyspark" and len(parts) >= 2:
-        last = parts[-1]
-        if last in ("DataFrame", "SparkSession", "Column", "Row", "GroupedData"):
-            return f"pyspark.sql.{last}"
+    if parts[0] == "pyspark":
+        for i, part in enumerate(parts):
+            if part in ("DataFrame", "SparkSession", "Column", "Row", "GroupedData"):
+                return ".".join(["pyspark", "sql", *parts[i:]])
     if path.startswith("typing_extensions."):
         return "typing." + path[len("typing_extensions.") :]
     return path

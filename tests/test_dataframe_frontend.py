@@ -849,6 +849,25 @@ def f(t: Frame):
         header="",
     ),
     case(
+        "module_session_and_helper_sql",
+        """
+from typing import Annotated
+from pyspark.sql import DataFrame, functions as F
+from pyspark.sql.session import SparkSession
+
+spark = SparkSession.builder.appName("jobs").getOrCreate()
+Frame = Annotated[DataFrame, "a INT, b BIGINT, s STRING, d DOUBLE"]
+
+def totals(view):
+    return spark.sql(f"SELECT s, SUM(b) AS total FROM {view} GROUP BY s")
+
+def f(t: Frame):
+    t.createOrReplaceTempView("frame_view")
+    return totals("frame_view").join(t.groupBy("s").count(), "s", "left")
+""",
+        header="",
+    ),
+    case(
         "string_annotation",
         """
 from __future__ import annotations
