@@ -38,7 +38,7 @@ from sparklite.ast import Loc, Program
 from sparklite.deadline import Deadline, OutOfTime
 from sparklite.errors import InputError
 from sparklite.values import to_json
-from verifier.loading import load
+from verifier.loading import load, load_schemas
 from verifier.methods.base import (
     Candidate,
     Inconclusive,
@@ -86,6 +86,8 @@ class CheckOptions:
     right_function: str | None = None
     difftest: bool = True
     strict: bool = False
+    schema: Any = None  # DataFrame/SQL tables: --schema values (FILE.sql or NAME=DDL), or {name: Schema}
+    ignore_names: bool = False  # DataFrame/SQL results compared by column position only
 
     @staticmethod
     def of(kwargs: Mapping[str, Any]) -> CheckOptions:
@@ -168,7 +170,7 @@ def _plain_reason(result: Result, left: Any, right: Any, opts: CheckOptions) -> 
     from verifier.reasons import summarise
 
     programs: list[Program] = []
-    if result.verdict == "unknown":
+    if result.verdict == "unknown" and "relational" not in result.stats:
         with contextlib.suppress(Exception):
             programs = [load(left, function=opts.left_function or opts.function).program,
                         load(right, function=opts.right_function or opts.function).program]
@@ -178,11 +180,14 @@ def _plain_reason(result: Result, left: Any, right: Any, opts: CheckOptions) -> 
 def replay_counterexample(result: Result, left: Any, right: Any, **options: Any) -> Result:
     """Replay a ``not_equivalent`` result of ``check(..., replay=False)`` on Spark, as ``replay=True``
     would have: the CLI prints the verdict first and replays while the user reads it."""
-    if result.verdict != "not_equivalent" or result.counterexample is None:
+    pending = "pending" in result.stats and result.verdict == "unknown"
+    if (result.verdict != "not_equivalent" or result.counterexample is None) and not pending:
         return result
     opts = CheckOptions.of({**options, "replay": True})
     started = time.monotonic() - result.seconds
     run = _Run(opts, started, started + max(opts.timeout, 0.1))
+    if "relational" in result.stats:
+        return _replay_relational(result, left, right, run)
     try:
         _, loaded = _prepare(left, right, run)
     except InputError as exc:  # pragma: no cover - the same sides were loaded by check()
@@ -190,10 +195,29 @@ def replay_counterexample(result: Result, left: Any, right: Any, **options: Any)
     return _plain_reason(_replay(result, loaded, run), left, right, opts)
 
 
+def _replay_relational(result: Result, left: Any, right: Any, run: _Run) -> Result:
+    """``replay_counterexample`` for a DataFrame/SQL pair: a counterexample, or a pending difference
+    that only Spark can confirm."""
+    from verifier.relational_check import pending_result, replay_relational
+
+    try:
+        lp, rp = _load_both(left, right, run)
+    except InputError as exc:  # pragma: no cover - the same sides were loaded by check()
+        return _with_warning(result, f"counterexample not replayed on Spark: {exc}")
+    if result.verdict == "unknown":
+        result = pending_result(result, lp.program, run)
+    return _plain_reason(replay_relational(result, lp, rp, run), left, right, run.options)
+
+
 def _check(left: Any, right: Any, run: _Run) -> Result:
     """The check proper (in the worker thread)."""
+    from verifier.relational_check import check_relational, is_relational
+
     try:
-        pair, loaded = _prepare(left, right, run)
+        lp, rp = _load_both(left, right, run)
+        if is_relational(lp) or is_relational(rp):
+            return check_relational(lp, rp, run)
+        pair, loaded = _prepare_loaded(lp, rp, run)
     except InputError as exc:
         return run.result("error", reason=str(exc))
     with _z3_watchdog(run.deadline):
@@ -288,15 +312,26 @@ def _z3_watchdog(deadline: float) -> Iterator[None]:
 
 
 def _prepare(left: Any, right: Any, run: _Run) -> tuple[Pair, tuple[LoadedProgram, LoadedProgram]]:
-    from sparklite.typecheck import typecheck
+    return _prepare_loaded(*_load_both(left, right, run), run)
 
+
+def _load_both(left: Any, right: Any, run: _Run) -> tuple[LoadedProgram, LoadedProgram]:
+    """Both sides loaded (``--schema`` read once for both), their warnings and sources recorded."""
     opts = run.options
-    lp = load(left, function=opts.left_function or opts.function)
-    rp = load(right, function=opts.right_function or opts.function)
+    schemas = load_schemas(opts.schema)
+    lp = load(left, function=opts.left_function or opts.function, schemas=schemas)
+    rp = load(right, function=opts.right_function or opts.function, schemas=schemas)
     for loaded in (lp, rp):
         run.warnings.extend(loaded.warnings)
         if loaded.path and loaded.source is not None:
             run.sources[loaded.path] = loaded.source
+    return lp, rp
+
+
+def _prepare_loaded(lp: LoadedProgram, rp: LoadedProgram, run: _Run
+                    ) -> tuple[Pair, tuple[LoadedProgram, LoadedProgram]]:
+    from sparklite.typecheck import typecheck
+
     lt, rt = typecheck(lp.program), typecheck(rp.program)
     left_prog = getattr(lt, "program", None) or lp.program
     right_prog = getattr(rt, "program", None) or rp.program

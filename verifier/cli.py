@@ -57,9 +57,14 @@ def _parser() -> argparse.ArgumentParser:
     check = sub.add_parser("check", help="check two programs for equivalence", epilog=EXIT_CODES_HELP,
                            formatter_class=argparse.RawDescriptionHelpFormatter)
     check.add_argument("left", metavar="LEFT",
-                       help="path/to/file.py::function, path/to/file.py or a .sl file")
+                       help="path/to/file.py::function, path/to/file.py, a .sql file or a .sl file")
     check.add_argument("right", metavar="RIGHT", help="the program to compare LEFT with")
     add_run_options(check, "overall time limit of the check (default 60)")
+    check.add_argument("--schema", action="append", default=[], metavar="FILE.sql|NAME=DDL",
+                       help="schemas of DataFrame parameters and SQL tables: a file of CREATE TABLE "
+                            "statements, or NAME='col TYPE [NOT NULL], ...' (repeatable)")
+    check.add_argument("--ignore-names", action="store_true",
+                       help="compare DataFrame/SQL results by column position, not by column name")
     check.add_argument("--explain", action="store_true",
                        help="also show each method's own explanation (terms, formulas) and what every "
                             "step of the check said")
@@ -125,8 +130,10 @@ def _check(args: argparse.Namespace) -> int:
     if args.timeout is not None and not 0 < args.timeout < float("inf"):  # also rejects nan
         print("sparkeq: --timeout must be a positive number of seconds", file=sys.stderr)
         return EXIT_INPUT_ERROR
-    result = check(args.left, args.right, replay=False, master=args.master, timeout=args.timeout)
-    replay = not args.no_replay and result.verdict == "not_equivalent"
+    result = check(args.left, args.right, replay=False, master=args.master, timeout=args.timeout,
+                   **_table_options(args))
+    # a DataFrame/SQL difference resting on an error waits for Spark ("pending") before it is reported
+    replay = not args.no_replay and (result.verdict == "not_equivalent" or "pending" in result.stats)
     if args.diff_on_spark > 0:
         result = _diff_on_spark(result, args)
     if result.verdict == "error":
@@ -141,6 +148,10 @@ def _check(args: argparse.Namespace) -> int:
         return result.exit_code
     from verifier.render import render, replay_line
 
+    if replay and result.verdict != "not_equivalent":  # a pending difference: Spark decides the verdict
+        result = _replayed(result, args)
+        render(result, left=args.left, right=args.right, explain=args.explain)
+        return result.exit_code
     render(result, left=args.left, right=args.right, explain=args.explain, replay_pending=replay)
     if replay:
         final = _replayed(result, args)
@@ -162,7 +173,12 @@ def _replayed(result: Result, args: argparse.Namespace) -> Result:
     from verifier.api import replay_counterexample
 
     with _status(f"replaying the counterexample on Spark ({args.master}{_starting(args.master)})"):
-        return replay_counterexample(result, args.left, args.right, master=args.master, timeout=args.timeout)
+        return replay_counterexample(result, args.left, args.right, master=args.master, timeout=args.timeout,
+                                     **_table_options(args))
+
+
+def _table_options(args: argparse.Namespace) -> dict[str, Any]:
+    return {"schema": tuple(args.schema) or None, "ignore_names": args.ignore_names}
 
 
 def _after_replay(before: Result, final: Result, args: argparse.Namespace, replay_line: Any) -> None:

@@ -1,4 +1,4 @@
-"""``python -m verifier.demo``: sparkeq on three bundled cases, with real Spark in the loop.
+"""``python -m verifier.demo``: sparkeq on the bundled cases, with real Spark in the loop.
 
 1. a **proof**: two pipelines that differ syntactically but agree on every input;
 2. a **counterexample**, found by the verifier, then **replayed on Spark** with the users' own
@@ -6,6 +6,7 @@
 3. a **partition-dependence** finding: counting with ``fold(0, lambda a, x: a + 1)`` is not ``count()``
    once Spark splits the input into several partitions.
 
+The DataFrame/SQL showcases (a NULL trap in SQL, an ANSI overflow) come from ``cases/df/manifest.json``.
 The cases come from ``cases/manifest.json`` (the first case of each kind if a preferred one is missing).
 ``--all`` then runs every bundled case and prints a summary table. Exit status: 0 when every verdict
 is the expected one, 1 when Java/Spark is missing or a verdict is not the expected one.
@@ -32,6 +33,7 @@ from rich.text import Text
 
 REPO = Path(__file__).resolve().parent.parent
 MANIFEST = REPO / "cases" / "manifest.json"
+DF_MANIFEST = REPO / "cases" / "df" / "manifest.json"
 
 
 @dataclass(frozen=True)
@@ -40,6 +42,7 @@ class Showcase:
     preferred: tuple[str, ...]
     expected: str
     method_hint: str | None  # used to pick a fallback case when none of ``preferred`` exists
+    manifest: str = "rdd"  # "rdd" (cases/manifest.json) or "df" (cases/df/manifest.json)
 
 
 SHOWCASES = (
@@ -57,11 +60,24 @@ SHOWCASES = (
              "equivalent", "AggOneK"),
     Showcase("7. split() vs split(\" \"): a counterexample on strings, replayed on Spark",
              ("str_wordcount_split_vs_split_space",), "not_equivalent", None),
+    Showcase("8. SQL: NOT IN is not NOT EXISTS when a NULL can occur, replayed on Spark",
+             ("sql_not_in_vs_not_exists",), "not_equivalent", None, "df"),
+    Showcase("9. DataFrames: a + 1 - 1 is not a on INT (ANSI overflow), confirmed by Spark",
+             ("int_plus_one_minus_one",), "not_equivalent", None, "df"),
 )
 
 
-def load_cases() -> list[dict[str, Any]]:
-    return json.loads(MANIFEST.read_text())["cases"]
+def load_cases(which: str = "rdd") -> list[dict[str, Any]]:
+    path = DF_MANIFEST if which == "df" else MANIFEST
+    return json.loads(path.read_text())["cases"] if path.exists() else []
+
+
+def _schema(case: dict[str, Any]) -> list[str] | None:
+    """A DataFrame/SQL case's ``--schema`` values, with repository-relative files made absolute."""
+    values = case.get("schema")
+    if not values:
+        return None
+    return [str(REPO / v) if v.endswith(".sql") else v for v in values]
 
 
 def pick(cases: list[dict[str, Any]], showcase: Showcase) -> dict[str, Any] | None:
@@ -84,7 +100,8 @@ def _spec(spec: str) -> str:
 def _source_panel(spec: str, label: str) -> Panel:
     path, _, function = spec.partition("::")
     text = (REPO / path).read_text()
-    return Panel(Syntax(text.strip(), "python", theme="ansi_dark", line_numbers=False),
+    lexer = "sql" if path.endswith(".sql") else "python"
+    return Panel(Syntax(text.strip(), lexer, theme="ansi_dark", line_numbers=False),
                  title=f"{label}: {path}" + (f"::{function}" if function else ""), title_align="left")
 
 
@@ -159,7 +176,8 @@ def show_case(console: Console, showcase: Showcase, case: dict[str, Any], master
     console.print(Text(f"{case['name']}: {case['description']}", style="italic"))
     console.print(Columns([_source_panel(case["left"], "LEFT"), _source_panel(case["right"], "RIGHT")],
                           equal=True, expand=True))
-    result = check(_spec(case["left"]), _spec(case["right"]), master=master, replay=True)
+    result = check(_spec(case["left"]), _spec(case["right"]), master=master, replay=True,
+                   schema=_schema(case))
     render(result, console=console, left=case["left"], right=case["right"])
     table = _spark_table(result)
     if table is not None:
@@ -230,9 +248,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         console.print(Text(f"sparkeq demo: no bundled cases at {MANIFEST}", style="bold red"))
         return 1
     cases = load_cases()
+    by_manifest = {"rdd": cases, "df": load_cases("df")}
     ok = True
     for showcase in SHOWCASES:
-        case = pick(cases, showcase)
+        case = pick(by_manifest[showcase.manifest], showcase)
         if case is None:
             console.print(Text(f"{showcase.title}: no bundled case of this kind", style="bold red"))
             ok = False

@@ -39,13 +39,50 @@ def _load_sparklite_file(path: str) -> LoadedProgram:
     return LoadedProgram(parse_file(path), "sparklite", path=path, source=source)
 
 
-def _load_python_file(path: str, function: str | None) -> LoadedProgram:
-    from frontend import translate_file
+def _load_python_file(path: str, function: str | None, schemas: Schemas = None) -> LoadedProgram:
+    source = _read(path)
+    return load_python_source(source, function, path, schemas)
+
+
+def _load_sql_file(path: str, schemas: Schemas) -> LoadedProgram:
+    """A ``.sql`` file holding one query over the tables of ``--schema``."""
+    from frontend.sql import translate_sql_file
 
     source = _read(path)
-    program = translate_file(path, function=function)
-    return LoadedProgram(program, "python", path=path, function=function or _program_function(program),
-                         source=source)
+    program = translate_sql_file(source, schemas or {}, filename=path)
+    return LoadedProgram(program, "sql", path=path, source=_query_text(source))
+
+
+def _query_text(source: str) -> str:
+    """The query as ``spark.sql`` takes it (replay): without the trailing semicolon a file may end with."""
+    return source.rstrip().rstrip(";").rstrip()
+
+
+def load_schemas(spec: Any) -> dict[str, Any]:
+    """``--schema`` values: ``FILE.sql`` (CREATE TABLE statements) or ``NAME=DDL``, one string or many;
+    or an already built ``{name: Schema}`` (or ``{name: "DDL"}``) mapping. Keys are lower-cased: Spark
+    resolves table names case-insensitively."""
+    from sparklite.relational.types import Schema, parse_ddl
+
+    if not spec:
+        return {}
+    out: dict[str, Any] = {}
+    if isinstance(spec, dict):
+        for name, value in spec.items():
+            where = Loc("--schema", 1, 1)
+            out[name.lower()] = value if isinstance(value, Schema) else parse_ddl(value, where)
+        return out
+    from frontend.sql_schema import parse_schema_file, schema_option
+
+    for item in [spec] if isinstance(spec, str | os.PathLike) else list(spec):
+        item = os.fspath(item)
+        if "=" in item and not item.endswith(".sql"):
+            name, schema = schema_option(item)
+            out[name.lower()] = schema
+        else:
+            for name, schema in parse_schema_file(_read(item), item).items():
+                out[name.lower()] = schema
+    return out
 
 
 def _program_function(program: Program) -> str | None:
@@ -53,12 +90,39 @@ def _program_function(program: Program) -> str | None:
     return program.name or None
 
 
-def load_python_source(source: str, function: str | None, filename: str = "<input>") -> LoadedProgram:
+Schemas = dict[str, Any] | None
+
+
+def load_python_source(source: str, function: str | None, filename: str = "<input>",
+                       schemas: Schemas = None) -> LoadedProgram:
     from frontend import translate_source
 
+    if _is_dataframe_source(source, function, filename):
+        from frontend.dataframe import translate_dataframe_source
+
+        rel = translate_dataframe_source(source, function, filename, schemas)
+        return LoadedProgram(rel, "python", path=None if filename.startswith("<") else filename,
+                             function=function or rel.name, source=source)
     program = translate_source(source, function=function, filename=filename)
     return LoadedProgram(program, "python", path=None if filename.startswith("<") else filename,
                          function=function or _program_function(program), source=source)
+
+
+def _is_dataframe_source(source: str, function: str | None, filename: str) -> bool:
+    """Route a Python source to the DataFrame frontend when the chosen function (or, with none named, some
+    top-level function) is DataFrame code; otherwise the RDD frontend reads it (and reports errors)."""
+    import ast
+
+    try:
+        tree = ast.parse(source, filename=filename)
+    except (SyntaxError, ValueError):
+        return False  # the RDD frontend reports the syntax error with its location
+    from frontend.dataframe import is_dataframe_function
+
+    defs = [s for s in tree.body if isinstance(s, ast.FunctionDef)]
+    if function is not None:
+        defs = [d for d in defs if d.name == function]
+    return any(is_dataframe_function(d, tree) for d in defs)
 
 
 def _load_function_object(fn: Any) -> LoadedProgram:
@@ -184,11 +248,11 @@ def _looks_like_source(text: str) -> bool:
     return "\n" in text or text.lstrip().startswith(("def ", "import ", "from ", "program "))
 
 
-def _load_string(spec: str, function: str | None) -> LoadedProgram:
+def _load_string(spec: str, function: str | None, schemas: Schemas = None) -> LoadedProgram:
     if _looks_like_source(spec):
         if _SPARKLITE_PROGRAM.search(spec) and not _PYTHON_IMPORT.search(spec):
             return _load_sparklite_source(spec)
-        return load_python_source(spec, function)
+        return load_python_source(spec, function, schemas=schemas)
     path, sep, func = spec.partition("::")
     if sep and not func:
         raise InputError("missing function name after '::'", Loc(path, 1, 1))
@@ -198,10 +262,15 @@ def _load_string(spec: str, function: str | None) -> LoadedProgram:
             raise InputError("a .sl file holds one program; '::function' is not allowed", Loc(path, 1, 1))
         return _load_sparklite_file(path)
     if path.endswith(".py"):
-        return _load_python_file(path, function)
+        return _load_python_file(path, function, schemas)
+    if path.endswith(".sql"):
+        if sep:
+            raise InputError("a .sql file holds one query; '::function' is not allowed", Loc(path, 1, 1))
+        return _load_sql_file(path, schemas)
     if not os.path.exists(path):
         raise InputError("no such file", Loc(path, 1, 1))
-    raise InputError("expected a .py file (optionally with ::function) or a .sl file", Loc(path, 1, 1))
+    raise InputError("expected a .py file (optionally with ::function), a .sql file or a .sl file",
+                     Loc(path, 1, 1))
 
 
 def _load_sparklite_source(text: str) -> LoadedProgram:
@@ -213,19 +282,24 @@ def _load_sparklite_source(text: str) -> LoadedProgram:
     return LoadedProgram(parse_text(text), "sparklite", source=text)
 
 
-def load(spec: Any, function: str | None = None) -> LoadedProgram:
+def load(spec: Any, function: str | None = None, schemas: Schemas = None) -> LoadedProgram:
     """Load one side of a check. ``function`` names the function for source strings and ``.py`` files
-    (``path.py::name`` wins over it)."""
+    (``path.py::name`` wins over it); ``schemas`` (``load_schemas``) types DataFrame parameters without
+    an annotation and the tables of SQL queries."""
+    from sparklite.relational.ast import RelProgram
+
     if isinstance(spec, LoadedProgram):
         return spec
+    if isinstance(spec, RelProgram):
+        return LoadedProgram(spec, "ast")
     if isinstance(spec, Program):
         return LoadedProgram(spec, "ast")
     if isinstance(spec, os.PathLike):
         spec = os.fspath(spec)
     if isinstance(spec, tuple) and len(spec) == 2 and all(isinstance(s, str) for s in spec):
-        return load_python_source(spec[0], spec[1])
+        return load_python_source(spec[0], spec[1], schemas=schemas)
     if isinstance(spec, str):
-        return _load_string(spec, function)
+        return _load_string(spec, function, schemas)
     if inspect.isfunction(spec) or inspect.ismethod(spec) or isinstance(spec, staticmethod):
         return _load_function_object(spec)
     raise InputError(f"cannot load a program from {type(spec).__name__}: expected a file path, "

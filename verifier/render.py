@@ -45,6 +45,15 @@ def _source_line(result: Result, file: str, line: int) -> str | None:
 def _highlighted(value: Any, other: Any, marks: bool = False) -> Text:
     """``value`` as JSON, with the elements (of a list/bag) not matched in ``other`` highlighted, and,
     with ``marks`` (output that is not a terminal, where styles vanish), wrapped in ``>>...<<``."""
+    if isinstance(value, dict) and isinstance(other, dict) and "columns" in value and "columns" in other:
+        # a DataFrame/SQL result: its columns (highlighted if they differ), then its rows as a bag
+        header = ", ".join(f"{n}: {t}" for n, t in value["columns"])
+        same = value["columns"] == other["columns"]
+        text = Text(header if same or not marks else _MARK.format(header), style="" if same else "bold red")
+        text.append("\n")
+        key = "rows" if "rows" in value else "sorted"
+        text.append(_highlighted(value.get(key), other.get("rows", other.get("sorted")), marks))
+        return text
     if isinstance(value, list) and isinstance(other, list):
         remaining = Counter(_dump(v) for v in other)
         text = Text("[")

@@ -133,8 +133,14 @@ def get_session(master: str = DEFAULT_MASTER) -> Any:
     """The process's SparkSession, over ``get_context``'s SparkContext (one JVM for RDD and DataFrame
     programs). Spark 4's defaults are kept (ANSI mode on): they are what the user's jobs run with."""
     sc = get_context(master)
+    from pyspark.logger import PySparkLogger
     from pyspark.sql import SparkSession
 
+    # PySpark 4 logs every error of a query to stderr as a JSON record with the JVM's stack trace; in
+    # sparkeq an error is an outcome (replay compares it), not a failure to report, and the record
+    # would bury the verdict. The loggers are PySpark's own, so they are fetched through its class.
+    for name in ("DataFrameQueryContextLogger", "SQLQueryContextLogger"):
+        PySparkLogger.getLogger(name).disabled = True
     return SparkSession(sc)
 
 

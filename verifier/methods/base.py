@@ -101,11 +101,12 @@ class LoadedProgram:
     """A program together with where it came from, so that replay can run the *original* code.
 
     ``language`` is ``python`` (``path`` and ``function`` name the PySpark function; ``source`` is the
-    file's text), ``sparklite`` (a ``.sl`` file) or ``ast`` (built in memory; no source).
+    file's text), ``sql`` (a ``.sql`` file; ``source`` is the query as ``spark.sql`` takes it),
+    ``sparklite`` (a ``.sl`` file) or ``ast`` (built in memory; no source).
     """
 
-    program: Program
-    language: Literal["python", "sparklite", "ast"]
+    program: Program  # or a ``sparklite.relational.ast.RelProgram`` (DataFrame code, SQL text)
+    language: Literal["python", "sparklite", "ast", "sql"]
     path: str | None = None
     function: str | None = None
     source: str | None = None
