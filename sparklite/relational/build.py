@@ -138,6 +138,14 @@ def _bounded(precision: int, scale: int) -> DecimalType:
     return DecimalType(MAX_PRECISION, max(MAX_PRECISION - int_digits, min_scale))
 
 
+def _literal_decimal(e: R.Expr) -> DecimalType | None:
+    """The decimal type Spark gives an integral literal meeting a decimal: as many digits as it has."""
+    if isinstance(e, R.Lit) and isinstance(e.type, IntegralType) and isinstance(e.value, int) \
+            and not isinstance(e.value, bool):
+        return DecimalType(max(1, len(str(abs(e.value)))), 0)
+    return None
+
+
 def _as_decimal(t: SqlType) -> DecimalType:
     return decimal_of_integral(t) if isinstance(t, IntegralType) else t  # type: ignore[return-value]
 
@@ -175,7 +183,15 @@ def _numeric_operand(e: R.Expr, op: str, loc: Loc | None) -> None:
 
 
 def arith(op: R.ArithOp, left: R.Expr, right: R.Expr, try_: bool = False, loc: Loc | None = None) -> R.Expr:
-    """``+ - * / div % pmod`` (and ``try_add``...): operands cast to the operation's type."""
+    """``+ - * / div % pmod`` (and ``try_add``...): operands cast to the operation's type. A string
+    operand is cast first, as Spark 4 does: to ``bigint`` against an integral (``'3' + 1`` is the
+    bigint 4, ``'x' + 1`` raises CAST_INVALID_INPUT), to ``double`` otherwise and for ``/``."""
+    if isinstance(left.type, StringType) != isinstance(right.type, StringType):
+        s_side, other = (left, right) if isinstance(left.type, StringType) else (right, left)
+        if is_numeric(other.type) or isinstance(other.type, NullType):
+            to = BIGINT if isinstance(other.type, IntegralType) and op not in ("/",) else DOUBLE
+            cast_s = coerce(s_side, to)
+            left, right = (cast_s, right) if s_side is left else (left, cast_s)
     _numeric_operand(left, op, loc)
     _numeric_operand(right, op, loc)
     lt, rt = left.type, right.type
@@ -197,8 +213,10 @@ def arith(op: R.ArithOp, left: R.Expr, right: R.Expr, try_: bool = False, loc: L
             return R.Arith(op, coerce(left, DOUBLE), coerce(right, DOUBLE), DOUBLE, nullable, try_, loc=loc)
         t = lt if lt.bits >= rt.bits else rt
         return R.Arith(op, coerce(left, t), coerce(right, t), t, nullable, try_, loc=loc)
-    # decimals (an integral operand meets a decimal as decimal(10,0) / decimal(20,0))
-    a, b = _as_decimal(lt), _as_decimal(rt)
+    # decimals: an integral column meets a decimal as decimal(10,0) / decimal(20,0), an integral
+    # *literal* as the decimal of its own digits (Spark's DecimalPrecision: c + 1 is decimal(p+1..))
+    a = _literal_decimal(left) or _as_decimal(lt)
+    b = _literal_decimal(right) or _as_decimal(rt)
     p1, s1, p2, s2 = a.precision, a.scale, b.precision, b.scale
     if op in ("+", "-"):
         scale = max(s1, s2)
@@ -298,7 +316,9 @@ def func(name: str, args: Sequence[R.Expr], loc: Loc | None = None) -> R.Expr:
     from sparklite.relational import functions
 
     try:
-        t, nullable, arg_types = functions.func_type(name, [a.type for a in args], [a.nullable for a in args])
+        consts = [a.value if isinstance(a, R.Lit) else None for a in args]  # round(d, 2): the scale
+        t, nullable, arg_types = functions.func_type(name, [a.type for a in args], [a.nullable for a in args],
+                                                     consts)
     except ValueError as exc:
         raise AnalysisError(str(exc), loc) from None
     except KeyError:
