@@ -2041,6 +2041,9 @@ class _Translator:
             if not (isinstance(exprs[0].type, NullType) or _numeric(exprs[0].type)):
                 raise AnalysisError(f"positive() needs a number, not {exprs[0].type.simple}", loc)
             return _E(exprs[0], f"(+ {names})")
+        if called in ("negative", "ifnull", "nvl", "nullif") and self.has_function(called):
+            # the function table has them: the same kernel as F.negative, F.ifnull... in DataFrame code
+            return _E(build.func(called, exprs, loc=loc), pretty)
         if called == "negative":
             need(1)
             return _E(build.neg(exprs[0], loc=loc), pretty)
@@ -2074,6 +2077,12 @@ class _Translator:
             "substr": "substring",
         }.get(called, called)
         return _E(self.func(canonical, exprs, node, loc), pretty)
+
+    @staticmethod
+    def has_function(name: str) -> bool:
+        from sparklite.relational import functions
+
+        return name in getattr(functions, "FUNCTIONS", {})
 
     def func(self, name: str, args: Sequence[R.Expr], node: exp.Expression, loc: Loc) -> R.Expr:
         """``build.func``, after checking the function table knows ``name`` (an unknown function or a
