@@ -280,6 +280,13 @@ def _trunc_rem(a: int, b: int) -> int:
     return a - b * _trunc_div(a, b)
 
 
+def _java_rem(a: float, b: float) -> float:
+    """Java's double ``%`` (Spark's): an infinite dividend gives NaN, where ``math.fmod`` raises."""
+    if math.isinf(a):
+        return math.nan
+    return math.fmod(a, b)
+
+
 def _is_zero(v: Any) -> bool:
     return v == 0
 
@@ -324,10 +331,10 @@ def arith(op: str, a: Any, b: Any, result: SqlType) -> Any:
         if op == "/":
             return a / b
         if op == "%":
-            return math.fmod(a, b)
+            return _java_rem(a, b)
         if op == "pmod":
-            r = math.fmod(a, b)
-            return math.fmod(r + b, b) if r < 0 else r
+            r = _java_rem(a, b)
+            return _java_rem(r + b, b) if r < 0 else r
         raise ValueError(f"operator {op!r} on double")
     if isinstance(result, DecimalType):
         fa, fb = Fraction(a), Fraction(b)
