@@ -202,6 +202,8 @@ def _parse(src: _Source) -> exp.Expression:
         raise SqlSyntaxError(
             f"SQL syntax error: {exc} (an unterminated string or comment?)", src.loc(0)
         ) from None
+    except RecursionError:
+        raise UnsupportedError("a query this deeply nested", src.loc(0), construct="deep nesting") from None
     if not stmts:
         raise SqlSyntaxError("no SQL query found", src.loc(0))
     if len(stmts) > 1:
