@@ -347,7 +347,7 @@ def agg(name: R.AggName, args: Sequence[R.Expr], loc: Loc | None = None) -> R.Ag
     t = a.type
     if name in ("min", "max"):
         return R.AggCall(name, (a,), t if not isinstance(t, NullType) else NULL, True, loc=loc)
-    if isinstance(t, NullType):
+    if isinstance(t, NullType | StringType):  # Spark casts a string argument to double (may raise)
         a, t = coerce(a, DOUBLE), DOUBLE
     if not is_numeric(t):
         raise AnalysisError(f"{name} needs a numeric column, not {t.simple}", loc or a.loc)
