@@ -498,6 +498,19 @@ class _Interp:
         if push_right:
             right_nn = {i - nl for i in not_null if i >= nl}
             right = self._side_filter(right, pushed_right, right_nn, (None,) * nl)
+        # Spark computes the hash-join keys of every row of each side (to shuffle or build on them),
+        # matched or not: a key failing on a row without partners (the other side empty) raised in
+        # Spark 4.3, though not always (adaptive execution may skip a side when the other is empty).
+        # Evaluated here for that latent error only: the outcome stays the pairs' one.
+        for k in keys:
+            assert isinstance(k, Cmp)
+            for operand in (k.left, k.right):
+                if max(_columns_of(operand)) < nl:
+                    for lrow in left:
+                        self.ev(operand, lrow + (None,) * nr)
+                else:
+                    for rrow in right:
+                        self.ev(operand, (None,) * nl + rrow)
 
         def match(lrow: Row, rrow: Row) -> bool:
             row = lrow + rrow
