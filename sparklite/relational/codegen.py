@@ -160,36 +160,37 @@ def _decimal_operands(e: R.Arith) -> tuple[R.Expr, R.Expr]:
     The builder casts both operands of decimal arithmetic to their wider decimal type but computes the
     result type from the operands' own types (Spark's ``DecimalPrecision``). Spark itself does not
     widen the operands: written out, those casts would change the result type Spark computes
-    (``CAST(x AS DECIMAL(38,18)) / d`` is not ``x / d``). So a widening cast is left out when the
-    operands without it type to exactly ``e``'s type (an integral operand keeps a cast to
-    ``decimal(10,0)``/``decimal(20,0)``, the type the builder assumed: Spark would type a bare integer
-    *literal* by its digits, ``2`` as ``decimal(1,0)``); a cast the user wrote that does change the
-    type is kept, as then the stripped operands type differently."""
+    (``CAST(x AS DECIMAL(38,18)) / d`` is not ``x / d``), and the values too where the widened type
+    cannot hold them. So a widening cast is left out when the operands without it type to exactly
+    ``e``'s type under the builder's own rule; an integral operand is tried bare (a literal then gets
+    Spark's literal rule, ``2`` as ``decimal(1,0)``) and with its cast to ``decimal(10,0)``/
+    ``decimal(20,0)``. A cast the user wrote that does change the type is kept, as then the stripped
+    operands type differently."""
     if not isinstance(e.type, DecimalType) and not (e.op == "/" and isinstance(e.left.type, DecimalType)):
         return e.left, e.right
 
-    def inner(x: R.Expr) -> R.Expr:
+    def options(x: R.Expr) -> list[R.Expr]:
         if isinstance(x, R.Cast) and not x.try_ and isinstance(x.type, DecimalType):
             src = x.operand
             if isinstance(src.type, DecimalType):
-                return src
+                return [src, x]
             if isinstance(src.type, IntegralType):
                 t = decimal_of_integral(src.type)
-                return x if t == x.type else R.Cast(src, t, src.nullable)
-        return x
+                return [src] + ([R.Cast(src, t, src.nullable)] if t != x.type else []) + [x]
+        return [x]
 
     from sparklite.relational import build
 
-    left, right = inner(e.left), inner(e.right)
-    for candidate in ((left, right), (e.left, right), (left, e.right)):
-        if candidate == (e.left, e.right):
-            continue
-        try:
-            retyped = build.arith(e.op, candidate[0], candidate[1], try_=e.try_)
-        except Exception:  # noqa: BLE001, S112 - a refusal only rules this candidate out
-            continue
-        if retyped.type == e.type:
-            return candidate
+    for left in options(e.left):
+        for right in options(e.right):
+            if (left, right) == (e.left, e.right):
+                continue
+            try:
+                retyped = build.arith(e.op, left, right, try_=e.try_)
+            except Exception:  # noqa: BLE001, S112 - a refusal only rules this candidate out
+                continue
+            if retyped.type == e.type:
+                return left, right
     return e.left, e.right
 
 

@@ -272,12 +272,43 @@ def random_partitionings(rng: random.Random, tables: Mapping[str, Sequence[tuple
 _BUILD_ERRORS = (InputError, ValueError, AssertionError, KeyError, ImportError)
 
 
-class _Exprs:
-    """Draws expressions over the columns ``cols`` (references into some operator's input row)."""
+def _children(e: R.RNode) -> list[R.RNode]:
+    """The nodes directly inside ``e`` (``Case`` branches are pairs inside a tuple)."""
+    out: list[R.RNode] = []
+    for value in vars(e).values():
+        stack = [value]
+        while stack:
+            x = stack.pop()
+            if isinstance(x, tuple):
+                stack.extend(x)
+            elif isinstance(x, R.RNode):
+                out.append(x)
+    return out
 
-    def __init__(self, rng: random.Random, cols: Sequence[R.Col]) -> None:
+
+def _has_literal_of(e: R.RNode, kind: Kind) -> bool:
+    if isinstance(e, R.Lit):
+        return kind_of(e.type) == kind
+    return any(_has_literal_of(c, kind) for c in _children(e))
+
+
+def is_constant(e: R.RNode) -> bool:
+    """Whether ``e`` reads no column (Spark's optimiser can fold it before any row is read)."""
+    return not isinstance(e, R.Col) and all(is_constant(c) for c in _children(e))
+
+
+class _Exprs:
+    """Draws expressions over the columns ``cols`` (references into some operator's input row).
+
+    With ``foldable`` off, no expression the optimiser can simplify before reading rows is drawn: every
+    compound expression reads a column, no boolean literal is an operand (``e AND FALSE`` is folded to
+    FALSE without evaluating ``e``), no NULL literal is an operand (``e + NULL`` becomes NULL), and no
+    comparison has one expression on both sides (``e <=> e`` becomes TRUE)."""
+
+    def __init__(self, rng: random.Random, cols: Sequence[R.Col], foldable: bool = True) -> None:
         self.rng = rng
         self.cols = list(cols)
+        self.foldable = foldable
 
     def kinds(self) -> list[Kind]:
         return sorted({k for c in self.cols if (k := kind_of(c.type)) is not None})
@@ -297,9 +328,9 @@ class _Exprs:
 
     def literal(self, kind: Kind) -> R.Expr:
         rng = self.rng
-        if rng.random() < 0.08:
+        if rng.random() < 0.08 and self.foldable:
             return B.lit(None)
-        if rng.random() < 0.05:
+        if rng.random() < 0.05 and self.foldable:
             t = {"int": INT, "double": DOUBLE, "decimal": DecimalType(5, 2), "string": STRING,
                  "bool": BOOLEAN, "date": DATE}[kind]
             return R.Lit(None, t)
@@ -321,8 +352,13 @@ class _Exprs:
 
     def leaf(self, kind: Kind) -> R.Expr:
         col = self.column(kind)
-        if col is not None and self.rng.random() < 0.75:
+        if col is not None and (self.rng.random() < 0.75 or kind == "bool" and not self.foldable):
             return col
+        if kind == "bool" and not self.foldable and self.cols:
+            try:
+                return self.comparison(0)
+            except _BUILD_ERRORS:
+                return B.is_null(self.rng.choice(self.cols), self.rng.random() < 0.5)
         return self.literal(kind)
 
     # compound -------------------------------------------------------------------------------------
@@ -335,6 +371,8 @@ class _Exprs:
             try:
                 e = self._compound(kind, depth)
             except _BUILD_ERRORS:
+                continue
+            if not self.foldable and self.cols and is_constant(e):
                 continue
             if kind_of(e.type) in (kind, None):
                 return e
@@ -428,7 +466,20 @@ class _Exprs:
                              "bool": ("bool",), "date": ("string",)}[k1])
         else:
             k2 = k1
-        return B.compare(op, self.expr(k1, d), self.expr(k2, d))
+        left, right = self.expr(k1, d), self.expr(k2, d)
+        if not self.foldable and k1 != k2:
+            # the coercion of a string literal to a number is a constant that can fail at planning time
+            lcol, rcol = self.column(k1), self.column(k2)
+            if lcol is None or rcol is None:
+                raise ValueError("no foldable-free mixed comparison here")
+            left = left if not _has_literal_of(left, "string") else lcol
+            right = right if not _has_literal_of(right, "string") else rcol
+        if not self.foldable and (left == right or is_constant(left) and is_constant(right)):
+            col = self.column(k1)
+            if col is None or col == right:
+                raise ValueError("no foldable-free comparison here")
+            left = col
+        return B.compare(op, left, right)
 
     def in_list(self, d: int) -> R.Expr:
         k = self.any_kind()
@@ -468,12 +519,13 @@ class _Exprs:
 
 
 class _Rels:
-    def __init__(self, rng: random.Random, params: Sequence[R.TableParam]) -> None:
+    def __init__(self, rng: random.Random, params: Sequence[R.TableParam], foldable: bool = True) -> None:
         self.rng = rng
         self.params = list(params)
+        self.foldable = foldable
 
     def exprs(self, rel: R.Rel) -> _Exprs:
-        return _Exprs(self.rng, B.columns_of(rel))
+        return _Exprs(self.rng, B.columns_of(rel), self.foldable)
 
     def name(self, base: str | None = None) -> str:
         if base is not None and self.rng.random() < 0.6:
@@ -515,7 +567,12 @@ class _Rels:
                 exprs.append(c)
                 names.append(self.name(c.name))
             else:
-                exprs.append(gen.expr(gen.any_kind(), self.rng.randint(1, 3)))
+                e = gen.expr(gen.any_kind(), self.rng.randint(1, 3))
+                if not self.foldable and is_constant(e):
+                    # a constant column makes the implicit conditions of a later set operation
+                    # constant: Spark then drops a whole side unevaluated
+                    e = self.rng.choice(cols)
+                exprs.append(e)
                 names.append(self.name())
         return B.project(src, exprs, names)
 
@@ -532,7 +589,7 @@ class _Rels:
             return B.join("cross", left, right, None)
         lcols = list(B.columns_of(left))
         rcols = [R.Col(i + len(lcols), c.name, c.type, c.nullable) for i, c in enumerate(B.columns_of(right))]
-        gen = _Exprs(rng, lcols + rcols)
+        gen = _Exprs(rng, lcols + rcols, self.foldable)
         cond: R.Expr | None
         r = rng.random()
         if r < 0.05:
@@ -565,7 +622,8 @@ class _Rels:
                 keys.append(c)
                 key_names.append(self.name(c.name))
             else:
-                keys.append(gen.expr(gen.any_kind(), 2))
+                key = gen.expr(gen.any_kind(), 2)
+                keys.append(rng.choice(cols) if not self.foldable and is_constant(key) else key)
                 key_names.append(self.name())
         naggs = rng.randint(0 if nkeys else 1, 3)
         aggs = [gen.aggregate(rng.randint(0, 2)) for _ in range(naggs)]
@@ -596,9 +654,17 @@ class _Rels:
         lex, rex, names = [], [], []
         for _ in range(n):
             k = lgen.any_kind()
-            k2 = k if rng.random() < 0.9 else rng.choice(("int", "double", "decimal", "string"))
-            lex.append(lgen.expr(k, rng.randint(0, 2)))
-            rex.append(rgen.expr(k2, rng.randint(0, 2)))
+            k2 = k
+            if rng.random() < 0.1 and self.foldable:  # a string literal widened to a number may not parse
+                k2 = rng.choice(("int", "double", "decimal", "string"))
+            le, re_ = lgen.expr(k, rng.randint(0, 2)), rgen.expr(k2, rng.randint(0, 2))
+            if not self.foldable:  # constant columns would make the set operation's conditions constant
+                le = lgen.column(k) if is_constant(le) else le
+                re_ = rgen.column(k2) if is_constant(re_) else re_
+                if le is None or re_ is None:
+                    raise ValueError("no column of that kind to align on")
+            lex.append(le)
+            rex.append(re_)
             names.append(self.name())
         lp = B.project(left, lex, names)
         rp = B.project(right, rex, [self.name() for _ in rex])
@@ -623,17 +689,23 @@ class _Rels:
         src = self._child(depth)
         if self.rng.random() < 0.6:
             src = B.sort(src, self._sort_keys(src))
-        return B.limit(src, self.rng.randint(0, 4))
+        return B.limit(src, self.rng.randint(0 if self.foldable else 1, 4))
 
 
-def random_program(rng: random.Random, schemas: Mapping[str, Schema], depth: int, name: str = "program"
-                   ) -> R.RelProgram:
+def random_program(rng: random.Random, schemas: Mapping[str, Schema], depth: int, name: str = "program",
+                   foldable: bool = True) -> R.RelProgram:
     """A random well-typed program over tables named and typed by ``schemas`` (its parameters, in that
-    order), with about ``depth`` levels of relational operators, and an action on top half of the time."""
+    order), with about ``depth`` levels of relational operators, and an action on top half of the time.
+
+    ``foldable=False`` draws no expression Spark's optimiser rewrites before reading rows (constant
+    subexpressions, which ConstantFolding evaluates at planning time and raises from even on empty
+    inputs; boolean and NULL literal operands, which BooleanSimplification and NullPropagation use to
+    drop the other operand unevaluated; ``e op e``; ``limit(0)``): programs whose errors depend only on
+    the rows. The default draws everything."""
     params = tuple(R.TableParam(n, s) for n, s in schemas.items())
     if not params:
         raise ValueError("random_program needs at least one table schema")
-    rel = _Rels(rng, params).rel(depth)
+    rel = _Rels(rng, params, foldable).rel(depth)
     body: R.Rel | R.Action = rel
     r = rng.random()
     if r < 0.15:
@@ -643,5 +715,5 @@ def random_program(rng: random.Random, schemas: Mapping[str, Schema], depth: int
     elif r < 0.35:
         body = R.Action("first", rel)
     elif r < 0.45:
-        body = R.Action("take", rel, rng.randint(0, 3))
+        body = R.Action("take", rel, rng.randint(0 if foldable else 1, 3))
     return R.RelProgram(name, params, body)
