@@ -14,6 +14,11 @@ Order of business, soundness first:
 5. ``not_equivalent`` is replayed on Spark (default on). If Spark disagrees with the interpreter the
    verdict falls back to ``unknown``: the difference was an artefact of sparkeq's model, a bug.
 
+Whole scripts (``docs/scripts.md``) take the same steps on the programs ``frontend.script`` makes of
+them, with ``verifier.script_check`` deciding what a counterexample is (files the scripts can read, each
+side on Spark's partitioning of them, outputs that differ however Spark orders them); scripts whose
+outputs have different shapes are only searched; replay runs both unmodified scripts.
+
 Z3 timeouts and resource limits end in ``unknown``, never in an exception.
 
 Time: ``timeout`` bounds everything but the replay. Z3 queries get a per-query timeout capped by the
@@ -30,9 +35,9 @@ import importlib
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sparklite.ast import Loc, Program
 from sparklite.deadline import Deadline, OutOfTime
@@ -52,6 +57,9 @@ from verifier.methods.base import (
 from verifier.result import Counterexample, Result
 from verifier.validate import Confirmed, ValidationStats, validate
 
+if TYPE_CHECKING:
+    from verifier.script_check import ScriptPair
+
 DEFAULT_TIMEOUT_S = 60.0
 # Patience: one Z3 query's timeout, 1/80 of the check's budget (0.75 s at the default), within
 # [0.5 s, 10 s]. Z3 rarely settles a query later that it has not settled in a second, and every query
@@ -65,6 +73,8 @@ PER_QUERY_MIN_S = 0.5
 PER_QUERY_MAX_S = 10.0
 BOUNDED_PATIENCES = 1.0
 DIFFTEST_PATIENCES = 0.5
+# Scripts whose outputs differ in shape cannot be proved equivalent: the random search is all there is
+SHAPE_SEARCH_PATIENCES = 4.0
 DEPENDENCE_METHOD = "partition_dependence"
 
 
@@ -113,6 +123,7 @@ class _Run:
     validation: ValidationStats = field(default_factory=ValidationStats)
     internal_errors: list[str] = field(default_factory=list)
     sources: dict[str, str] = field(default_factory=dict)
+    script: ScriptPair | None = None  # set when both sides are whole scripts
 
     def remaining(self) -> float:
         return self.deadline - time.monotonic()
@@ -189,10 +200,43 @@ def replay_counterexample(result: Result, left: Any, right: Any, **options: Any)
     if "relational" in result.stats:
         return _replay_relational(result, left, right, run)
     try:
-        _, loaded = _prepare(left, right, run)
+        lp, rp = _load_both(left, right, run)
+        if lp.script is not None and rp.script is not None:
+            return _plain_reason(_replay_scripts(result, _script_pair(lp, rp, run)[0], run), left, right,
+                                 opts)
+        _, loaded = _prepare_loaded(lp, rp, run)
     except InputError as exc:  # pragma: no cover - the same sides were loaded by check()
         return _with_warning(result, f"counterexample not replayed on Spark: {exc}")
     return _plain_reason(_replay(result, loaded, run), left, right, opts)
+
+
+def replay_counterexamples(items: Sequence[tuple[Result, Any, Any]], **options: Any) -> list[Result]:
+    """``replay_counterexample`` for many ``(result, left, right)``: the counterexamples of whole scripts
+    are all run in one Python process (``script_replay.replay_many``), because each process starts a
+    JVM; the others are replayed one by one."""
+    out: list[Result | None] = [None] * len(items)
+    plans: list[tuple[int, _ScriptReplayPlan, Any, Any]] = []
+    opts = CheckOptions.of({**options, "replay": True})
+    for i, (result, left, right) in enumerate(items):
+        if "script" not in result.stats or result.verdict != "not_equivalent":
+            out[i] = replay_counterexample(result, left, right, **options)
+            continue
+        started = time.monotonic() - result.seconds
+        run = _Run(opts, started, started + max(opts.timeout, 0.1))
+        try:
+            lp, rp = _load_both(left, right, run)
+            plan = _plan_script_replay(result, _script_pair(lp, rp, run)[0], run)
+        except InputError as exc:  # pragma: no cover - the same sides were loaded by check()
+            plan = _with_warning(result, f"counterexample not replayed on Spark: {exc}")
+        if isinstance(plan, Result):
+            out[i] = _plain_reason(plan, left, right, opts)
+        else:
+            plans.append((i, plan, left, right))
+    if plans:
+        for (i, _, left, right), done in zip(plans, _run_script_replays([p for _, p, _, _ in plans],
+                                                                        opts.master), strict=True):
+            out[i] = _plain_reason(done, left, right, opts)
+    return [r for r in out if r is not None]
 
 
 def _replay_relational(result: Result, left: Any, right: Any, run: _Run) -> Result:
@@ -215,6 +259,8 @@ def _check(left: Any, right: Any, run: _Run) -> Result:
 
     try:
         lp, rp = _load_both(left, right, run)
+        if lp.script is not None or rp.script is not None:
+            return _check_scripts(lp, rp, run)
         if is_relational(lp) or is_relational(rp):
             return check_relational(lp, rp, run)
         pair, loaded = _prepare_loaded(lp, rp, run)
@@ -225,6 +271,263 @@ def _check(left: Any, right: Any, run: _Run) -> Result:
     if result.verdict == "not_equivalent" and run.options.replay:
         result = _replay(result, loaded, run)
     return result
+
+
+# ---------------------------------------------------------------------------------------------------
+# Whole scripts
+# ---------------------------------------------------------------------------------------------------
+
+
+def _script_pair(lp: LoadedProgram, rp: LoadedProgram, run: _Run) -> tuple[ScriptPair, LoadedProgram]:
+    """Both sides must be whole scripts (else a located input error); RIGHT's inputs are lined up with
+    LEFT's (``align_sources``: by path expression, then by order; located errors when they cannot be)."""
+    import dataclasses
+
+    from frontend.script import align_sources
+    from verifier.script_check import ScriptPair
+
+    if lp.script is None or rp.script is None:
+        script, other, side = (lp, rp, "RIGHT") if lp.script is not None else (rp, lp, "LEFT")
+        where = getattr(other.program, "loc", None) or Loc(other.path or "<input>", 1, 1)
+        what = f"{other.path}::{other.function}" if other.path and other.function else \
+            other.path or "a program given in memory"
+        why = next((f" ({w})" for w in other.warnings if "as a whole script" in w), "")
+        raise InputError(f"{script.path} is a whole script but {side} ({what}) is not{why}: a script can "
+                         "only be compared with another script (docs/scripts.md)", where)
+    right = align_sources(lp.script, rp.script)
+    return ScriptPair.of(lp.script, right, run.options.master), dataclasses.replace(rp, program=right.program,
+                                                                                    script=right)
+
+
+def _check_scripts(lp: LoadedProgram, rp: LoadedProgram, run: _Run) -> Result:
+    """Two whole scripts: the ordinary steps on their programs when their outputs line up item by item;
+    otherwise (a different number or kind of outputs) only the search for files on which they write
+    different things, since no proof compares outputs of different shapes. Raises ``InputError``."""
+    import dataclasses
+
+    from sparklite.typecheck import typecheck
+    from verifier.script_check import shape_difference
+
+    sp, rp = _script_pair(lp, rp, run)
+    run.script = sp
+    results = (getattr(typecheck(lp.program), "result", None), getattr(typecheck(rp.program), "result", None))
+    shape = shape_difference(sp.left, sp.right, *results)
+    pair, _ = _prepare_loaded(lp, rp, run, compare_results=shape is None)
+    with _z3_watchdog(run.deadline):
+        result = _decide(pair, run) if shape is None else _search_shapes(pair, shape, run)
+    if result.verdict == "equivalent":
+        result = _proof_under_readings(result, pair, run)
+    result = dataclasses.replace(result, stats={**result.stats, "script": sp.description()})
+    if result.verdict == "not_equivalent" and run.options.replay:
+        result = _replay_scripts(result, sp, run)
+    return result
+
+
+def _proof_under_readings(result: Result, pair: Pair, run: _Run) -> Result:
+    """A proof compares the two programs under the same partitioning of each input; when the scripts
+    read an input differently (``textFile`` against ``spark.read.text``) it covers what Spark runs only
+    if, besides the aggregations (proved partition-independent), nothing the scripts observe depends on
+    the partitioning. Otherwise the proof does not count: the search looks for files on which the
+    scripts differ as Spark reads them, and the answer is ``unknown``, saying why, if it finds none."""
+    from verifier.script_check import layout_sensitive, reading_difference
+
+    assert run.script is not None
+    differs = reading_difference(run.script.left, run.script.right)
+    sensitive = layout_sensitive(pair.left) or layout_sensitive(pair.right)
+    if differs is None or sensitive is None:
+        return result
+    reason = (f"{result.method} proved the scripts equivalent when both partition their inputs alike, but "
+              f"{differs}, so Spark partitions it differently for each, and {sensitive} may give another "
+              "result with another partitioning: no proof for the scripts as Spark runs them")
+    run.said.append(f"{result.method}: proof set aside ({reason})")
+    try:
+        found = _difftest(pair, run)
+    except OutOfTime:
+        found = None
+    if found is not None:
+        return found
+    return run.result("unknown", reason=reason)
+
+
+def _search_shapes(pair: Pair, shape: str, run: _Run) -> Result:
+    """Scripts whose outputs differ in shape: ``not_equivalent`` with files on which they write different
+    things, else ``unknown`` naming the outputs."""
+    from verifier.script_check import describe_sinks
+
+    assert run.script is not None
+    run.said.append(f"scripts: the outputs differ in shape ({shape}); no proof method compares them")
+    try:
+        found = _difftest(pair, run, SHAPE_SEARCH_PATIENCES)
+    except OutOfTime:
+        return _out_of_time(run)
+    if found is not None:
+        return found
+    searched = next((s.split(": ", 1)[1] for s in reversed(run.said) if s.startswith("difftest: ")),
+                    "no search was run")
+    reason = (f"The scripts' outputs differ in shape: {shape}. LEFT writes "
+              f"{describe_sinks(run.script.left)}; RIGHT writes {describe_sinks(run.script.right)}. "
+              "Outputs of different shapes are compared only on concrete files, and the scripts wrote "
+              f"the same on every one tried ({searched}).")
+    return run.result("unknown", reason=reason)
+
+
+def _script_counterexample(pair: Pair, confirmed: Confirmed, method: str, explanation: str, run: _Run
+                           ) -> Result:
+    """A scripts' counterexample: the files by the path expression the scripts read them from, Spark's
+    partitions of them where they matter; the raw inputs (by parameter) stay in the stats for replay."""
+    sp = run.script
+    assert sp is not None
+    partitions = sp.shown_partitions(pair.left, pair.right, confirmed, pair.sequential_ok)
+    if partitions is not None:
+        run.warnings.extend(sp.other_readings(confirmed.inputs))
+    cex = Counterexample(
+        inputs=sp.files(confirmed.inputs),
+        partitions=partitions,
+        left=to_json(confirmed.left),
+        right=to_json(confirmed.right),
+        replayed_on_spark=False,
+        left_outcome=confirmed.left,
+        right_outcome=confirmed.right,
+        origin=confirmed.origin,
+    )
+    return run.result("not_equivalent", method=method, counterexample=cex, explanation=explanation,
+                      stats={"raw_inputs": dict(confirmed.inputs),
+                             "raw_partitions": dict(confirmed.partitions or {})})
+
+
+@dataclass(frozen=True)
+class _ScriptReplayPlan:
+    """A scripts' counterexample ready to run: the inputs (by LEFT's parameter names) and the runs the
+    interpreter predicts with Spark's partitions of the files (``started``: when the check began)."""
+
+    result: Result
+    sp: ScriptPair
+    inputs: Mapping[str, Any]
+    references: tuple[Any, Any]
+    started: float
+
+
+def _replay_scripts(result: Result, sp: ScriptPair, run: _Run) -> Result:
+    """Run both unmodified scripts on the counterexample's files (``verifier.script_replay``)."""
+    plan = _plan_script_replay(result, sp, run)
+    if isinstance(plan, Result):
+        return plan
+    return _run_script_replays([plan], run.options.master)[0]
+
+
+def _plan_script_replay(result: Result, sp: ScriptPair, run: _Run) -> _ScriptReplayPlan | Result:
+    """First the interpreter predicts both runs with the partitions Spark will give the files at the
+    replay's master: if that prediction shows no difference the counterexample is not replayed (it rests
+    on a partitioning this Spark would not use), and the result comes back with a warning saying so."""
+    from verifier.script_check import observably_differ, parallelism_of
+    from verifier.script_replay import ReplayError, predict
+
+    inputs = result.stats.get("raw_inputs")
+    if result.counterexample is None or inputs is None:
+        return _with_warning(result, "counterexample not replayed on Spark: its inputs were not kept")
+    master = run.options.master
+    try:
+        parallelism = parallelism_of(master)
+        references = (predict(sp.left, inputs, parallelism),
+                      predict(sp.right, sp.right_inputs(inputs), parallelism))
+    except ReplayError as exc:
+        return _with_warning(result, f"counterexample not replayed on Spark: {exc}")
+    if not observably_differ(sp.left, references[0], sp.right, references[1]):
+        return _with_warning(result, "counterexample not replayed on Spark: with the partitions Spark "
+                             f"gives these files at {master} the interpreter shows no difference "
+                             "(this difference needs another partitioning)")
+    return _ScriptReplayPlan(result, sp, inputs, references, run.started)
+
+
+def _run_script_replays(plans: list[_ScriptReplayPlan], master: str) -> list[Result]:
+    """Run the plans' scripts, all in one Python process (one JVM start: ``replay_many``); when one plan
+    cannot be run at all (a path a replay cannot redirect), the others are run one by one."""
+    from verifier.script_replay import ReplayError, replay_many
+
+    try:
+        replays = replay_many([(p.sp.left, p.sp.right, p.inputs, p.references) for p in plans], master)
+    except ReplayError as exc:
+        if len(plans) > 1:
+            return [r for p in plans for r in _run_script_replays([p], master)]
+        return [_with_warning(plans[0].result, f"counterexample not replayed on Spark: {exc}")]
+    except (OSError, ValueError, RuntimeError) as exc:
+        why = f"counterexample not replayed on Spark: {type(exc).__name__}: {exc}"
+        return [_with_warning(p.result, why) for p in plans]
+    return [_script_replay_verdict(p, r) for p, r in zip(plans, replays, strict=True)]
+
+
+def _script_replay_verdict(plan: _ScriptReplayPlan, replayed: Any) -> Result:
+    """What Spark's runs say: ``replayed_on_spark`` only when they differ and each is what the
+    interpreter predicted; runs that are the same for both scripts make the verdict ``unknown``, as for
+    functions; anything else leaves the verdict with a warning saying why it was not replayed."""
+    import dataclasses
+
+    from verifier.script_check import observably_differ
+
+    result, sp = plan.result, plan.sp
+    cex = result.counterexample
+    assert cex is not None
+    stats = dict(result.stats)
+    stats.update(spark_left=to_json(replayed.left_outcome), spark_right=to_json(replayed.right_outcome),
+                 replay_seconds=replayed.seconds)
+    result = dataclasses.replace(result, stats=stats, seconds=time.monotonic() - plan.started)
+    broken = _replay_environment_failure(replayed)
+    if broken is not None:
+        return _with_warning(result, f"counterexample not replayed on Spark: {broken}")
+    seen = f"LEFT {_json_text(replayed.left_outcome)}, RIGHT {_json_text(replayed.right_outcome)}"
+    if replayed.left_agrees and replayed.right_agrees:
+        if observably_differ(sp.left, replayed.left_outcome, sp.right, replayed.right_outcome):
+            replayed_cex = dataclasses.replace(cex, replayed_on_spark=True)
+            return dataclasses.replace(result, counterexample=replayed_cex)
+        return _with_warning(result, f"counterexample not replayed on Spark: Spark's runs ({seen}) could "
+                             "not be told apart")
+    same = _runs_differ(replayed.left, replayed.right)
+    if same is False:
+        reason = (f"the reference interpreter found a difference (LEFT {_json_text(cex.left_outcome)}, "
+                  f"RIGHT {_json_text(cex.right_outcome)}), but run on Spark with the same files both "
+                  f"scripts give {_json_text(replayed.left_outcome)}: this is a gap in sparkeq's model of "
+                  "Spark (docs/scripts.md, Known limits), please report it")
+        return dataclasses.replace(result, verdict="unknown", reason=reason, counterexample=None)
+    if same is True:
+        return _with_warning(result, f"counterexample not replayed on Spark: Spark's runs differ from "
+                             f"each other, but not as the interpreter predicted ({seen})")
+    return _with_warning(result, f"counterexample not replayed on Spark: Spark's runs ({seen}) differ "
+                         "only in the order of printed lines, which is Spark's choice")
+
+
+def _replay_environment_failure(replayed: Any) -> str | None:
+    """Both scripts failed alike before doing anything the interpreter predicts (PySpark not importable,
+    the JVM not starting): there was no replay to compare."""
+    left, right = replayed.left, replayed.right
+    if left.exception is None or left.exception != right.exception:
+        return None
+    if replayed.left_agrees or replayed.right_agrees:
+        return None
+    text = left.stderr + right.stderr
+    if left.exception in ("ModuleNotFoundError", "ImportError") or "JAVA_GATEWAY_EXITED" in text \
+            or "Java gateway process exited" in text:
+        tail = (left.stderr.strip().splitlines() or [left.exception])[-1]
+        return f"both scripts failed on Spark before running a job ({tail})"
+    return None
+
+
+def _runs_differ(left: Any, right: Any) -> bool | None:
+    """Did two script runs write different things (True), exactly the same (False), or cannot it be
+    told (None: the same lines in another order, which may be Spark's choice)?"""
+    from collections import Counter
+
+    if left.exception is not None or right.exception is not None:
+        return left.exception != right.exception
+    if left.exit_code != right.exit_code:
+        return True
+    files = ({k: Counter(v) for k, v in run.files_written.items()} for run in (left, right))
+    if next(files) != next(files):
+        return True
+    if left.stdout_lines == right.stdout_lines:
+        return False
+    if Counter(left.stdout_lines) != Counter(right.stdout_lines):
+        return True
+    return None
 
 
 WORKER_STACK_BYTES = 512 * 1024 * 1024
@@ -311,10 +614,6 @@ def _z3_watchdog(deadline: float) -> Iterator[None]:
 # ---------------------------------------------------------------------------------------------------
 
 
-def _prepare(left: Any, right: Any, run: _Run) -> tuple[Pair, tuple[LoadedProgram, LoadedProgram]]:
-    return _prepare_loaded(*_load_both(left, right, run), run)
-
-
 def _load_both(left: Any, right: Any, run: _Run) -> tuple[LoadedProgram, LoadedProgram]:
     """Both sides loaded (``--schema`` read once for both), their warnings and sources recorded."""
     opts = run.options
@@ -328,17 +627,23 @@ def _load_both(left: Any, right: Any, run: _Run) -> tuple[LoadedProgram, LoadedP
     return lp, rp
 
 
-def _prepare_loaded(lp: LoadedProgram, rp: LoadedProgram, run: _Run
+def _prepare_loaded(lp: LoadedProgram, rp: LoadedProgram, run: _Run, compare_results: bool = True
                     ) -> tuple[Pair, tuple[LoadedProgram, LoadedProgram]]:
+    """Both sides type-checked, RIGHT's parameters renamed to LEFT's, checked comparable (the result
+    types only with ``compare_results``: scripts whose outputs differ in shape are still searched), and
+    reduced to the kernel the methods read."""
+    import dataclasses
+
     from sparklite.typecheck import typecheck
 
     lt, rt = typecheck(lp.program), typecheck(rp.program)
     left_prog = getattr(lt, "program", None) or lp.program
     right_prog = getattr(rt, "program", None) or rp.program
     right_prog = _match_by_position(left_prog, right_prog)
-    _comparable(left_prog, right_prog, getattr(lt, "result", None), getattr(rt, "result", None))
-    lp = LoadedProgram(left_prog, lp.language, lp.path, lp.function, lp.source, lp.warnings)
-    rp = LoadedProgram(right_prog, rp.language, rp.path, rp.function, rp.source, rp.warnings)
+    _comparable(left_prog, right_prog, getattr(lt, "result", None) if compare_results else None,
+                getattr(rt, "result", None))
+    lp = dataclasses.replace(lp, program=left_prog)
+    rp = dataclasses.replace(rp, program=right_prog)
     return Pair(kernel(left_prog), kernel(right_prog)), (lp, rp)
 
 
@@ -561,8 +866,12 @@ def _partition_dependence(pair: Pair, checks: list[list[Any]], run: _Run) -> Res
             f"{_json_text(witness.second_outcome)} with partitions {_parts_text(witness.second)}")
         cands = [Candidate(witness.inputs, witness.first, "partition witness"),
                  Candidate(witness.inputs, witness.second, "partition witness")]
-        confirmed = validate(pair.left, pair.right, cands, stats=run.validation,
-                             deadline=run.deadline + run.slack())
+        if run.script is not None:  # a script cannot choose partitions: Spark's reading of the files
+            confirmed = run.script.confirm(pair.left, pair.right, cands, run.validation,
+                                           run.deadline + run.slack())
+        else:
+            confirmed = validate(pair.left, pair.right, cands, stats=run.validation,
+                                 deadline=run.deadline + run.slack())
         if confirmed is not None:
             why = (f"{side}'s result depends on how Spark partitions its input, and the two programs "
                    "give different results on this input and partitioning")
@@ -609,27 +918,38 @@ def _internal(run: _Run, where: str, exc: BaseException) -> None:
 def _validate(pair: Pair, candidates: Any, run: _Run) -> Confirmed | None:
     if not candidates:
         return None
+    if run.script is not None:
+        return run.script.confirm(pair.left, pair.right, candidates, run.validation,
+                                  run.deadline + run.slack())
     return validate(pair.left, pair.right, candidates, all_partitions=not pair.sequential_ok,
                     max_parts=run.options.max_partitions, stats=run.validation,
                     deadline=run.deadline + run.slack())
 
 
-def _difftest(pair: Pair, run: _Run) -> Result | None:
-    """F's random differential testing, when installed: another source of *validated* candidates."""
+def _difftest(pair: Pair, run: _Run, patiences: float = DIFFTEST_PATIENCES) -> Result | None:
+    """F's random differential testing, when installed: another source of *validated* candidates.
+    For scripts, string inputs are drawn from lines shaped by the scripts' parsing too, and every
+    candidate is run as the scripts would read it (``ScriptPair.search_hook``)."""
     if not run.options.difftest or run.remaining() <= 0:
         return None
     try:
         difftest = importlib.import_module("verifier.difftest")
     except ImportError:
         return None
-    budget = max(0.05, run.step_end(DIFFTEST_PATIENCES) - time.monotonic())
+    budget = max(0.05, run.step_end(patiences) - time.monotonic())
+    script = run.script
 
     def search() -> Any:
+        hooks: dict[str, Any] = {}
+        if script is not None:
+            hooks = {"strings": script.hints, "evaluate": script.search_hook(pair.left, pair.right)}
         return difftest.search(pair.left, pair.right, seed=run.options.seed, time_budget_s=budget,
-                               max_parts=max(run.options.max_partitions, 2))
+                               max_parts=max(run.options.max_partitions, 2), **hooks)
 
     found = _run_method("difftest", search, run)
     candidate = getattr(found, "found", None)
+    if candidate is None and script is not None and script.fallback is not None:
+        candidate = script.fallback.candidate  # a difference resting on a task's exception: still one
     if candidate is None:
         tried = getattr(found, "tried", 0)
         run.said.append(f"difftest: no difference on {tried} random input(s)")
@@ -649,6 +969,8 @@ def _difftest(pair: Pair, run: _Run) -> Result | None:
 
 
 def _not_equivalent(pair: Pair, confirmed: Confirmed, method: str, explanation: str, run: _Run) -> Result:
+    if run.script is not None:
+        return _script_counterexample(pair, confirmed, method, explanation, run)
     partitions = None
     if not pair.sequential_ok or method == DEPENDENCE_METHOD or _laid_out(confirmed):
         partitions = {k: to_json(v) for k, v in (confirmed.partitions or {}).items()}

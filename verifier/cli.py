@@ -57,7 +57,9 @@ def _parser() -> argparse.ArgumentParser:
     check = sub.add_parser("check", help="check two programs for equivalence", epilog=EXIT_CODES_HELP,
                            formatter_class=argparse.RawDescriptionHelpFormatter)
     check.add_argument("left", metavar="LEFT",
-                       help="path/to/file.py::function, path/to/file.py, a .sql file or a .sl file")
+                       help="path/to/file.py::function, path/to/file.py (its single pipeline function, or "
+                            "a whole script compared by what it prints and writes: docs/scripts.md), a "
+                            ".sql file or a .sl file")
     check.add_argument("right", metavar="RIGHT", help="the program to compare LEFT with")
     add_run_options(check, "overall time limit of the check (default 60)")
     check.add_argument("--schema", action="append", default=[], metavar="FILE.sql|NAME=DDL",

@@ -15,7 +15,10 @@ separate two Spark programs:
 - *partitionings*: bags are cut into 1..max_parts partitions, empty ones included, since
   ``fold``-style aggregations differ only across partitions;
 - *small first*: the first input has every bag empty (empty ``reduce``), then sizes grow, so what is
-  found is small.
+  found is small;
+- *shaped strings*: a caller may pass whole strings to draw half of the string values from (``strings``:
+  whole scripts pass lines shaped by their parsing, ``frontend.script.text_input_hints``, since a random
+  string almost never has three comma-separated fields ending in a number).
 
 Everything is drawn from one ``random.Random(seed)``: the same seed gives the same inputs.
 """
@@ -24,7 +27,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -96,8 +99,10 @@ class InputGenerator:
     """
 
     def __init__(self, programs: tuple[Program, ...], *, seed: int = 0, max_len: int = 6,
-                 max_parts: int = 3, naive: bool = False, span: int | None = None) -> None:
+                 max_parts: int = 3, naive: bool = False, span: int | None = None,
+                 strings: Sequence[str] = ()) -> None:
         self.params = programs[0].params
+        self.strings = tuple(strings)
         self.rng = random.Random(seed)
         self.max_len = max_len
         self.max_parts = max(1, max_parts)
@@ -131,6 +136,8 @@ class InputGenerator:
 
     def str_value(self, key: bool = False) -> str:
         rng = self.rng
+        if self.strings and rng.random() < 0.5:
+            return rng.choice(self.strings)
         if key and rng.random() < 0.8:
             return rng.choice(self.str_keys)
         return "".join(rng.choice(self.pieces) for _ in range(rng.randint(0, 3)))
@@ -217,6 +224,11 @@ def _program(p: Program | LoadedProgram) -> Program:
     return p.program if isinstance(p, LoadedProgram) else p
 
 
+# ``evaluate``: a candidate -> (the candidate as actually run, left outcome, right outcome, differ?), or
+# None to skip a candidate that cannot be run as it is (e.g. a line no file can hold)
+Evaluate = Callable[[Candidate], "tuple[Candidate, Outcome, Outcome, bool] | None"]
+
+
 def search(
     left_program: Program | LoadedProgram,
     right_program: Program | LoadedProgram,
@@ -227,19 +239,33 @@ def search(
     max_parts: int = 3,
     time_budget_s: float | None = None,
     naive: bool = False,
+    strings: Sequence[str] = (),
+    evaluate: Evaluate | None = None,
 ) -> DiffResult:
-    """Look for an input on which the reference interpreter gives the two programs different outcomes."""
+    """Look for an input on which the reference interpreter gives the two programs different outcomes.
+
+    ``strings`` are whole string values to draw from besides random ones; ``evaluate`` replaces running
+    both programs on a candidate's own partitions and comparing with ``outcomes_equal`` (whole scripts
+    run each side on Spark's partitioning of the files and compare what the scripts write)."""
     from sparklite.interpreter import run
 
     left, right = _program(left_program), _program(right_program)
-    gen = InputGenerator((left, right), seed=seed, max_len=max_len, max_parts=max_parts, naive=naive)
+    gen = InputGenerator((left, right), seed=seed, max_len=max_len, max_parts=max_parts, naive=naive,
+                         strings=strings)
     started = time.perf_counter()
     tried = 0
     for cand in gen.candidates(budget_inputs):
         tried += 1
-        out_left = run(left, cand.inputs, cand.partitions)
-        out_right = run(right, cand.inputs, cand.partitions)
-        if not outcomes_equal(out_left, out_right):
+        if evaluate is not None:
+            evaluated = evaluate(cand)
+            differs = evaluated is not None and evaluated[3]
+            if evaluated is not None:
+                cand, out_left, out_right = evaluated[0], evaluated[1], evaluated[2]
+        else:
+            out_left = run(left, cand.inputs, cand.partitions)
+            out_right = run(right, cand.inputs, cand.partitions)
+            differs = not outcomes_equal(out_left, out_right)
+        if differs:
             elapsed = time.perf_counter() - started
             return DiffResult(cand, tried, out_left, out_right, elapsed, elapsed)
         if time_budget_s is not None and time.perf_counter() - started > time_budget_s:
@@ -307,8 +333,11 @@ def spark_fallback(result: Any, left: Any, right: Any, n: int, *, master: str | 
         loaded = []
         for spec in (left, right):
             lp = load(spec)
+            if lp.script is not None:  # replay runs a function with RDD arguments, not a whole script
+                return dataclasses.replace(result, warnings=(*result.warnings, "--diff-on-spark not run: "
+                                                             "it is not available for whole scripts yet"))
             program = getattr(typecheck(lp.program), "program", None) or lp.program
-            loaded.append(LoadedProgram(program, lp.language, lp.path, lp.function, lp.source, lp.warnings))
+            loaded.append(dataclasses.replace(lp, program=program))
         found = diff_on_spark(loaded[0], loaded[1], n, seed=seed, master=master)
     except (SparkUnavailable, ReplayError) as exc:
         return dataclasses.replace(result, warnings=(*result.warnings, f"--diff-on-spark not run: {exc}"))

@@ -1,7 +1,8 @@
 """Turn whatever the user handed us into a ``LoadedProgram`` without ever running the user's code.
 
 Accepted specs (interfaces.md): ``path/to/file.py::function``, ``path/to/file.py`` (the file's single
-pipeline), a ``.sl`` file, a PySpark source string (with a function name given separately, or as a
+pipeline, or the whole file when it is a script: ``docs/scripts.md``; ``file.py::main`` names a
+script's entry), a ``.sl`` file, a PySpark source string (with a function name given separately, or as a
 ``(source, function)`` pair), a Python function object (its source is read with ``inspect``; the
 function is never called), a SparkLite ``Program``, or an already loaded ``LoadedProgram``.
 
@@ -11,6 +12,7 @@ Every failure is an ``InputError`` with a location, so the CLI can print one lin
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import inspect
 import os
 import re
@@ -41,7 +43,42 @@ def _load_sparklite_file(path: str) -> LoadedProgram:
 
 def _load_python_file(path: str, function: str | None, schemas: Schemas = None) -> LoadedProgram:
     source = _read(path)
+    if not _is_dataframe_source(source, function, path):
+        script = _load_script(source, path, function, schemas)
+        if script is not None:
+            return script
     return load_python_source(source, function, path, schemas)
+
+
+def _load_script(source: str, path: str, function: str | None, schemas: Schemas) -> LoadedProgram | None:
+    """``path`` as a whole script (``frontend.script``), or None when it is a file of pipeline functions.
+
+    ``file.py`` is a script when ``is_script`` says so (a ``__main__`` block, Spark code at module
+    level, or no pipeline function at all); ``file.py::name`` when ``name`` is the script's entry
+    (``main``: no RDD parameters, runs driver code). A file that only looks like a script because a
+    ``__main__`` block drives its pipeline functions, and whose driver code script mode cannot read, keeps
+    its old meaning (its single pipeline function) with a warning saying why: checks of such files worked
+    before script mode existed. Only the file's text is read; nothing is imported or run."""
+    from frontend.script import is_script, is_script_entry, translate_script
+
+    if function is not None:
+        if not is_script_entry(source, path, function):
+            return None
+        sp = translate_script(source, path, entry=function)
+    else:
+        if not is_script(source, path):
+            return None
+        try:
+            sp = translate_script(source, path)
+        except InputError as exc:
+            try:
+                loaded = load_python_source(source, None, path, schemas)
+            except InputError:
+                raise exc from None
+            note = (f"{path} is read as its pipeline function {loaded.function}: as a whole script it "
+                    f"cannot be read ({exc})")
+            return dataclasses.replace(loaded, warnings=(*loaded.warnings, note))
+    return LoadedProgram(sp.program, "script", path=path, function=function, source=source, script=sp)
 
 
 def _load_sql_file(path: str, schemas: Schemas) -> LoadedProgram:

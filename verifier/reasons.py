@@ -98,7 +98,8 @@ def _not_equivalent(result: Result) -> str:
         return "The programs differ."
     where = " with the partitioning shown" if cex.partitions is not None else ""
     spark = " Spark shows the same difference." if cex.replayed_on_spark else ""
-    return (f"On the inputs shown{where}, LEFT gives {_short(cex.left)} but RIGHT gives "
+    shown = "input files" if "script" in result.stats else "inputs"  # whole scripts read files
+    return (f"On the {shown} shown{where}, LEFT gives {_short(cex.left)} but RIGHT gives "
             f"{_short(cex.right)}.{spark}")
 
 

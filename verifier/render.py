@@ -1,11 +1,14 @@
 """Human-readable output of a ``Result`` with rich: the verdict and its plain reason, the counterexample
 as tables (inputs and partitions; both outputs side by side with the differing elements highlighted,
 and marked in text when the output is not a terminal) and the warnings with the source lines they point
-at quoted. The methods' vocabulary is shown only on request (``explain``)."""
+at quoted. The methods' vocabulary is shown only on request (``explain``). For whole scripts the report
+names every source and sink with its line in both scripts, shows the inputs as files (by the path
+expression the scripts read them from) and labels each output row with the sink it is."""
 
 from __future__ import annotations
 
 import json
+import os
 import re
 from collections import Counter
 from collections.abc import Mapping
@@ -99,14 +102,19 @@ def _explain(result: Result, console: Console) -> None:
             console.print(Text(f"  - {step}"))
 
 
-def _inputs_table(inputs: Mapping[str, Any], partitions: Mapping[str, Any] | None) -> Table:
+def _inputs_table(inputs: Mapping[str, Any], partitions: Mapping[str, Any] | None,
+                  script: bool = False) -> Table:
+    """One row per input; a script's text inputs are files, shown one line per line of the file."""
     table = Table()
-    table.add_column("parameter", style="cyan")
-    table.add_column("value")
+    table.add_column("input file" if script else "parameter", style="cyan")
+    table.add_column("lines" if script else "value")
     if partitions is not None:
         table.add_column("partitions")
     for name, value in inputs.items():
-        row = [name, _dump(value)]
+        shown = _dump(value)
+        if script and isinstance(value, list):
+            shown = "\n".join(_dump(line) for line in value) if value else "(empty file)"
+        row = [name, shown]
         if partitions is not None:
             row.append(_dump(partitions[name]) if name in partitions else "-")
         table.add_row(*row)
@@ -114,19 +122,62 @@ def _inputs_table(inputs: Mapping[str, Any], partitions: Mapping[str, Any] | Non
 
 
 def _outputs_table(left: Any, right: Any, is_tuple: bool, marks: bool,
-                   names: tuple[str, str] = ("LEFT", "RIGHT")) -> Table:
+                   names: tuple[str, str] = ("LEFT", "RIGHT"), labels: list[str] | None = None) -> Table:
     """Both outputs side by side. The table has no title: a title is as wide as the table and wrapped
-    into several lines when the outputs are short; the caption line above the table says it instead."""
+    into several lines when the outputs are short; the caption line above the table says it instead.
+    ``labels`` name the rows of a tuple of results (a script's sinks)."""
     table = Table()
+    rows = is_tuple and isinstance(left, list) and isinstance(right, list) and len(left) == len(right)
+    labelled = rows and labels is not None and len(labels) == len(left)
+    if labelled:
+        table.add_column("output", style="cyan")
     table.add_column(names[0])
     table.add_column(names[1])
-    if is_tuple and isinstance(left, list) and isinstance(right, list) and len(left) == len(right):
+    if rows:
         # a tuple of results (e.g. a bag and a count): one row per component
-        for lv, rv in zip(left, right, strict=True):
-            table.add_row(_highlighted(lv, rv, marks), _highlighted(rv, lv, marks))
+        for i, (lv, rv) in enumerate(zip(left, right, strict=True)):
+            cells = [_highlighted(lv, rv, marks), _highlighted(rv, lv, marks)]
+            table.add_row(*([labels[i]] if labelled and labels is not None else []), *cells)
     else:
         table.add_row(_highlighted(left, right, marks), _highlighted(right, left, marks))
     return table
+
+
+def _short_locs(description: Mapping[str, Any]) -> Any:
+    """``file:line:col`` -> ``file.py:12`` (the base name, unless both scripts share it)."""
+    left, right = description.get("left", ""), description.get("right", "")
+    base = os.path.basename(left) != os.path.basename(right)
+
+    def short(at: str) -> str:
+        file, _, rest = at.rpartition(":")  # drop the column
+        file, _, line = file.rpartition(":")
+        return f"{os.path.basename(file) if base else file}:{line}" if file and line.isdigit() else at
+    return short
+
+
+def script_summary(description: Mapping[str, Any]) -> str:
+    """``sources: sys.argv[1] (old.py:12, new.py:9); sinks: 1. printed lines (old.py:20, new.py:18)``:
+    each input and output of two scripts, where each script reads or writes it."""
+    short = _short_locs(description)
+    sources = [f"{s['path']} ({short(s['left'])}, {short(s['right'])})" for s in description["sources"]]
+    sinks = []
+    for i, item in enumerate(description["sinks"]):
+        sides = [" + ".join(k["what"] for k in item[side]) for side in ("left", "right")]
+        where = [", ".join(short(k["at"]) for k in item[side]) or "-" for side in ("left", "right")]
+        if sides[0] == sides[1]:
+            sinks.append(f"{i + 1}. {sides[0]} ({where[0]}, {where[1]})")
+        else:
+            lw, rw = sides[0] or "nothing", sides[1] or "nothing"
+            sinks.append(f"{i + 1}. {lw} ({where[0]}) / {rw} ({where[1]})")
+    return f"sources: {'; '.join(sources) or 'none'}; sinks: {'; '.join(sinks) or 'none'}"
+
+
+def _output_labels(description: Mapping[str, Any]) -> list[str]:
+    labels = []
+    for i, item in enumerate(description["sinks"]):
+        sides = [" + ".join(k["what"] for k in item[side]) for side in ("left", "right")]
+        labels.append(f"{i + 1}. {sides[0] if sides[0] == sides[1] else ' / '.join(sides)}")
+    return labels
 
 
 def replay_line(replayed: bool) -> Text:
@@ -152,18 +203,25 @@ def render(result: Result, console: Console | None = None, left: str = "LEFT", r
     console.print(Text(f"  {left}\n  {right}", style="dim"))
     if result.reason:
         console.print(Text(result.reason, style=_REASON_STYLES.get(result.verdict, "")))
+    script = result.stats.get("script")
+    if script is not None:
+        console.print(Text(script_summary(script), style="dim"), highlight=False)
     if explain:
         _explain(result, console)
     cex = result.counterexample
     if cex is not None:
         marks = console.no_color or not console.is_terminal
         console.print(Text("Inputs", style="bold"))
-        console.print(_inputs_table(cex.inputs, cex.partitions))
+        if script is not None and not cex.inputs:
+            console.print(Text("none to give: the scripts' data is in their code (parallelize)", style="dim"))
+        else:
+            console.print(_inputs_table(cex.inputs, cex.partitions, script=script is not None))
         legend = ">>marked<< elements" if marks else "highlighted elements"
         console.print(Text("Outputs", style="bold") + Text(f" ({legend} appear on one side only)",
                                                            style="dim"))
         is_tuple = isinstance(cex.left_outcome, tuple) and isinstance(cex.right_outcome, tuple)
-        console.print(_outputs_table(cex.left, cex.right, is_tuple, marks, names))
+        labels = _output_labels(script) if script is not None else None
+        console.print(_outputs_table(cex.left, cex.right, is_tuple, marks, names, labels))
         if not replay_pending:
             console.print(replay_line(cex.replayed_on_spark))
     for warning in result.warnings:

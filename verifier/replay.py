@@ -142,6 +142,8 @@ def run_on_spark(
 
 def _runnable_source(loaded: LoadedProgram) -> tuple[str, str, str]:
     """(source, function name, file name) of the PySpark code that ``loaded`` stands for."""
+    if loaded.language == "script":  # its SparkLite program is not the script: run the file itself
+        raise ReplayError("a whole script is replayed by running the script (verifier.script_replay)")
     if loaded.language == "python":
         source = loaded.source
         if source is None:

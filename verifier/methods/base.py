@@ -19,11 +19,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from sparklite.ast import Program
 from sparklite.deadline import Deadline
 from sparklite.values import Partitioning
+
+if TYPE_CHECKING:  # the frontend is imported only where a script is loaded
+    from frontend.script import ScriptProgram
 
 
 @dataclass(frozen=True)
@@ -102,12 +105,15 @@ class LoadedProgram:
 
     ``language`` is ``python`` (``path`` and ``function`` name the PySpark function; ``source`` is the
     file's text), ``sql`` (a ``.sql`` file; ``source`` is the query as ``spark.sql`` takes it),
-    ``sparklite`` (a ``.sl`` file) or ``ast`` (built in memory; no source).
+    ``script`` (a whole script, ``docs/scripts.md``: ``script`` holds its sources and sinks, ``program``
+    is ``script.program``, ``function`` the entry named by ``file.py::main`` if any; replay runs the
+    file itself), ``sparklite`` (a ``.sl`` file) or ``ast`` (built in memory; no source).
     """
 
     program: Program  # or a ``sparklite.relational.ast.RelProgram`` (DataFrame code, SQL text)
-    language: Literal["python", "sparklite", "ast", "sql"]
+    language: Literal["python", "sparklite", "ast", "sql", "script"]
     path: str | None = None
     function: str | None = None
     source: str | None = None
     warnings: tuple[str, ...] = field(default=())
+    script: ScriptProgram | None = None
