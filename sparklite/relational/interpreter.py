@@ -451,6 +451,8 @@ class _Interp:
 
     def _filter(self, f: Filter) -> _Data:
         data = self.settle(self.rel(f.source))
+        if isinstance(f.source, Join):
+            self._speculate_pushdown(f.pred, f.source)
         parts: list[list[Row]] = []
         ranks: list[int] | None = None if data.ranks is None else []
         i = 0
@@ -464,6 +466,28 @@ class _Interp:
                 i += 1
             parts.append(kept)
         return _Data(parts, ranks, None, data.narrow)
+
+    def _speculate_pushdown(self, pred: Expr, j: Join) -> None:
+        """Spark pushes a filter's conjuncts that read one side of the join below it, onto that side
+        (either side of an inner join, the preserved side of an outer one, the left of a semi or anti
+        join), where they are evaluated on every row of the side, matched or not: ``T.join(U, ...)
+        .filter(T.a + 1 > 0)`` raised ARITHMETIC_OVERFLOW on an unmatched row. Which rows the join's
+        own pushed conditions drop first is the optimiser's choice, so these evaluations only record
+        latent errors; the filter's outcome stays the one above the join."""
+        nl, nr = len(j.left.schema), len(j.right.schema)
+        to_left = j.kind in ("inner", "cross", "left", "semi", "anti")
+        to_right = j.kind in ("inner", "cross", "right")
+        for c in _conjuncts(pred):
+            cols = _columns_of(c)
+            if not cols:
+                continue
+            if to_left and max(cols) < nl:
+                pad = () if j.kind in ("semi", "anti") else (None,) * nr
+                for row in self.settle(self.rel(j.left)).rows():
+                    self.ev(c, row + pad)
+            elif to_right and min(cols) >= nl:
+                for row in self.settle(self.rel(j.right)).rows():
+                    self.ev(c, (None,) * nl + row)
 
     # joins
 
