@@ -31,7 +31,10 @@ from sparklite.types import (
     INT,
     NONE,
     STR,
+    BoolType,
+    DictType,
     FloatType,
+    IntType,
     ListType,
     NoneType_,
     OptionType,
@@ -158,6 +161,9 @@ def _sum(ts: Sequence[Type]) -> Type:
     assert isinstance(t, ListType)
     if len(ts) == 2:
         _want(is_numeric(ts[1]), f"sum's start must be a number, not {ts[1]}")
+        # an empty list of floats would give the Int start itself: a Float-typed value would hold an
+        # int (str() of which may raise), so the start must be a Float too, as '+' never mixes them
+        _want(not (t.elem == FLOAT and ts[1] != FLOAT), f"sum of Floats needs a Float start, not {ts[1]}")
         return FLOAT if FLOAT in (t.elem, ts[1]) else INT
     return FLOAT if t.elem == FLOAT else INT
 
@@ -322,15 +328,33 @@ def lookup(name: str) -> Builtin | None:
     return _BUILTINS.get(name)
 
 
-def raises(name: str, arg_types: Sequence[Type] | None = None) -> frozenset[str]:
-    """What a call of builtin ``name`` may raise. With the argument types, a sharper answer for the
-    builtins whose risk depends on them (``int`` of an int never raises; ``min``/``max`` of several
-    values never do; ``abs``/``str``/``len`` never do)."""
+def holds_int(t: Type) -> bool:
+    """Whether a value of type ``t`` may contain an ``int`` (``str``/``repr`` of an int of more than
+    4300 digits raise ``ValueError``: Python's ``int_max_str_digits``; a tuple's ``str`` is the repr of
+    its items). Bools are not ints here: ``str(True)`` is ``'True'``."""
+    if isinstance(t, IntType):
+        return True
+    if isinstance(t, OptionType | ListType):
+        return holds_int(t.elem)
+    if isinstance(t, TupleType):
+        return any(holds_int(e) for e in t.elems)
+    if isinstance(t, DictType):
+        return holds_int(t.key) or holds_int(t.value)
+    return not isinstance(t, BoolType | StrType | FloatType | NoneType_)
+
+
+def raises(name: str, arg_types: Sequence[Type | None] | None = None) -> frozenset[str]:
+    """What a call of builtin ``name`` may raise: the table's ``raises``, or, with the argument types
+    (``None`` for an argument of unknown type), a sharper answer for the builtins whose risk depends on
+    them: ``int`` of an int never raises; ``min``/``max`` of several values never do; ``str`` of a value
+    holding no int (a float, a bool, a str, None, tuples of those) never does (a Float-typed value is
+    a float, or the int 0 of an empty ``sum``: SparkLite never mixes Int and Float, see ``_sum``). The
+    one type-directed notion of "may raise": ``sparklite.effects.raises_here`` asks it."""
     b = _BUILTINS[name]
-    if arg_types is not None:
+    if arg_types is not None and all(t is not None for t in arg_types):
         if name == "int" and all(t in (INT, BOOL) for t in arg_types):
             return frozenset()
-        if name == "str" and arg_types and arg_types[0] != INT:
+        if name == "str" and len(arg_types) == 1 and not holds_int(arg_types[0]):  # type: ignore[arg-type]
             return frozenset()
         if name in ("min", "max") and len(arg_types) > 1:
             return frozenset()

@@ -28,7 +28,7 @@ from collections.abc import Mapping
 
 from sparklite import ast as A
 from sparklite import builtins as B
-from sparklite.types import BagType
+from sparklite.types import BagType, Type
 
 ZERO_DIVISION = "ZeroDivisionError"
 EMPTY_ACTION = "ValueError"
@@ -40,8 +40,18 @@ EMPTY_RAISING_SIMPLE_AGGS: Mapping[str, str] = {"min": EMPTY_ACTION, "max": EMPT
 """``SimpleAgg`` kinds that raise on an empty bag (``count`` and ``sum`` do not)."""
 
 
-def raises_here(node: A.Node) -> str | None:
-    """The exception ``node`` itself may raise (ignoring its subexpressions), or None."""
+_TYPED = frozenset({"int", "str", "min", "max", "str.split", "py.unwrap"})
+"""Builtins whose risk depends on their arguments' types (``sparklite.builtins.raises``)."""
+
+
+def raises_here(node: A.Node, env: Mapping[str, Type] | None = None,
+                defs: Mapping[str, A.Def] | None = None) -> str | None:
+    """The exception ``node`` itself may raise (ignoring its subexpressions), or None.
+
+    ``env`` gives the types of names in scope where they are known (typed lambda and def parameters):
+    with it, a builtin's risk is the one its argument types allow (``str`` of a float never raises,
+    ``str`` of an int may: ``sparklite.builtins.raises``); an argument whose type cannot be found
+    counts as any type."""
     if isinstance(node, A.BinOp) and node.op in RAISING_BINOPS:
         if node.op != "/" and isinstance(node.right, A.IntLit) and node.right.value != 0:
             return None
@@ -53,6 +63,8 @@ def raises_here(node: A.Node) -> str | None:
                 and node.args[1].value:
             return None
         kinds = B.BUILTINS[node.func].raises
+        if kinds and env is not None and node.func in _TYPED:
+            kinds = B.raises(node.func, [_type_or_none(a, env, defs) for a in node.args])
         return min(kinds) if kinds else None
     if isinstance(node, A.Call) and node.func in ("min", "max") and len(node.args) == 1:
         return EMPTY_ACTION  # min/max of one list: empty raises
@@ -65,16 +77,37 @@ def raises_here(node: A.Node) -> str | None:
     return None
 
 
+def _type_or_none(e: A.Expr, env: Mapping[str, Type], defs: Mapping[str, A.Def] | None) -> Type | None:
+    """The type of ``e`` from the types of the names in ``env`` (and the defs), or None when it cannot
+    be found (a name of unknown type, an ill-typed or unfinished expression)."""
+    from sparklite.typecheck import type_of
+
+    try:
+        return type_of(e, env, tuple((defs or {}).values()), in_function=True)
+    except Exception:  # noqa: BLE001 - no type, no refinement: the table's answer stands
+        return None
+
+
+def _bind(env: Mapping[str, Type], params: tuple[A.Param, ...]) -> dict[str, Type]:
+    """``env`` inside a function of ``params``: typed parameters known, untyped ones unknown (and
+    hiding an outer name of the same spelling)."""
+    inner = {k: v for k, v in env.items() if k not in {p.name for p in params}}
+    inner.update({p.name: p.type for p in params if isinstance(p.type, Type)})
+    return inner
+
+
 def may_raise(node: A.Node, defs: Mapping[str, A.Def] | None = None,
-              bags: Mapping[str, A.Expr] | None = None) -> bool:
+              bags: Mapping[str, A.Expr] | None = None, env: Mapping[str, Type] | None = None) -> bool:
     """Whether evaluating ``node`` (and forcing any bag it builds) may raise.
 
     ``defs`` are the program's named functions: a call of one may raise if its body may. Without
     ``defs`` every call of a named function is assumed to raise. ``bags`` are the let-bound bags
     (``bag_lets``): a bag is lazy, so forcing one runs its definition's functions now. Other variables
-    never raise (parameters, or let-bound values already evaluated).
+    never raise (parameters, or let-bound values already evaluated). ``env``: the types of the
+    program's names where known (the types of typed lambda and def parameters are always used).
     """
-    return _may_raise(node, defs, set(), bags or {})
+    top = dict(env or {})
+    return _may_raise(node, defs, set(), bags or {}, top, top)
 
 
 def bag_lets(program: A.Program) -> dict[str, A.Expr]:
@@ -89,12 +122,14 @@ def bag_lets(program: A.Program) -> dict[str, A.Expr]:
 
 
 def _may_raise(node: A.Node, defs: Mapping[str, A.Def] | None, seen: set[str],
-               bags: Mapping[str, A.Expr]) -> bool:
-    if raises_here(node) is not None:
+               bags: Mapping[str, A.Expr], env: Mapping[str, Type], top: Mapping[str, Type]) -> bool:
+    if isinstance(node, A.Lambda):
+        return _may_raise(node.body, defs, seen, bags, _bind(env, node.params), top)
+    if raises_here(node, env, defs) is not None:
         return True
     if isinstance(node, A.Var) and node.name in bags and node.name not in seen:
         seen.add(node.name)
-        return _may_raise(bags[node.name], defs, seen, bags)
+        return _may_raise(bags[node.name], defs, seen, bags, top, top)
     name: str | None = None
     if isinstance(node, A.Call) and node.func not in A.BUILTINS and node.func not in B.BUILTINS:
         name = node.func
@@ -107,9 +142,10 @@ def _may_raise(node: A.Node, defs: Mapping[str, A.Def] | None, seen: set[str],
             return True
         seen.add(name)
         d = defs[name]
-        if _may_raise(d.body if isinstance(d, A.FunDef) else d.fn, defs, seen, bags):
+        if _may_raise(d.body if isinstance(d, A.FunDef) else d.fn, defs, seen, bags, _bind({}, d.params),
+                      top):
             return True
-    return any(_may_raise(c, defs, seen, bags) for c in A.children(node))
+    return any(_may_raise(c, defs, seen, bags, env, top) for c in A.children(node))
 
 
 def driver_may_raise(node: A.Node, defs: Mapping[str, A.Def] | None = None,

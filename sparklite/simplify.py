@@ -16,7 +16,13 @@ Rewrites (each preserves the outcome, errors included, on every input and partit
   evaluation of an unused local that may raise, once that local turns out not to raise);
 - a let bound to a literal value (``zero = (0, 0)`` in the user's code) is replaced by that value where
   it is used: reasoning about ``aggregateByKey(zero, ...)`` then knows the zero, where a variable
-  would stand for any value.
+  would stand for any value;
+- an unused ``let j = collect(X)`` (a strict job, as a script's ``for k, v in X.collect(): print(...)``
+  runs it) is dropped when what comes next computes ``X`` again, whole and before anything else that
+  may raise: the lets after it cannot raise, and the body collects ``X`` through maps, filters and
+  flatMaps whose functions cannot raise, its other components cannot raise either. Then the body raises
+  exactly what the job would have (the same lineage, computed again in the same partition order), and
+  otherwise the job's value was never read.
 """
 
 from __future__ import annotations
@@ -45,6 +51,7 @@ def simplify(program: A.Program) -> A.Program:
     lets = tuple(dataclasses.replace(b, value=simplify_expr(b.value, defs, bags)) for b in program.lets)
     body = simplify_expr(program.body, defs, bags)
     lets, body = _inline_literal_lets(lets, body)
+    lets = _drop_recomputed_collects(lets, body, defs, bags)
     lets = _drop_unused_lets(lets, body, defs, bags)
     new_defs = tuple(_simplify_def(d, defs) for d in program.defs)
     return dataclasses.replace(program, defs=new_defs, lets=lets, body=body)
@@ -113,6 +120,45 @@ def _drop_unused_lets(lets: tuple[A.LetBinding, ...], body: A.Expr, defs: Mappin
             kept.append(b)
             mentioned |= _names(b.value)
     return tuple(reversed(kept))
+
+
+def _drop_recomputed_collects(lets: tuple[A.LetBinding, ...], body: A.Expr, defs: Mapping[str, A.Def],
+                              bags: Mapping[str, A.Expr]) -> tuple[A.LetBinding, ...]:
+    """Drop every unused ``let j = collect(X)`` whose ``X`` the rest of the program computes again, whole
+    and first (module doc)."""
+    out = list(lets)
+    for i in range(len(out) - 1, -1, -1):
+        b = out[i]
+        if not isinstance(b.value, A.Collect):
+            continue
+        later = out[i + 1:]
+        mentioned = _names(body) | {n for x in later for n in _names(x.value)} \
+            | {n for d in defs.values() for n in _names(d)}
+        if b.name in mentioned:
+            continue
+        if any(driver_may_raise(x.value, defs, bags) if x.name in bags else may_raise(x.value, defs, bags)
+               for x in later):
+            continue
+        if _recomputes_first(body, A.alpha_key(b.value.source), defs, bags):
+            del out[i]
+    return tuple(out)
+
+
+def _recomputes_first(body: A.Expr, source: tuple, defs: Mapping[str, A.Def],
+                      bags: Mapping[str, A.Expr]) -> bool:
+    """The body collects ``source`` (an alpha key) whole through narrow operators whose functions cannot
+    raise, and nothing else in it may raise."""
+    parts = body.elems if isinstance(body, A.TupleExpr) else (body,)
+    for k, part in enumerate(parts):
+        if any(may_raise(x, defs, bags) for j, x in enumerate(parts) if j != k):
+            continue
+        e = part.source if isinstance(part, A.Collect) else part
+        while A.alpha_key(e) != source and isinstance(e, A.Map | A.Filter | A.FlatMap) \
+                and not may_raise(e.fn, defs, bags) and not driver_may_raise(e.fn, defs, bags):
+            e = e.source
+        if A.alpha_key(e) == source:
+            return True
+    return False
 
 
 def _names(node: A.Node) -> set[str]:

@@ -149,61 +149,135 @@ def _keeps_key(fn: A.Fn) -> bool:
 
 
 def abstract_shared(left: A.Program, right: A.Program) -> tuple[list[str], A.Program, A.Program] | None:
-    """Both programs with their maximal shared bag subprograms replaced by fresh inputs, or None."""
+    """Both programs with their maximal shared bag subprograms replaced by fresh inputs, or None.
+
+    "Shared" is up to alpha-equivalence, including the functions a subprogram calls: a def of one
+    program and a def of the other are the same function when their bodies are (up to the names of
+    their parameters and of the defs they call in turn), whatever they are called (``_def_tokens``)."""
     params = {p.name: p.type for p in left.params}
     if {p.name: p.type for p in right.params} != params:
         return None
-    right_keys = {_key(n) for n in _candidates(right, params)}
+    tokens_l, tokens_r = _def_tokens(left, right, params)
+    key_l = _keyer(left, tokens_l)
+    key_r = _keyer(right, tokens_r)
+    right_keys = {key_r(n) for n in _candidates(right, params, tokens_r)}
     shared: list[A.Expr] = []
-    for node in _candidates(left, params):  # pre-order: the first match on a path is the maximal one
-        if _key(node) in right_keys and not any(_inside(node, s) for s in shared):
+    for node in _candidates(left, params, tokens_l):  # pre-order: the first match on a path is maximal
+        if key_l(node) in right_keys and not any(_inside(node, s) for s in shared):
             shared.append(node)
-    shared = [s for s in shared if _worth_it(s)]
+    shared = [s for s in shared if _worth_it(s, left.defs)]
     if not shared:
         return None
-    if any(effects.driver_may_raise(s) for s in shared):
+    defs_l = {d.name: d for d in left.defs}
+    if any(effects.driver_may_raise(s, defs_l) for s in shared):
         return None
-    raising = any(effects.may_raise(s) for s in shared)
+    raising = [i for i, s in enumerate(shared) if effects.may_raise(s, defs_l)]
+    if len(raising) > 1:
+        return None  # which of two raising inputs a program forces first decides its error
     if raising and not (_forces_all(left) and _forces_all(right)):
         return None
     env = {n: t for n, t in params.items() if t is not None}
     names: list[str] = []
-    table: dict[tuple, str] = {}
+    table_l: dict[tuple, str] = {}
+    table_r: dict[tuple, str] = {}
     new_params = list(left.params)
     for i, s in enumerate(shared):
         try:
-            t = type_of(s, env)
+            t = type_of(s, env, left.defs)
         except Exception:  # noqa: BLE001 - an ill-typed view is no view
             return None
         if not isinstance(t, BagType) or contains_bag(t.elem):
             return None
         name = f"{_SHARED}{i}"
-        table[_key(s)] = name
+        table_l[key_l(s)] = name
+        table_r[key_l(s)] = name  # key_r of the matching right subprogram is the same key
         names.append(_describe(s))
         new_params.append(A.Param(name, t))
     out = []
-    for program in (left, right):
-        replaced = _replace(program, table)
-        if raising and _may_raise_outside(replaced):
+    for program, key, table in ((left, key_l, table_l), (right, key_r, table_r)):
+        replaced = _replace(program, table, key)
+        if raising and not _raises_after(replaced, f"{_SHARED}{raising[0]}", env):
             return None
         out.append(dataclasses.replace(replaced, params=tuple(new_params)))
     return names, out[0], out[1]
 
 
-def _candidates(program: A.Program, params: dict[str, Type | None]) -> Iterator[A.Expr]:
-    """Bag subexpressions reading only the inputs, outermost first; never a sorted bag (an input is a
-    bag in no order, and the order of a sorted bag is observed)."""
+_TOKEN = "@def"
+"""Canonical names of shared defs (not an identifier, so never a name of either program)."""
+
+
+def _def_tokens(left: A.Program, right: A.Program, params: dict[str, Type | None]
+                ) -> tuple[dict[str, str], dict[str, str]]:
+    """A canonical name for every def of either program that a shared subprogram may call: the same
+    name for defs whose bodies are alpha-equivalent once the defs they call are named canonically (so a
+    def is the same in both programs only with the same body, down to the defs it calls), none for a
+    def reading anything but its parameters and the programs' inputs (a def sees the lets as they are
+    when it is called) or calling a def without a canonical name."""
+    interned: dict[tuple, str] = {}
+    out = []
+    for program in (left, right):
+        names = {d.name for d in program.defs}
+        tokens: dict[str, str] = {}
+        for d in program.defs:  # in order: a def calls only the defs before it (no recursion)
+            fn = A.Lambda(d.params, d.body if isinstance(d, A.FunDef) else d.fn)
+            renamed = _rename_defs(fn, tokens, names)
+            free = _free_vars(renamed)
+            if any(n not in params and not n.startswith(_TOKEN) for n in free):
+                continue
+            ret = str(d.ret) if isinstance(d, A.FunDef) else None
+            key = (type(d).__name__, ret, A.alpha_key(renamed))
+            tokens[d.name] = interned.setdefault(key, f"{_TOKEN}{len(interned)}")
+        out.append(tokens)
+    return out[0], out[1]
+
+
+def _rename_defs(node: A.Node, tokens: dict[str, str], names: set[str]) -> A.Node:
+    """``node`` with the program's defs (``names``) called by their canonical names (``tokens``); a def
+    without one keeps its own name (then no subprogram calling it is shared)."""
+    def rename(n: A.Node) -> A.Node:
+        if isinstance(n, A.Call) and n.func in names and n.func in tokens:
+            return dataclasses.replace(n, func=tokens[n.func])
+        if isinstance(n, A.FnRef | A.PApp) and n.name in tokens:
+            return dataclasses.replace(n, name=tokens[n.name])
+        return n
+
+    return A.transform(node, rename)
+
+
+def _keyer(program: A.Program, tokens: dict[str, str]):  # noqa: ANN202 - a key function
+    names = {d.name for d in program.defs}
+    return lambda node: A.alpha_key(_rename_defs(node, tokens, names))
+
+
+def _candidates(program: A.Program, params: dict[str, Type | None], tokens: dict[str, str]
+                ) -> Iterator[A.Expr]:
+    """Bag subexpressions reading only the inputs (and calling only defs with a canonical name),
+    outermost first; never a sorted bag (an input is a bag in no order, and the order of a sorted bag
+    is observed)."""
+    allowed = set(params) | set(tokens)
+    unnamed = {d.name for d in program.defs} - set(tokens)  # (a def may be named like a builtin)
     for root in (*(b.value for b in program.lets), program.body):
         for n in A.walk(root):
-            if isinstance(n, A.BAG_OPS) and not A.sorted_bag(n) and _free_vars(n) <= set(params):
+            if isinstance(n, A.BAG_OPS) and not A.sorted_bag(n) and _free_vars(n) <= allowed \
+                    and not _calls(n, unnamed):
                 yield n
 
 
+def _calls(node: A.Node, names: set[str]) -> bool:
+    return bool(names) and any(isinstance(n, A.Call) and n.func in names
+                               or isinstance(n, A.FnRef | A.PApp) and n.name in names for n in A.walk(node))
 
-def _worth_it(node: A.Expr) -> bool:
+
+
+def _worth_it(node: A.Expr, defs: tuple[A.Def, ...] = ()) -> bool:
     """Abstract only what the term encoder cannot read: variable-length ``flatMap`` and the operators
-    outside the paper (outer joins, ``distinct``, set operations, sorting), or string/float work."""
-    for n in A.walk(node):
+    outside the paper (outer joins, ``distinct``, set operations, sorting), or string/float work (in the
+    subprogram or in the defs it calls)."""
+    by_name = {d.name: d for d in defs}
+    called = {n.func if isinstance(n, A.Call) else n.name for n in A.walk(node)
+              if isinstance(n, A.Call | A.FnRef | A.PApp)}
+    roots = [node, *(by_name[c] for c in called if c in by_name)]
+    for n in (m for r in roots for m in A.walk(r)):
         fixed = isinstance(n, A.FlatMap) and isinstance(n.fn, A.Lambda) and isinstance(n.fn.body, A.TupleExpr)
         if isinstance(n, A.FlatMap) and not fixed:
             return True
@@ -238,17 +312,87 @@ def _forces_all(program: A.Program) -> bool:
     return all(b.name in used for b in program.lets if isinstance(b.value, A.BAG_OPS))
 
 
-def _may_raise_outside(program: A.Program) -> bool:
-    defs = {d.name: d for d in program.defs}
-    bags = effects.bag_lets(program)
-    return any(effects.may_raise(r, defs, bags) for r in (*(b.value for b in program.lets), program.body))
+def _raises_after(program: A.Program, shared: str, env: dict[str, Type]) -> bool:
+    """Whether every evaluation of ``program`` (whose input ``shared`` stands for a subprogram that may
+    raise) that may raise happens only once ``shared`` has been computed whole, so that when the
+    subprogram raises, the program raises its error, whatever else it computes.
+
+    Each let and the body, in order: one that cannot raise is harmless (a bag let: building it on the
+    driver cannot raise; its functions run when a later action forces it, which is checked there); one
+    that may raise must only do so after a shuffle whose map side computes ``shared`` whole, with nothing
+    raising before that shuffle (``_after_barrier``)."""
+    ctx = _Ctx({d.name: d for d in program.defs}, effects.bag_lets(program), env, shared)
+    for b in program.lets:
+        if isinstance(b.value, A.BAG_OPS) or b.name in ctx.bags:
+            if effects.driver_may_raise(b.value, ctx.defs, ctx.bags):
+                return False
+        elif ctx.raises(b.value) and not _after_barrier(b.value, ctx, set()):
+            return False
+    return not ctx.raises(program.body) or _after_barrier(program.body, ctx, set())
 
 
-def _replace(program: A.Program, table: dict[tuple, str]) -> A.Program:
+@dataclasses.dataclass(frozen=True)
+class _Ctx:
+    defs: dict[str, A.Def]
+    bags: dict[str, A.Expr]
+    env: dict[str, Type]
+    shared: str
+
+    def raises(self, e: A.Node) -> bool:
+        return effects.may_raise(e, self.defs, self.bags, self.env)
+
+    def reads_shared(self, e: A.Node, seen: frozenset[str] = frozenset()) -> bool:
+        for n in A.walk(e):
+            if isinstance(n, A.Var):
+                if n.name == self.shared:
+                    return True
+                if n.name in self.bags and n.name not in seen \
+                        and self.reads_shared(self.bags[n.name], seen | {n.name}):
+                    return True
+        return False
+
+    def function_ok(self, f: A.Node) -> bool:
+        """A function argument whose *building* on the driver cannot raise (its body runs in the job)."""
+        if isinstance(f, A.Lambda | A.FnRef):
+            return True
+        if isinstance(f, A.PApp):
+            return not any(self.raises(a) for a in f.args)
+        return not self.raises(f)
+
+
+_UNARY = (A.Map, A.Filter, A.FlatMap, A.Distinct, A.Collect, A.CountByValue, A.CollectAsMap, A.Fold,
+          A.Aggregate, A.Reduce, A.SimpleAgg)
+
+
+def _after_barrier(e: A.Node, ctx: _Ctx, seen: set[str]) -> bool:
+    """Every evaluation in ``e`` that may raise, and every element of ``e``, comes after a shuffle whose
+    map side has computed the shared input whole (the interpreter computes a shuffle's whole map side
+    before any reduce partition, as Spark runs a reduce stage only after its map stage succeeded): a
+    by-key aggregation whose source reads the shared input and cannot raise, nor can its map-side
+    functions (``create``, ``mergeValue``, the zero), then only one-source operators and actions above
+    it whose other arguments cannot raise when they are built (their functions run in the job)."""
+    if isinstance(e, A.Var) and e.name in ctx.bags and e.name not in seen:
+        return _after_barrier(ctx.bags[e.name], ctx, seen | {e.name})
+    if isinstance(e, A.TupleExpr):
+        return all(not ctx.raises(x) or _after_barrier(x, ctx, seen) for x in e.elems)
+    if isinstance(e, A.CombineByKey):
+        return (ctx.reads_shared(e.source) and not ctx.raises(e.source) and not ctx.raises(e.create)
+                and not ctx.raises(e.merge_value) and (e.zero is None or not ctx.raises(e.zero))
+                and ctx.function_ok(e.merge_combiners))
+    if isinstance(e, A.GroupByKeyAgg):
+        return ctx.reads_shared(e.source) and not ctx.raises(e.source)
+    if isinstance(e, _UNARY):
+        others = [getattr(e, f.name) for f in dataclasses.fields(e)
+                  if f.name not in ("source", "loc") and isinstance(getattr(e, f.name), A.Node)]
+        return all(ctx.function_ok(o) for o in others) and _after_barrier(e.source, ctx, seen)
+    return False
+
+
+def _replace(program: A.Program, table: dict[tuple, str], key) -> A.Program:  # noqa: ANN001
     # top-down: replace the outermost match first, so inner matches are never rewritten separately
     def walk(node: A.Node) -> A.Node:
-        if isinstance(node, A.BAG_OPS) and _key(node) in table:
-            return A.Var(table[_key(node)], loc=node.loc)
+        if isinstance(node, A.BAG_OPS) and key(node) in table:
+            return A.Var(table[key(node)], loc=node.loc)
         changes = {}
         for f in dataclasses.fields(node):
             if f.name == "loc":
@@ -273,14 +417,13 @@ def _inside(node: A.Node, outer: A.Node) -> bool:
 
 
 def _free_vars(node: A.Node) -> set[str]:
-    """Names read by ``node`` that it does not bind; builtin calls are not names (a def is, so a
-    subexpression calling one is not shared: the two programs' defs may differ)."""
+    """Names read by ``node`` that it does not bind; builtin calls are not names (a def is: a
+    subexpression calling one is shared only through the def's canonical name, ``_def_tokens``)."""
     from sparklite.builtins import BUILTINS
 
     return {n for n in A.free_names(node) if n not in BUILTINS}
 
 
-_key = A.alpha_key
 
 
 def _describe(node: A.Expr) -> str:
