@@ -192,12 +192,30 @@ def run(program: RelProgram, tables: Mapping[str, Sequence[Sequence[Any]]],
         outcome = interp.program()
     except _Demanded as demanded:
         outcome = demanded.poison.error
-        for error in sorted({p.error for p in interp.created} - {outcome}, key=str):
+        others = {p.error for p in interp.created} | _errors_past_the_first(program, tables, partitions)
+        for error in sorted(others - {outcome}, key=str):
             interp.caveats.add(other_error_caveat(error))
     else:
         for error in sorted({p.error for p in interp.created}, key=str):
             interp.caveats.add(latent_caveat(error))
     return RelRun(outcome, frozenset(interp.caveats))
+
+
+def _errors_past_the_first(program: RelProgram, tables: Mapping[str, Sequence[Sequence[Any]]],
+                           partitions: Partitions | None) -> set[RelError]:
+    """The errors the run would meet after the first one it demanded. Spark runs the tasks of a stage
+    (and independent stages) concurrently and reports whichever failure reaches the driver first: with
+    two failing partitions, or a failing join side and another failing side, either error may be the
+    outcome (``CAST_INVALID_INPUT`` on one side of a join, ``DIVIDE_BY_ZERO`` on the other, was seen
+    both ways). A second run treats every demanded error as NULL and goes on, collecting them all;
+    a best effort for the ``other error`` caveats only (an error in it is ignored)."""
+    lenient = _Interp(program, tables, partitions or {})
+    lenient.lenient = True
+    try:
+        lenient.program()
+    except Exception:  # noqa: BLE001 - the caveats are best effort; the outcome is the strict run's
+        pass
+    return {p.error for p in lenient.created} | lenient.demanded_errors
 
 
 _EXPR_METHODS: Mapping[type, str] = MappingProxyType({
@@ -224,6 +242,8 @@ class _Interp:
         self.partitions = partitions
         self.created: list[_Poison] = []
         self.caveats: set[str] = set()
+        self.lenient = False  # demanded errors become NULL (``_errors_past_the_first``)
+        self.demanded_errors: set[RelError] = set()
 
     # -- poisons ---------------------------------------------------------------------------------
 
@@ -232,9 +252,11 @@ class _Interp:
         self.created.append(poison)
         return poison
 
-    @staticmethod
-    def demand(v: Any) -> Any:
+    def demand(self, v: Any) -> Any:
         if isinstance(v, _Poison):
+            if self.lenient:
+                self.demanded_errors.add(v.error)
+                return None
             raise _Demanded(v)
         return v
 
