@@ -10,12 +10,15 @@ programs, turn such pairs into pairs the methods handle (``verification-conditio
   for a ``B`` whose keys are unique (a by-key aggregation, then filters or ``mapValues``), as ``B``:
   two such results are equal dicts exactly when the bags are equal.
 - **Shared subprograms become inputs** (an over-approximation). A bag-valued subexpression that both
-  programs compute identically (same text up to the names of lambda parameters, reading only the
-  inputs) is replaced in both by one fresh input bag, with an arbitrary partitioning: what holds for
-  every bag and every partitioning holds for the one the subexpression computes. When the subexpression
-  may raise, the rewriting is used only if nothing else in either program may raise and both programs
-  force the whole subexpression (no ``take``/``first``/``takeOrdered``, no ``cartesian``, whose right
-  side Spark may never open): then both raise exactly when it does, with its error.
+  programs compute identically (same text up to the names of lambda parameters and of the defs it
+  calls, whose bodies must be the same up to the same renaming; reading only the inputs) is replaced in
+  both by one fresh input bag, with an arbitrary partitioning: what holds for every bag and every
+  partitioning holds for the one the subexpression computes. When the subexpression may raise, the
+  rewriting is used only if it is the only shared one that may, both programs force it whole (no
+  ``take``/``first``/``takeOrdered``, no ``cartesian``, whose right side Spark may never open), and
+  everything else in either program that may raise runs only after a shuffle has computed it whole
+  (``_raises_after``: a by-key aggregation over it with nothing raising on its map side, as the division
+  of an average per key): then both raise exactly when it does, with its error.
 
 A view is for proofs only: its counterexamples are not counterexamples of the original pair (the
 fresh input stands for no concrete input), so ``verifier.api`` keeps only a view's ``Proved``.
