@@ -354,12 +354,14 @@ def agg(name: R.AggName, args: Sequence[R.Expr], loc: Loc | None = None) -> R.Ag
     if name in ("sum", "sum_distinct", "try_sum"):
         if isinstance(t, IntegralType):
             return R.AggCall(name, (coerce(a, BIGINT),), BIGINT, True, loc=loc)
-        if isinstance(t, DecimalType):
-            return R.AggCall(name, (a,), _bounded(t.precision + 10, t.scale), True, loc=loc)
+        if isinstance(t, DecimalType):  # DecimalType.bounded, no precision loss: (38,18) stays (38,18)
+            return R.AggCall(name, (a,), DecimalType(min(MAX_PRECISION, t.precision + 10), t.scale), True,
+                             loc=loc)
         return R.AggCall(name, (a,), DOUBLE, True, loc=loc)
     if name == "avg":
-        if isinstance(t, DecimalType):
-            return R.AggCall(name, (a,), _bounded(t.precision + 4, t.scale + 4), True, loc=loc)
+        if isinstance(t, DecimalType):  # bounded: avg of decimal(38,18) is decimal(38,22)
+            return R.AggCall(name, (a,), DecimalType(min(MAX_PRECISION, t.precision + 4),
+                                                     min(MAX_PRECISION, t.scale + 4)), True, loc=loc)
         return R.AggCall(name, (coerce(a, DOUBLE),), DOUBLE, True, loc=loc)
     raise UnsupportedError(f"aggregate {name!r} is not supported", loc, construct=name)
 
