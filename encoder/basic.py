@@ -661,6 +661,9 @@ class BasicEncoder:
             if name == "sum" and len(vals) == 2:  # sum(xs, start): the start is an argument too
                 start = vals[1]
                 result = F64 if is_float(start) or basis == F64 else z3.IntSort()
+                if is_float(start) and basis != F64:  # ints added to a float: OverflowError past 1e308
+                    self.hazard(path, self.uf("list_sum_from_fails", (v, start), z3.BoolSort()),
+                                OVERFLOW_ERROR)
                 return self.uf("list_sum_from", (v, start), result)
             if name == "sum":  # of ints or bools: an int; of floats: a float
                 return self.uf("list_sum", (v,), F64 if basis == F64 else z3.IntSort())

@@ -297,7 +297,9 @@ _add("round", (1, 2), _round, _py_round, (VALUE_ERROR, OVERFLOW_ERROR), "round({
 _add("abs", (1,), _abs, abs, python="abs({0})")
 _add("min", (1, 2, 3, 4, 5, 6, 7, 8), _minmax("min"), min, (VALUE_ERROR,), "min({args})")
 _add("max", (1, 2, 3, 4, 5, 6, 7, 8), _minmax("max"), max, (VALUE_ERROR,), "max({args})")
-_add("sum", (1, 2), _sum, sum, python="sum({args})")
+# sum(ints, 0.5) converts an int to a float on the way: OverflowError past 1e308 (``raises`` below:
+# only that mix can raise)
+_add("sum", (1, 2), _sum, sum, (OVERFLOW_ERROR,), python="sum({args})")
 _add("sorted", (1,), _sorted, _py_sorted, python="sorted({0})")
 _add("math.sqrt", (1,), _float_fn("math.sqrt", FLOAT), math.sqrt, (VALUE_ERROR, OVERFLOW_ERROR),
      "__import__('math').sqrt({0})")
@@ -346,7 +348,8 @@ def holds_int(t: Type) -> bool:
 def raises(name: str, arg_types: Sequence[Type | None] | None = None) -> frozenset[str]:
     """What a call of builtin ``name`` may raise: the table's ``raises``, or, with the argument types
     (``None`` for an argument of unknown type), a sharper answer for the builtins whose risk depends on
-    them: ``int`` of an int never raises; ``min``/``max`` of several values never do; ``str`` of a value
+    them: ``int`` of an int never raises; ``min``/``max`` of several values never do; ``sum`` raises
+only with a float start over ints; ``str`` of a value
     holding no int (a float, a bool, a str, None, tuples of those) never does (a Float-typed value is
     a float, or the int 0 of an empty ``sum``: SparkLite never mixes Int and Float, see ``_sum``). The
     one type-directed notion of "may raise": ``sparklite.effects.raises_here`` asks it."""
@@ -358,6 +361,8 @@ def raises(name: str, arg_types: Sequence[Type | None] | None = None) -> frozens
             return frozenset()
         if name in ("min", "max") and len(arg_types) > 1:
             return frozenset()
+        if name == "sum" and (len(arg_types) == 1 or arg_types[1] in (INT, BOOL)):
+            return frozenset()  # ints add exactly, floats overflow to inf: only an int->float start raises
         if name == "str.split" and (len(arg_types) == 1 or arg_types[1] == NONE):
             return frozenset()
         if name == "py.unwrap" and arg_types and not isinstance(arg_types[0], OptionType | NoneType_):

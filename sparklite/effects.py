@@ -40,7 +40,7 @@ EMPTY_RAISING_SIMPLE_AGGS: Mapping[str, str] = {"min": EMPTY_ACTION, "max": EMPT
 """``SimpleAgg`` kinds that raise on an empty bag (``count`` and ``sum`` do not)."""
 
 
-_TYPED = frozenset({"int", "str", "min", "max", "str.split", "py.unwrap"})
+_TYPED = frozenset({"int", "str", "min", "max", "sum", "str.split", "py.unwrap"})
 """Builtins whose risk depends on their arguments' types (``sparklite.builtins.raises``)."""
 
 
