@@ -475,6 +475,7 @@ class _Interp:
         data = self.settle(self.rel(f.source))
         if isinstance(f.source, Join):
             self._speculate_pushdown(f.pred, f.source)
+        self._speculate_substitution(f)
         parts: list[list[Row]] = []
         ranks: list[int] | None = None if data.ranks is None else []
         i = 0
@@ -488,6 +489,27 @@ class _Interp:
                 i += 1
             parts.append(kept)
         return _Data(parts, ranks, None, data.narrow)
+
+    def _speculate_substitution(self, f: Filter) -> None:
+        """Spark combines stacked filters and infers more conjuncts from ``col = e``: it substitutes
+        ``e`` for ``col`` in the others and evaluates the inferred conjunct *first*, on every row, so
+        ``filter((x = MIN) OR isnan(a)).filter(CAST(c AS BIGINT) = x)`` raised CAST_INVALID_INPUT on
+        rows the first filter rejects (it evaluated ``(CAST(c AS BIGINT) = MIN) OR isnan(a)``).
+        Evaluated here on the rows below the chain of filters, for latent errors only."""
+        conjuncts: list[Expr] = []
+        base: Rel = f
+        while isinstance(base, Filter):
+            conjuncts += _conjuncts(base.pred)
+            base = base.source
+        for c in conjuncts:
+            if not (isinstance(c, Cmp) and c.op == "="):
+                continue
+            for col, other in ((c.left, c.right), (c.right, c.left)):
+                if not isinstance(col, Col) or isinstance(other, Col) or not _columns_of(other):
+                    continue
+                if any(d is not c and col.index in _columns_of(d) for d in conjuncts):
+                    for row in self.settle(self.rel(base)).rows():
+                        self.ev(other, row)
 
     def _speculate_pushdown(self, pred: Expr, j: Join) -> None:
         """Spark pushes a filter's conjuncts that read one side of the join below it, onto that side
