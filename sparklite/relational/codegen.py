@@ -22,7 +22,8 @@ DataFrame set methods (SQL ``UNION`` is ``union(...).distinct()``), ``Sort`` ``o
 null placement, ``Aggregate`` ``groupBy(...).agg(...)``. Expressions use the ``Column`` operators and
 ``pyspark.sql.functions``; where PySpark has no Python spelling, the SQL function is called by name
 (``F.call_function('div', a, b)``). Literals are typed exactly: ``F.lit(1)`` is ``int``, a ``bigint``
-literal that fits 32 bits is ``F.lit(1).cast('bigint')`` (folded to a literal by Spark), a decimal
+literal that fits 32 bits is ``F.expr('1L')`` (a true literal: a cast would type differently against
+decimals), a decimal
 ``F.lit(Decimal('1.50'))`` (``decimal(3,2)``, as Spark types a ``java.math.BigDecimal``), a typed NULL
 ``F.lit(None).cast('int')``. Casts the builder inserted for coercion are written out, so Spark's own
 analyser finds every operand already of the right type and adds nothing.
@@ -112,11 +113,14 @@ def lit_code(value: object, t: SqlType) -> str:
         return f"F.lit({bool(value)!r})"
     if isinstance(t, IntegralType):
         v = int(value)  # type: ignore[call-overload]
-        if t == INT:
+        if t == INT or t == BIGINT and not INT.min <= v <= INT.max:
             return f"F.lit({v})"
-        if t == BIGINT and not INT.min <= v <= INT.max:
-            return f"F.lit({v})"
-        return f"F.lit({v}).cast({_str(type_name(t))})"
+        # a true bigint/smallint/tinyint *literal* (SQL 1L, 1S, 1Y): F.lit(1).cast('bigint') would be a
+        # cast, which Spark's DecimalPrecision types as decimal(20,0) where a literal gets its digits
+        suffix = {64: "L", 16: "S", 8: "Y"}.get(t.bits)
+        if suffix is None:
+            return f"F.lit({v}).cast({_str(type_name(t))})"
+        return f"F.expr({f'{v}{suffix}'!r})"
     if isinstance(t, DoubleType):
         return f"F.lit({_float(float(value))})"  # type: ignore[arg-type]
     if isinstance(t, DecimalType):
@@ -181,12 +185,18 @@ def _decimal_operands(e: R.Arith) -> tuple[R.Expr, R.Expr]:
 
     from sparklite.relational import build
 
+    def as_spark_sees(x: R.Expr) -> R.Expr:
+        """A bare integral literal as Spark's DecimalPrecision types it: the decimal of its digits."""
+        if isinstance(x, R.Lit) and isinstance(x.type, IntegralType) and isinstance(x.value, int):
+            return R.Cast(x, DecimalType(max(1, len(str(abs(x.value)))), 0), False)
+        return x
+
     for left in options(e.left):
         for right in options(e.right):
             if (left, right) == (e.left, e.right):
                 continue
             try:
-                retyped = build.arith(e.op, left, right, try_=e.try_)
+                retyped = build.arith(e.op, as_spark_sees(left), as_spark_sees(right), try_=e.try_)
             except Exception:  # noqa: BLE001, S112 - a refusal only rules this candidate out
                 continue
             if retyped.type == e.type:
