@@ -206,18 +206,6 @@ def _nodes(node: Any) -> list[Any]:
     return out
 
 
-def _wide_decimal_aggregate(program: R.RelProgram) -> bool:
-    """build.py types ``sum``/``avg`` of a decimal with precision loss (``adjustPrecisionScale``) where
-    Spark only bounds: ``sum`` of ``decimal(38,18)`` is ``decimal(38,18)`` in Spark, ``decimal(38,8)``
-    per build.py; ``avg`` is ``decimal(38,22)``, not ``(38,18)``. Open build.py bug (reported)."""
-    for n in _nodes(program.body):
-        if isinstance(n, R.AggCall) and n.args and isinstance(n.args[0].type, DecimalType):
-            p = n.args[0].type.precision
-            if n.name in ("sum", "try_sum", "sum_distinct") and p + 10 > 38 or n.name == "avg" and p + 4 > 38:
-                return True
-    return False
-
-
 def _filter_over_join(program: R.RelProgram) -> bool:
     """Spark pushes a filter above a join below it, onto the side its columns come from, where its
     errors raise on that side's rows matched or not. The interpreter records those errors as latent
@@ -238,8 +226,6 @@ def known_bug(case: Case, expected: Any, got: Any, type_mismatch: bool) -> str |
     narrow: a shape of program plus a shape of difference."""
     from sparklite.relational.values import RelError
 
-    if type_mismatch and _wide_decimal_aggregate(case.program):
-        return "build.py: sum/avg of wide decimals typed with precision loss"
     if isinstance(got, RelError) and not isinstance(expected, RelError) and _filter_over_join(case.program):
         return "interpreter: filter above a projection of a join not pushed below the join"
     if isinstance(got, RelError) and isinstance(expected, RelError) and _can_raise(case.program, got):
