@@ -23,7 +23,7 @@ import random
 import time
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from decimal import Decimal
+from decimal import Decimal, localcontext
 from typing import Any
 
 from sparklite.errors import InputError
@@ -50,33 +50,53 @@ Layout = dict[str, tuple[tuple[tuple, ...], ...]]
 # ---------------------------------------------------------------------------------------------------
 
 
-def align(left: R.RelProgram, right: R.RelProgram) -> tuple[R.RelProgram, dict[str, str]]:
-    """RIGHT with its tables renamed to LEFT's (and the renaming, RIGHT's name -> LEFT's).
+def align(left: R.RelProgram, right: R.RelProgram) -> tuple[R.RelProgram, R.RelProgram, dict[str, str]]:
+    """Both programs over one set of tables: LEFT with every table either reads (and the declarations
+    of both merged), RIGHT with its tables renamed to LEFT's; and the renaming, RIGHT's name -> LEFT's.
 
-    Tables match by name (case-insensitively) when both programs read the same names (SQL queries over
-    one schema), else by position (DataFrame functions, whose parameter names are the author's
-    choice). Matched tables must have the same columns."""
-    lnames = [p.name.lower() for p in left.params]
-    rnames = [p.name.lower() for p in right.params]
-    if sorted(lnames) == sorted(rnames):
-        by_name = {p.name.lower(): p for p in right.params}
-        pairs = [(lp, by_name[lp.name.lower()]) for lp in left.params]
+    Tables match by name (case-insensitively) when one program's names are among the other's (SQL
+    queries over one schema, a query that drops a join), else by position (DataFrame functions, whose
+    parameter names are the author's choice). Matched tables must have the same columns. A column is
+    NOT NULL, and a key declared, if either program says so: a counterexample must be an input both
+    programs accept."""
+    lnames = {p.name.lower() for p in left.params}
+    rnames = {p.name.lower() for p in right.params}
+    if lnames <= rnames or rnames <= lnames:
+        by_name = {p.name.lower(): p for p in left.params}
+        pairs = [(by_name.get(rp.name.lower()), rp) for rp in right.params]
     elif len(lnames) == len(rnames):
         pairs = list(zip(left.params, right.params, strict=True))
     else:
         raise InputError(f"LEFT reads {len(lnames)} table(s) ({', '.join(p.name for p in left.params)}) and "
                          f"RIGHT {len(rnames)} ({', '.join(p.name for p in right.params)}): they cannot be "
                          "compared on the same inputs", right.loc)
+    merged = {p.name: p.schema for p in left.params}
+    extra: list[R.TableParam] = []
+    names: dict[str, str] = {}
     for lp, rp in pairs:
+        if lp is None:  # a table only RIGHT reads
+            extra.append(rp)
+            names[rp.name] = rp.name
+            continue
         lt = [(f.name.lower(), f.type) for f in lp.schema.fields]
         rt = [(f.name.lower(), f.type) for f in rp.schema.fields]
         if lt != rt:
             raise InputError(f"table {lp.name!r} has columns ({lp.schema}) in LEFT but {rp.name!r} has "
                              f"({rp.schema}) in RIGHT: declare the same schema for both", rp.loc or right.loc)
-    renamed = tuple(R.TableParam(lp.name, rp.schema, loc=rp.loc) for lp, rp in pairs)
-    names = {rp.name: lp.name for lp, rp in pairs}
+        merged[lp.name] = _merge(lp.schema, rp.schema)
+        names[rp.name] = lp.name
+    params = tuple(replace(p, schema=merged[p.name]) for p in left.params) + tuple(extra)
+    new_left = replace(left, params=params)
+    renamed = tuple(R.TableParam(names[rp.name], rp.schema, loc=rp.loc) for rp in right.params)
     body = _rename_tables(right.body, names)
-    return R.RelProgram(right.name, renamed, body, right.language, loc=right.loc), names
+    return new_left, R.RelProgram(right.name, renamed, body, right.language, loc=right.loc), names
+
+
+def _merge(a: Schema, b: Schema) -> Schema:
+    fields = tuple(replace(fa, nullable=fa.nullable and fb.nullable)
+                   for fa, fb in zip(a.fields, b.fields, strict=True))
+    constraints = tuple(dict.fromkeys(a.constraints + b.constraints))
+    return Schema(fields, constraints)
 
 
 def _rename_tables(node: Any, names: Mapping[str, str]) -> Any:
@@ -99,19 +119,56 @@ def _rename_tables(node: Any, names: Mapping[str, str]) -> Any:
 # ---------------------------------------------------------------------------------------------------
 
 
-def observe(outcome: Any, ignore_names: bool) -> Any:
-    """``--ignore-names`` compares results by position: column names are blanked, types kept."""
-    from sparklite.relational.values import RelResult
+def observe(outcome: Any, ignore_names: bool, unordered: bool = False) -> Any:
+    """What the user sees of an outcome. ``--ignore-names`` blanks column names (types kept).
 
-    if ignore_names and isinstance(outcome, RelResult):
-        return replace(outcome, columns=tuple(("", t) for _, t in outcome.columns))
+    Rows an action hands to Python (``collect()``, ``take(n)``: a ``RelResult`` built from a list;
+    ``first()``: a ``RelRow``) carry no Spark types: a ``Row`` of a bigint and one of an int holding 1
+    are the same, so only their names and values are compared. ``unordered``: one side's rows are
+    ordered and the other's are not, so Spark may show the same sequence for both: compare bags."""
+    from sparklite.relational.values import RelResult, RelRow
+    from sparklite.values import Bag, Sorted
+
+    if isinstance(outcome, RelRow):
+        names = tuple(("" if ignore_names else n, "") for n, _ in outcome.columns)
+        return RelRow(tuple(outcome), names)
+    if isinstance(outcome, RelResult):
+        cols = outcome.columns
+        if ignore_names:
+            cols = tuple(("", t) for _, t in cols)
+        rows = outcome.rows
+        if unordered and isinstance(rows, Sorted):
+            rows = Bag.of(x for g in rows.groups for x in g.items) if rows.taken is None else rows
+        return replace(outcome, columns=cols, rows=rows)
     return outcome
 
 
-def differ(a: Any, b: Any, ignore_names: bool) -> bool:
-    from sparklite.relational.values import rel_outcomes_equal
+def differ(a: Any, b: Any, ignore_names: bool, python_rows: bool = False) -> bool:
+    """Do two outcomes differ as the user sees them (``observe``)? ``python_rows``: the programs end in
+    ``collect``/``take``, whose rows reach Python without their Spark types."""
+    from sparklite.relational.values import RelResult, rel_outcomes_equal
+    from sparklite.values import Sorted
 
-    return not rel_outcomes_equal(observe(a, ignore_names), observe(b, ignore_names))
+    def sorted_rows(o: Any) -> bool:
+        return isinstance(o, RelResult) and isinstance(o.rows, Sorted)
+
+    unordered = sorted_rows(a) != sorted_rows(b)
+    if python_rows:
+        a, b = _untyped(a), _untyped(b)
+    return not rel_outcomes_equal(observe(a, ignore_names, unordered), observe(b, ignore_names, unordered))
+
+
+def python_rows(*programs: R.RelProgram) -> bool:
+    """Does a program end in ``collect()``/``take(n)`` (rows handed to Python, without Spark types)?"""
+    return any(isinstance(p.body, R.Action) and p.body.kind in ("collect", "take") for p in programs)
+
+
+def _untyped(outcome: Any) -> Any:
+    from sparklite.relational.values import RelResult
+
+    if isinstance(outcome, RelResult):
+        return replace(outcome, columns=tuple((n, "") for n, _ in outcome.columns))
+    return outcome
 
 
 def is_error(outcome: Any) -> bool:
@@ -147,15 +204,70 @@ class Search:
     notes: list[str] = field(default_factory=list)
 
 
+def failing_constants(program: R.RelProgram) -> list[str]:
+    """The constant subexpressions (reading no column) of ``program`` that raise when evaluated.
+
+    Spark's optimiser folds constant expressions while planning, so such an error is raised even on
+    empty tables and whether or not a row demands it (``T.select(F.lit(1) / F.lit(0))`` raises on an
+    empty T), except inside CASE branches; the interpreter evaluates them per row. A difference found
+    on a program holding one therefore rests on what Spark's planner does: it waits for Spark."""
+    from sparklite.relational import build
+    from sparklite.relational.interpreter import run
+    from sparklite.relational.types import INT, Field
+    from sparklite.relational.values import RelError
+
+    out: list[str] = []
+    one = R.Table("__one", Schema((Field("x", INT, False),)))
+
+    def visit(node: Any) -> None:
+        if isinstance(node, tuple):
+            for x in node:
+                visit(x)
+            return
+        if not isinstance(node, R.RNode):
+            return
+        if isinstance(node, R.Arith | R.Neg | R.Cast | R.Func) and _reads_no_column(node):
+            probe = R.RelProgram("probe", (R.TableParam("__one", one.schema),),
+                                 build.project(one, [node], ["v"]))
+            try:
+                outcome = run(probe, {"__one": [(0,)]}).outcome
+            except Exception:  # noqa: BLE001 - an expression the probe cannot evaluate: assume it may raise
+                outcome = RelError("Exception", None)
+            if isinstance(outcome, RelError):
+                out.append(str(outcome))
+                return
+        if isinstance(node, R.Case):
+            return  # Spark does not fold the branches of a CASE eagerly
+        for f in node.__dataclass_fields__:
+            if f != "loc":
+                visit(getattr(node, f))
+
+    visit(program.body)
+    return out
+
+
+def _reads_no_column(node: Any) -> bool:
+    if isinstance(node, R.Col | R.AggCall):
+        return False
+    if isinstance(node, tuple):
+        return all(_reads_no_column(x) for x in node)
+    if isinstance(node, R.RNode):
+        return all(_reads_no_column(getattr(node, f)) for f in node.__dataclass_fields__ if f != "loc")
+    return True
+
+
 def run_pair(left: R.RelProgram, right: R.RelProgram, tables: Tables, layout: Layout | None,
-             ignore_names: bool, origin: str) -> Found | None:
+             ignore_names: bool, origin: str, planning: tuple[str, ...] = ()) -> Found | None:
+    """Both programs on one input; ``planning`` lists errors Spark may raise while planning (see
+    ``failing_constants``), which make any difference wait for Spark."""
     from sparklite.relational.interpreter import run
 
     lr = run(left, tables, layout)
     rr = run(right, tables, layout)
-    if not differ(lr.outcome, rr.outcome, ignore_names):
+    if not differ(lr.outcome, rr.outcome, ignore_names, python_rows(left, right)):
         return None
     reasons = sorted(set(lr.caveats) | set(rr.caveats))
+    reasons += [f"a constant expression raising {e}, which Spark evaluates while planning" for e in planning]
     if is_error(lr.outcome) or is_error(rr.outcome):
         reasons.append("a runtime error, which Spark raises only where its optimiser evaluates the value")
     return Found(tables, layout, lr.outcome, rr.outcome, not reasons, "; ".join(reasons), origin,
@@ -300,15 +412,9 @@ def value_pool(t: SqlType, constants: Sequence[tuple[SqlType, Any]]) -> list[Any
                  not isinstance(v, bool)]
         return pool
     if isinstance(t, DecimalType):
-        top = Decimal(10) ** (t.precision - t.scale) - Decimal(1).scaleb(-t.scale)
-        q = Decimal(1).scaleb(-t.scale)
-        pool = [Decimal(0).quantize(q), Decimal(1).quantize(q), Decimal(-1).quantize(q), top, -top]
-        for _, v in constants:
-            if isinstance(v, int | Decimal) and not isinstance(v, bool):
-                d = Decimal(v).quantize(q)
-                if abs(d) <= top:
-                    pool.append(d)
-        return pool
+        with localcontext() as ctx:  # 38 digits and more: Python's default context has 28
+            ctx.prec = 80
+            return _decimal_pool(t, constants)
     if isinstance(t, StringType):
         pool = ["", "a", "b", "A", "é", "1", "10", " 1", "a b"]
         pool += [v for _, v in constants if isinstance(v, str)]
@@ -321,6 +427,18 @@ def value_pool(t: SqlType, constants: Sequence[tuple[SqlType, Any]]) -> list[Any
 
         return [datetime.date(2024, 1, 1), datetime.date(1970, 1, 1), datetime.date(2024, 2, 29)]
     return [None]
+
+
+def _decimal_pool(t: DecimalType, constants: Sequence[tuple[SqlType, Any]]) -> list[Any]:
+    q = Decimal(1).scaleb(-t.scale)
+    top = Decimal(10) ** (t.precision - t.scale) - q
+    pool = [Decimal(0).quantize(q), Decimal(1).quantize(q), Decimal(-1).quantize(q), top, -top]
+    for _, v in constants:
+        if isinstance(v, int | Decimal) and not isinstance(v, bool):
+            d = Decimal(v).quantize(q)
+            if abs(d) <= top:
+                pool.append(d)
+    return pool
 
 
 @dataclass(frozen=True)
@@ -422,6 +540,7 @@ def search(left: R.RelProgram, right: R.RelProgram, *, until: float, seed: int =
     pools = Pools.of(left.params, (left, right))
     out = Search()
     constrained = any(tp.schema.constraints for tp in left.params)
+    planning = tuple(sorted(set(failing_constants(left) + failing_constants(right))))
     for tables, layout, origin in candidates(left.params, pools, seed):
         if out.tried > 0 and time.monotonic() >= until:
             break
@@ -429,21 +548,22 @@ def search(left: R.RelProgram, right: R.RelProgram, *, until: float, seed: int =
             tables = repair(left.params, tables)
             layout = _relayout(layout, tables)
         out.tried += 1
-        found = run_pair(left, right, tables, layout, ignore_names, origin)
+        found = run_pair(left, right, tables, layout, ignore_names, origin, planning)
         if found is None:
             continue
         if found.definite:
-            out.found = shrink(left, right, found, ignore_names, until + 0.5)
+            out.found = shrink(left, right, found, ignore_names, until + 0.5, planning)
             return out
         if out.pending is None:
-            out.pending = shrink(left, right, found, ignore_names, until + 0.5)
+            out.pending = shrink(left, right, found, ignore_names, until + 0.5, planning)
     return out
 
 
-def shrink(left: R.RelProgram, right: R.RelProgram, found: Found, ignore_names: bool, until: float) -> Found:
+def shrink(left: R.RelProgram, right: R.RelProgram, found: Found, ignore_names: bool, until: float,
+           planning: tuple[str, ...] = ()) -> Found:
     """Remove rows, then simplify values (toward NULL, 0, 1, ''), while the difference stays (and stays
     as definite as it was): the user reads the smallest input that shows it."""
-    best = _shrink_rows(left, right, found, ignore_names, until)
+    best = _shrink_rows(left, right, found, ignore_names, until, planning)
     if best.layout:
         return best
     schemas = {tp.name: tp.schema for tp in left.params}
@@ -461,7 +581,7 @@ def shrink(left: R.RelProgram, right: R.RelProgram, found: Found, ignore_names: 
                     tables[name] = [*rows[:i], row[:j] + (simpler,) + row[j + 1:], *rows[i + 1:]]
                     if not respects(left.params, tables):
                         continue  # the simpler value breaks a declared key
-                    again = run_pair(left, right, tables, None, ignore_names, best.origin)
+                    again = run_pair(left, right, tables, None, ignore_names, best.origin, planning)
                     if again is not None and (again.definite or not best.definite):
                         best = again
                         break
@@ -479,7 +599,9 @@ def _simpler_values(t: SqlType, nullable: bool) -> list[Any]:
     elif isinstance(t, DoubleType):
         out += [0.0, 1.0]
     elif isinstance(t, DecimalType):
-        out += [Decimal(0).scaleb(-t.scale), Decimal(1).quantize(Decimal(1).scaleb(-t.scale))]
+        with localcontext() as ctx:
+            ctx.prec = 80
+            out += [Decimal(0).scaleb(-t.scale), Decimal(1).quantize(Decimal(1).scaleb(-t.scale))]
     elif isinstance(t, StringType):
         out += ["", "a"]
     elif isinstance(t, BooleanType):
@@ -488,7 +610,7 @@ def _simpler_values(t: SqlType, nullable: bool) -> list[Any]:
 
 
 def _shrink_rows(left: R.RelProgram, right: R.RelProgram, found: Found, ignore_names: bool,
-                 until: float) -> Found:
+                 until: float, planning: tuple[str, ...] = ()) -> Found:
     best = found
     changed = True
     while changed and time.monotonic() < until:
@@ -500,7 +622,7 @@ def _shrink_rows(left: R.RelProgram, right: R.RelProgram, found: Found, ignore_n
                 layout = _drop_row(best.layout, name, rows[i]) if best.layout else None
                 if not respects(left.params, smaller):
                     continue  # removing this row breaks a declared reference
-                again = run_pair(left, right, smaller, layout, ignore_names, best.origin)
+                again = run_pair(left, right, smaller, layout, ignore_names, best.origin, planning)
                 if again is not None and (again.definite or not best.definite):
                     best = again
                     changed = True

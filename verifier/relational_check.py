@@ -23,6 +23,7 @@ from verifier.relational import (
     inputs_json,
     layout_json,
     nullability_warnings,
+    python_rows,
     search,
 )
 from verifier.result import Counterexample, Result
@@ -49,7 +50,7 @@ def check_relational(lp: LoadedProgram, rp: LoadedProgram, run: _Run) -> Result:
     left, right = lp.program, rp.program
     assert isinstance(left, R.RelProgram) and isinstance(right, R.RelProgram)
     try:
-        right, names = align(left, right)
+        left, right, names = align(left, right)
         _same_shape(left, right)
     except InputError as exc:
         return run.result("error", reason=str(exc))
@@ -152,7 +153,9 @@ def replay_relational(result: Result, lp: LoadedProgram, rp: LoadedProgram, run:
     stats = dict(result.stats)
     stats.update(spark_left=rel_to_json(lo), spark_right=rel_to_json(ro),
                  replay_seconds=time.monotonic() - started)
-    if not differ(lo, ro, ignore):
+    left_p, right_p = lp.program, rp.program
+    assert isinstance(left_p, R.RelProgram) and isinstance(right_p, R.RelProgram)
+    if not differ(lo, ro, ignore, python_rows(left_p, right_p)):
         reason = (f"the reference interpreter found a difference (LEFT {_text(found.left)}, RIGHT "
                   f"{_text(found.right)}), but Spark gives {_text(lo)} for both on the same tables")
         if found.definite:

@@ -69,8 +69,10 @@ def _observe(value: Any, reference: Any) -> Any:
 
     if isinstance(value, DataFrame):
         return observe_frame(value, reference)
-    if isinstance(value, Row):
-        return tuple(value)
+    if isinstance(value, Row):  # first(): the Row's own field names (its values carry no Spark types)
+        from sparklite.relational.values import RelRow
+
+        return RelRow(tuple(value), tuple((n, "") for n in value.__fields__))
     if isinstance(value, list) and all(isinstance(r, Row) for r in value):
         from sparklite.relational.values import RelResult
         from sparklite.values import Bag, Sorted, observe_like
@@ -78,7 +80,8 @@ def _observe(value: Any, reference: Any) -> Any:
         rows = [tuple(r) for r in value]
         ref_rows = getattr(reference, "rows", None)
         observed = observe_like(rows, ref_rows) if isinstance(ref_rows, Sorted) else Bag.of(rows)
-        columns = tuple(getattr(reference, "columns", ()))
+        columns = tuple((n, "") for n in value[0].__fields__) if value else \
+            tuple(getattr(reference, "columns", ()))
         nullable = tuple(getattr(reference, "nullable", ()))
         return RelResult(columns, observed, nullable)
     return value
