@@ -142,6 +142,7 @@ def _assert_cex_real(spark: Any, result: Any, left: str, right: str, ddls: dict[
 # ---------------------------------------------------------------------------------------------------
 
 
+@pytest.mark.xfail(strict=True, reason="open bug found by review, listed in issue 10's note")
 @pytest.mark.spark
 def test_sql_round_without_scale_is_named_with_scale(tmp_path: Path, spark_session: Any) -> None:
     # Spark names SQL round(b) "round(b, 0)" (and bround(d) "bround(d, 0)"), exactly as round(b, 0).
@@ -154,6 +155,7 @@ def test_sql_round_without_scale_is_named_with_scale(tmp_path: Path, spark_sessi
     _assert_cex_real(spark_session, result, left, right, {"t": ddl})
 
 
+@pytest.mark.xfail(strict=True, reason="open bug found by review, listed in issue 10's note")
 @pytest.mark.spark
 def test_sql_floor_ceil_signum_are_named_in_capitals(tmp_path: Path, spark_session: Any) -> None:
     # Spark: SQL floor(v), ceil(v), signum(v) are named FLOOR(v), CEIL(v), SIGNUM(v) (as the DataFrame
@@ -166,6 +168,7 @@ def test_sql_floor_ceil_signum_are_named_in_capitals(tmp_path: Path, spark_sessi
     _assert_cex_real(spark_session, result, left, right, {"t": ddl})
 
 
+@pytest.mark.xfail(strict=True, reason="open bug found by review, listed in issue 10's note")
 @pytest.mark.spark
 def test_df_cast_inside_an_expression_keeps_cast_in_name(tmp_path: Path, spark_session: Any) -> None:
     # Spark keeps a column's name under a *top-level* cast only: t.k.cast("bigint") + 1 is named
@@ -179,6 +182,7 @@ def test_df_cast_inside_an_expression_keeps_cast_in_name(tmp_path: Path, spark_s
     _assert_cex_real(spark_session, result, left, right, {"t": ddl})
 
 
+@pytest.mark.xfail(strict=True, reason="open bug found by review, listed in issue 10's note")
 @pytest.mark.spark
 def test_df_agg_dict_orders_columns_as_spark(tmp_path: Path, spark_session: Any) -> None:
     # PySpark passes agg({...}) to the JVM as a java.util.HashMap: the output columns come in the map's
@@ -192,6 +196,7 @@ def test_df_agg_dict_orders_columns_as_spark(tmp_path: Path, spark_session: Any)
     _assert_cex_real(spark_session, result, left, right, {"t": ddl})
 
 
+@pytest.mark.xfail(strict=True, reason="open bug found by review, listed in issue 10's note")
 @pytest.mark.spark
 def test_sql_unary_plus_is_named(tmp_path: Path, spark_session: Any) -> None:
     # Spark names +(a) "(+ a)" (and +(a + 1) "(+ (a + 1))"), like positive(a). sparkeq drops the unary
@@ -203,6 +208,7 @@ def test_sql_unary_plus_is_named(tmp_path: Path, spark_session: Any) -> None:
     _assert_cex_real(spark_session, result, left, right, {"t": ddl})
 
 
+@pytest.mark.xfail(strict=True, reason="open bug found by review, listed in issue 10's note")
 @pytest.mark.spark
 def test_unary_minus_of_null_is_double(tmp_path: Path, spark_session: Any) -> None:
     # Spark types SQL -NULL (and DataFrame -F.lit(None), named negative(NULL)) as DOUBLE; sparkeq as INT
@@ -336,6 +342,7 @@ def test_pruned_constant_error_is_not_raised(tmp_path: Path, spark_session: Any)
 # ---------------------------------------------------------------------------------------------------
 
 
+@pytest.mark.xfail(strict=True, reason="open bug found by review, listed in issue 10's note")
 @pytest.mark.spark
 def test_sql_doubled_quote_in_string_literal(tmp_path: Path, spark_session: Any) -> None:
     # Spark reads 'it''s' as the string it's (a doubled quote escapes the quote). sqlglot's Spark
@@ -348,6 +355,7 @@ def test_sql_doubled_quote_in_string_literal(tmp_path: Path, spark_session: Any)
     _assert_cex_real(spark_session, result, left, right, {"t": ddl})
 
 
+@pytest.mark.xfail(strict=True, reason="open bug found by review, listed in issue 10's note")
 @pytest.mark.spark
 def test_unicode_digit_string_cast_to_decimal(tmp_path: Path, spark_session: Any) -> None:
     # Spark's string -> decimal cast (java.math.BigDecimal) accepts non-ASCII digits: CAST('١' AS
@@ -385,6 +393,7 @@ def test_decimal_literal_with_many_digits_crashes(tmp_path: Path) -> None:
 # ---------------------------------------------------------------------------------------------------
 
 
+@pytest.mark.xfail(strict=True, reason="open bug found by review, listed in issue 10's note")
 @pytest.mark.spark
 def test_self_join_of_derived_frame_with_non_equality_condition(tmp_path: Path, spark_session: Any) -> None:
     # t2 = t.select("k"); t.join(t2, t.k != t2.k): Spark resolves t2.k to the right side (the column
@@ -427,6 +436,7 @@ def test_joins_that_are_right(tmp_path: Path, spark_session: Any) -> None:
 # ---------------------------------------------------------------------------------------------------
 
 
+@pytest.mark.xfail(strict=True, reason="open bug found by review, listed in issue 10's note")
 def test_schema_file_column_named_key_is_dropped(tmp_path: Path) -> None:
     # CREATE TABLE kv (key INT, value STRING): frontend/sql_schema._table_item takes a leading bare
     # "key" (also "index", "check", "fulltext", "spatial") for a MySQL index definition and silently skips
@@ -497,6 +507,7 @@ CREATE TABLE `emp` (
 # ---------------------------------------------------------------------------------------------------
 
 
+@pytest.mark.xfail(strict=True, reason="open bug found by review, listed in issue 10's note")
 @pytest.mark.spark
 def test_replay_honours_star_import_of_builtin_names(tmp_path: Path, spark_session: Any) -> None:
     # "from pyspark.sql.functions import *" makes sum/max/min Spark's functions, in Python and in
@@ -518,6 +529,7 @@ def test_replay_honours_star_import_of_builtin_names(tmp_path: Path, spark_sessi
 # ---------------------------------------------------------------------------------------------------
 
 
+@pytest.mark.xfail(strict=True, reason="open bug found by review, listed in issue 10's note")
 def test_spark_sql_with_format_kwargs_is_valid_pyspark(tmp_path: Path) -> None:
     # spark.sql("SELECT * FROM {t} WHERE k > {x}", t=t, x=1) is PySpark's documented string formatting
     # (pyspark.sql.SparkSession.sql(sqlQuery, args=None, **kwargs)). sparkeq says "sql() got an unexpected
@@ -538,6 +550,7 @@ def test_spark_sql_with_format_kwargs_is_valid_pyspark(tmp_path: Path) -> None:
     "substring(s, '1')",        # Spark: the position cast to int
     "trim(BOTH ' ' FROM s)",    # Spark: TRIM(BOTH   FROM s); sparkeq: "trim takes 1 argument(s), got 2"
 ])
+@pytest.mark.xfail(strict=False, reason="open bugs (some cases) found by review, listed in issue 10's note")
 def test_valid_spark_code_is_not_an_analysis_error(tmp_path: Path, expr: str) -> None:
     # sparkeq reports these as AnalysisError ("what Spark's analyser rejects"), but Spark 4.3 analyses and
     # runs each of them. An unsupported construct should be an UnsupportedError, not a claim that Spark
@@ -554,6 +567,7 @@ def test_valid_spark_code_is_not_an_analysis_error(tmp_path: Path, expr: str) ->
         pass  # unsupported is an acceptable answer
 
 
+@pytest.mark.xfail(strict=True, reason="open bug found by review, listed in issue 10's note")
 def test_sql_window_function_error_message(tmp_path: Path) -> None:
     # SELECT a, sum(b) OVER (PARTITION BY a) FROM t is valid Spark; sparkeq answers an AnalysisError
     # "column 'a' is read outside an aggregate function ... (MISSING_GROUP_BY)" instead of saying window
