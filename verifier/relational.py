@@ -268,6 +268,10 @@ def run_pair(left: R.RelProgram, right: R.RelProgram, tables: Tables, layout: La
         return None
     reasons = sorted(set(lr.caveats) | set(rr.caveats))
     reasons += [f"a constant expression raising {e}, which Spark evaluates while planning" for e in planning]
+    if not ignore_names and not differ(lr.outcome, rr.outcome, True, python_rows(left, right)):
+        # the same rows and types under other column names: a rename the user wrote, or a name Spark
+        # generates (``round(b, 0)``, ``(CAST(k AS BIGINT) + 1)``) that sparkeq reproduces by rule
+        reasons.append("the column names alone, which Spark's analyser generates where no alias is given")
     if is_error(lr.outcome) or is_error(rr.outcome):
         reasons.append("a runtime error, which Spark raises only where its optimiser evaluates the value")
     return Found(tables, layout, lr.outcome, rr.outcome, not reasons, "; ".join(reasons), origin,
