@@ -142,7 +142,6 @@ def _assert_cex_real(spark: Any, result: Any, left: str, right: str, ddls: dict[
 # ---------------------------------------------------------------------------------------------------
 
 
-@pytest.mark.xfail(strict=True, reason="open bug found by review, listed in issue 10's note")
 @pytest.mark.spark
 def test_sql_round_without_scale_is_named_with_scale(tmp_path: Path, spark_session: Any) -> None:
     # Spark names SQL round(b) "round(b, 0)" (and bround(d) "bround(d, 0)"), exactly as round(b, 0).
@@ -155,7 +154,6 @@ def test_sql_round_without_scale_is_named_with_scale(tmp_path: Path, spark_sessi
     _assert_cex_real(spark_session, result, left, right, {"t": ddl})
 
 
-@pytest.mark.xfail(strict=True, reason="open bug found by review, listed in issue 10's note")
 @pytest.mark.spark
 def test_sql_floor_ceil_signum_are_named_in_capitals(tmp_path: Path, spark_session: Any) -> None:
     # Spark: SQL floor(v), ceil(v), signum(v) are named FLOOR(v), CEIL(v), SIGNUM(v) (as the DataFrame
@@ -168,7 +166,6 @@ def test_sql_floor_ceil_signum_are_named_in_capitals(tmp_path: Path, spark_sessi
     _assert_cex_real(spark_session, result, left, right, {"t": ddl})
 
 
-@pytest.mark.xfail(strict=True, reason="open bug found by review, listed in issue 10's note")
 @pytest.mark.spark
 def test_df_cast_inside_an_expression_keeps_cast_in_name(tmp_path: Path, spark_session: Any) -> None:
     # Spark keeps a column's name under a *top-level* cast only: t.k.cast("bigint") + 1 is named
@@ -196,7 +193,6 @@ def test_df_agg_dict_orders_columns_as_spark(tmp_path: Path, spark_session: Any)
     _assert_cex_real(spark_session, result, left, right, {"t": ddl})
 
 
-@pytest.mark.xfail(strict=True, reason="open bug found by review, listed in issue 10's note")
 @pytest.mark.spark
 def test_sql_unary_plus_is_named(tmp_path: Path, spark_session: Any) -> None:
     # Spark names +(a) "(+ a)" (and +(a + 1) "(+ (a + 1))"), like positive(a). sparkeq drops the unary
