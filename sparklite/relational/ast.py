@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from sparklite.ast import Loc
-from sparklite.relational.types import Schema, SqlType
+from sparklite.relational.types import BOOLEAN, Schema, SqlType
 
 
 @dataclass(frozen=True)
@@ -35,6 +35,16 @@ class RNode:
 # ---------------------------------------------------------------------------------------------------
 # Scalar expressions (evaluated per row; every node knows its type and whether it may be NULL)
 # ---------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Predicate(RNode):
+    """A boolean-valued expression (comparison, AND/OR/NOT, IS NULL, IN): its type is BOOLEAN whatever
+    its operands' types."""
+
+    @property
+    def type(self) -> SqlType:
+        return BOOLEAN
 
 
 @dataclass(frozen=True)
@@ -92,7 +102,7 @@ CmpOp = Literal["=", "!=", "<", "<=", ">", ">=", "<=>"]
 
 
 @dataclass(frozen=True)
-class Cmp(RNode):
+class Cmp(Predicate):
     """Comparison of two operands of one type (coerced). NULL operand: NULL, except ``<=>`` (null-safe
     equality, never NULL). Doubles use Spark's total order: NaN equals NaN and is above +inf; -0.0 = 0.0.
     Strings compare by UTF-8 bytes."""
@@ -102,15 +112,9 @@ class Cmp(RNode):
     right: Expr
     nullable: bool
 
-    @property
-    def type(self) -> SqlType:
-        from sparklite.relational.types import BOOLEAN
-
-        return BOOLEAN
-
 
 @dataclass(frozen=True)
-class And(RNode):
+class And(Predicate):
     """Three-valued AND, evaluated left to right and stopping at a FALSE left side (so an error on the
     right is not raised then: ``(b != 0) & (a/b > 1)``)."""
 
@@ -118,52 +122,28 @@ class And(RNode):
     right: Expr
     nullable: bool
 
-    @property
-    def type(self) -> SqlType:
-        from sparklite.relational.types import BOOLEAN
-
-        return BOOLEAN
-
 
 @dataclass(frozen=True)
-class Or(RNode):
+class Or(Predicate):
     """Three-valued OR, left to right, stopping at a TRUE left side."""
 
     left: Expr
     right: Expr
     nullable: bool
 
-    @property
-    def type(self) -> SqlType:
-        from sparklite.relational.types import BOOLEAN
-
-        return BOOLEAN
-
 
 @dataclass(frozen=True)
-class Not(RNode):
+class Not(Predicate):
     operand: Expr
     nullable: bool
 
-    @property
-    def type(self) -> SqlType:
-        from sparklite.relational.types import BOOLEAN
-
-        return BOOLEAN
-
 
 @dataclass(frozen=True)
-class IsNull(RNode):
+class IsNull(Predicate):
     """``isNull`` (or ``isNotNull`` with ``negated``); never NULL. A NaN is not NULL."""
 
     operand: Expr
     negated: bool = False
-
-    @property
-    def type(self) -> SqlType:
-        from sparklite.relational.types import BOOLEAN
-
-        return BOOLEAN
 
     @property
     def nullable(self) -> bool:
@@ -182,19 +162,13 @@ class Case(RNode):
 
 
 @dataclass(frozen=True)
-class In(RNode):
+class In(Predicate):
     """``x IN (v1, ...)`` / ``isin``: TRUE if some ``vi`` equals ``x``; else NULL if ``x`` or some ``vi``
     is NULL; else FALSE (so ``NOT (x IN (1, NULL))`` is never TRUE)."""
 
     operand: Expr
     values: tuple[Expr, ...]
     nullable: bool
-
-    @property
-    def type(self) -> SqlType:
-        from sparklite.relational.types import BOOLEAN
-
-        return BOOLEAN
 
 
 @dataclass(frozen=True)
