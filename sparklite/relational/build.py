@@ -235,8 +235,10 @@ def arith(op: R.ArithOp, left: R.Expr, right: R.Expr, try_: bool = False, loc: L
 
 
 def neg(e: R.Expr, loc: Loc | None = None) -> R.Expr:
-    _numeric_operand(e, "-", loc)
-    t = INT if isinstance(e.type, NullType) else e.type
+    """Unary minus (SQL ``-x``, ``negative(x)``, DataFrame ``-col``): a number keeps its type; NULL and a
+    string are cast to ``double`` as Spark's implicit casts do (``-NULL`` and ``-'1'`` are doubles)."""
+    t = DOUBLE if isinstance(e.type, NullType | StringType) else e.type
+    _numeric_operand(coerce(e, t), "-", loc)
     return R.Neg(coerce(e, t), t, e.nullable, loc=loc)
 
 

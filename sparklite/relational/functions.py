@@ -378,7 +378,10 @@ def _trim_all(s: str) -> str:
 
 
 _INT_RE = re.compile(r"[+-]?[0-9]+")
-_DEC_RE = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?")
+# java.math.BigDecimal(String), which Spark's string -> decimal cast calls, takes any digit Java's
+# Character.isDigit(char) accepts: a Unicode decimal digit of the Basic Multilingual Plane ('١' is 1)
+_BMP_DIGIT = r"(?:(?=\d)[\u0000-\uffff])"
+_DEC_RE = re.compile(rf"[+-]?({_BMP_DIGIT}+\.?{_BMP_DIGIT}*|\.{_BMP_DIGIT}+)([eE][+-]?{_BMP_DIGIT}+)?")
 _DOUBLE_RE = re.compile(r"[+-]?(NaN|Infinity|([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?)[fFdD]?")
 _HEX_DOUBLE_RE = re.compile(r"[+-]?0[xX]([0-9a-fA-F]+\.?[0-9a-fA-F]*|\.[0-9a-fA-F]+)[pP][+-]?[0-9]+[fFdD]?")
 _SPECIAL_DOUBLES = {"inf": math.inf, "+inf": math.inf, "infinity": math.inf, "+infinity": math.inf,
@@ -475,7 +478,7 @@ def cast_value(v: Any, src: SqlType, dst: SqlType) -> Any:
         if isinstance(src, DecimalType):
             return decimal_fit(v, dst)
         if isinstance(src, StringType):
-            t = _trim_all(v)
+            t = v.strip("".join(chr(c) for c in range(0x21)))  # Java's String.trim(): not 0x7f
             if not _DEC_RE.fullmatch(t):
                 raise SqlError(CAST_INVALID_NUMBER)
             return decimal_fit(Decimal(t), dst)
@@ -643,14 +646,15 @@ def _stringish(name: str, t: SqlType) -> SqlType | None:
     return None if isinstance(t, StringType) else STRING
 
 
-def _numeric_arg(name: str, t: SqlType, strings: bool = True) -> SqlType | None:
+def _numeric_arg(name: str, t: SqlType) -> SqlType | None:
     """A numeric function's argument: numbers as they are, a string cast to double (``abs('x')``
-    raises ``CAST_INVALID_INPUT`` at run time), NULL as int; anything else is an analysis error."""
+    raises ``CAST_INVALID_INPUT`` at run time), NULL as double (``abs(NULL)``, ``round(NULL)`` are doubles);
+    anything else is an analysis error."""
     if is_numeric(t):
         return None
     if isinstance(t, NullType):
-        return INT
-    if isinstance(t, StringType) and strings:
+        return DOUBLE
+    if isinstance(t, StringType):
         return DOUBLE
     raise ValueError(f"{name} of {t.simple}")
 
@@ -761,10 +765,10 @@ def _sign_eval(args: Sequence[Any], _types: Sequence[SqlType], _rt: SqlType) -> 
     return 1.0 if v > 0 else -1.0
 
 
-def _numeric_same(name: str, strings: bool):
+def _numeric_same(name: str):
     def rule(types: Sequence[SqlType], nullables: Sequence[bool], _c: Sequence[Any]) -> TypeResult:
         _arity(name, types, 1, 1)
-        cast = _numeric_arg(name, types[0], strings)
+        cast = _numeric_arg(name, types[0])
         return cast or types[0], nullables[0], (cast,)
 
     return rule
@@ -901,8 +905,8 @@ FUNCTIONS: MappingProxyType[str, FuncSpec] = MappingProxyType({
         FuncSpec("isnan", "all", _isnan_eval, _double_args_rule("isnan", 1, BOOLEAN, lambda n: False)),
         FuncSpec("greatest", "all", _extreme(1), _same_rule("greatest", 2, False, all)),
         FuncSpec("least", "all", _extreme(-1), _same_rule("least", 2, False, all)),
-        FuncSpec("abs", "null_stop", _abs_eval, _numeric_same("abs", True)),
-        FuncSpec("negative", "null_stop", _negative_eval, _numeric_same("negative", False)),
+        FuncSpec("abs", "null_stop", _abs_eval, _numeric_same("abs")),
+        FuncSpec("negative", "null_stop", _negative_eval, _numeric_same("negative")),
         _SIGN,
         FuncSpec("signum", _SIGN.mode, _SIGN.evaluate,
                  _double_args_rule("signum", 1, DOUBLE, lambda n: n[0])),
