@@ -47,6 +47,7 @@ from pathlib import Path
 import sqlglot
 from sqlglot import exp
 from sqlglot.errors import ParseError, TokenError
+from sqlglot.tokens import TokenType
 
 from sparklite.ast import Loc
 from sparklite.errors import InputError, NameResolutionError, SyntaxError_, UnsupportedError
@@ -526,9 +527,10 @@ class _Translator:
         self.catalog = catalog
         self.missing = missing
         try:
-            self.tokens = [(t.start, t.text.upper()) for t in sqlglot.tokenize(src.text, read="spark")]
+            self.raw_tokens = sqlglot.tokenize(src.text, read="spark")
         except TokenError:  # pragma: no cover - the text parsed, so it tokenizes
-            self.tokens = []
+            self.raw_tokens = []
+        self.tokens = [(t.start, t.text.upper()) for t in self.raw_tokens]
         self.ends = sorted(n.meta["end"] for n in tree.walk() if n.meta and "end" in n.meta)
 
     # ---- errors and locations -------------------------------------------------------------------
@@ -1802,9 +1804,27 @@ class _Translator:
             and not isinstance(node, exp.DPipe)
             and all(isinstance(a, exp.Literal) and a.is_string for a in node.expressions)
         ):
-            value = "".join(a.this for a in node.expressions)  # 'a' 'b': adjacent literals are one
+            value = self.adjacent_strings(node.expressions)
             return _E(build.lit(value, loc), value)
         return self.function(node, ctx, loc)
+
+    def adjacent_strings(self, parts: Sequence[exp.Expression]) -> str:
+        """String literals written one after the other are one string (``'a' 'b'`` is ``'ab'``), but
+        sqlglot also splits a doubled quote, which Spark's lexer reads as an escaped quote: ``'it''s'``
+        is ``it's``. Two of sqlglot's string tokens with nothing between them and the same quote were
+        one token of Spark's, joined by the quote."""
+        values = [str(p.this) for p in parts]
+        first = parts[0].meta.get("start") if parts[0].meta else None
+        index = next((i for i, t in enumerate(self.raw_tokens) if t.start == first), None)
+        toks = self.raw_tokens[index : index + len(parts)] if index is not None else []
+        if len(toks) != len(parts) or any(t.token_type != TokenType.STRING for t in toks):
+            return "".join(values)
+        text = self.src.text
+        out = values[0]
+        for prev, tok, value in zip(toks, toks[1:], values[1:], strict=False):
+            quote = text[tok.start]
+            out += (quote if prev.end + 1 == tok.start and text[prev.end] == quote else "") + value
+        return out
 
     def h_dpipe(self, node: exp.DPipe, ctx: _Ctx, loc: Loc) -> _E:
         a, b = self.expr(node.this, ctx), self.expr(node.expression, ctx)
