@@ -1114,7 +1114,7 @@ class DataFrameTranslator:
             return Star(ids=tuple(a.id for a in df.attrs), loc=loc)
         assert isinstance(e, Name)
         i = lookup_name(Scope.of(df), e)
-        return AttrRef(df.attrs[i].id, e.parts[-1], loc=loc)
+        return AttrRef(df.attrs[i].id, e.parts[-1], loc=loc, origin=df.rel)
 
     def df_getitem(self, df: DF, key: Value, loc: Loc) -> Value:
         if isinstance(key, PyV) and isinstance(key.value, str):
@@ -1124,7 +1124,7 @@ class DataFrameTranslator:
                 a = df.attrs[key.value]
             except IndexError:
                 raise InputError("column index out of range (Python raises IndexError)", loc) from None
-            return ColV(AttrRef(a.id, a.name, loc=loc))
+            return ColV(AttrRef(a.id, a.name, loc=loc, origin=df.rel))
         if isinstance(key, ColV):
             return DFV(self.df_filter(df, key, loc))
         if isinstance(key, SeqV):
@@ -1990,6 +1990,7 @@ class DataFrameTranslator:
         rcond = None
         if cond is not None:
             cond = _self_join_condition(cond, mapping)
+            _ambiguous_self_join(cond, mapping, right.rel)
             rcond = Resolver(scope, context="a join condition").expr(self.bind_sql(cond, scope))
         rel = build.join(kind, left.rel, right.rel, rcond, loc)
         attrs = left.attrs if kind in ("semi", "anti") else left.attrs + right.attrs
@@ -2160,20 +2161,53 @@ def DFF_call_coalesce(a: R.Expr, b: R.Expr, loc: Loc) -> R.Expr:
 def _self_join_condition(cond: CExpr, mapping: Mapping[int, int]) -> CExpr:
     """Spark's fix for ``df.join(df2, df.k == df2.k)`` where both sides come from one DataFrame (so
     ``df.k`` and ``df2.k`` are one column): an equality of a column with itself, anywhere in the
-    condition, compares the left column with the right one (``Dataset.join``'s trivially-true rule)."""
+    condition, compares the left column with the right one (``Dataset.join``'s trivially-true rule).
+    ``df.k != df2.k`` is ``NOT (df.k = df2.k)`` in Spark, so its equality is rewritten too."""
     if not mapping:
         return cond
     if (
         isinstance(cond, Bin)
-        and cond.op in ("=", "<=>")
+        and cond.op in ("=", "<=>", "!=")
         and isinstance(cond.left, AttrRef)
         and isinstance(cond.right, AttrRef)
         and cond.left.id == cond.right.id
         and cond.left.id in mapping
     ):
         r_ = cond.right
-        return Bin(cond.op, cond.left, AttrRef(mapping[r_.id], r_.name, loc=r_.loc), loc=cond.loc)
+        # both sides become plain references to the join's children (no longer tied to a DataFrame)
+        left = replace(cond.left, origin=None)
+        return Bin(cond.op, left, AttrRef(mapping[r_.id], r_.name, loc=r_.loc), loc=cond.loc)
     return map_children(cond, lambda c: _self_join_condition(c, mapping))
+
+
+def _ambiguous_self_join(cond: CExpr, mapping: Mapping[int, int], right: R.Rel) -> None:
+    """Spark's ``DetectAmbiguousSelfJoin``: after the rewrite above, a column both sides share, taken
+    from a DataFrame that is part of the right side (whose columns the join gave new IDs), cannot be
+    told apart: ``t.join(t.select("k"), t.k < t.k)`` raises. Taken from a DataFrame of the left side
+    only, it is the left column (``a = t.filter(..)``; ``a.join(t, a.v > 0)``)."""
+    if not mapping:
+        return
+    inside = list(_rels_in(right))
+    for e in _walk(cond):
+        if (
+            isinstance(e, AttrRef)
+            and e.id in mapping
+            and e.origin is not None
+            and any(n is e.origin for n in inside)
+        ):
+            raise AnalysisError(
+                f"[_LEGACY_ERROR_TEMP_1182] column {e.name} is ambiguous: the join's two sides come from "
+                "the same DataFrame (alias the DataFrames, df.alias('l'), and use F.col('l.name'))",
+                e.loc,
+            )
+
+
+def _rels_in(rel: R.Rel) -> Iterator[R.Rel]:
+    yield rel
+    for name in ("source", "left", "right"):
+        child = getattr(rel, name, None)
+        if isinstance(child, R.Rel):
+            yield from _rels_in(child)
 
 
 def _walk(e: CExpr) -> Iterator[CExpr]:

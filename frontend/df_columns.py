@@ -112,10 +112,13 @@ class Star(CExpr):
 
 @dataclass(frozen=True)
 class AttrRef(CExpr):
-    """``df.a`` / ``df["a"]``: the column with ID ``id`` (``name`` as spelled by the user)."""
+    """``df.a`` / ``df["a"]``: the column with ID ``id`` (``name`` as spelled by the user). ``origin`` is
+    the relation of the DataFrame it was taken from (Spark tags the column with that Dataset's id): in a
+    self-join, a column whose DataFrame is also part of the right side is ambiguous."""
 
     id: int
     name: str
+    origin: R.Rel | None = field(default=None, compare=False, repr=False, kw_only=True)
 
 
 @dataclass(frozen=True)

@@ -7,20 +7,10 @@ counterexample's tables with PySpark, independently of ``verifier.replay_df``, a
 and the rows as bags (or what a Python caller sees, for actions). The passing tests pin tricky cases
 that are right today.
 
-Expected to fail today (bugs, see each test's comment):
-  test_sql_round_without_scale_is_named_with_scale, test_sql_floor_ceil_signum_are_named_in_capitals,
-  test_df_cast_inside_an_expression_keeps_cast_in_name, test_df_agg_dict_orders_columns_as_spark,
-  test_collect_of_int_vs_bigint_is_the_same_python_value, test_first_row_of_int_vs_bigint_is_the_same_row,
-  test_constant_error_is_raised_by_spark_even_on_empty_tables, test_sql_doubled_quote_in_string_literal,
-  test_self_join_of_derived_frame_with_non_equality_condition, test_decimal_column_with_scale_28_crashes,
-  test_decimal_literal_with_many_digits_crashes, test_schema_file_column_named_key_is_dropped,
-  test_sql_queries_over_one_schema_reading_different_tables,
-  test_right_side_not_null_is_ignored_and_replay_counts_input_failure,
-  test_order_only_difference_needs_rows_that_differ, test_replay_honours_star_import_of_builtin_names,
-  test_spark_sql_with_format_kwargs_is_valid_pyspark, test_sql_unary_plus_is_named,
-  test_unary_minus_of_null_is_double, test_valid_spark_code_is_not_an_analysis_error (5 cases),
-  test_sql_window_function_error_message, test_unicode_digit_string_cast_to_decimal,
-  test_constant_error_in_dataframe_filter.
+Expected to fail today (marked xfail; bugs, see each test's comment):
+  test_df_agg_dict_orders_columns_as_spark, test_schema_file_column_named_key_is_dropped,
+  test_replay_honours_star_import_of_builtin_names, test_spark_sql_with_format_kwargs_is_valid_pyspark,
+  test_valid_spark_code_is_not_an_analysis_error (some cases), test_sql_window_function_error_message.
 """
 
 from __future__ import annotations
@@ -204,7 +194,6 @@ def test_sql_unary_plus_is_named(tmp_path: Path, spark_session: Any) -> None:
     _assert_cex_real(spark_session, result, left, right, {"t": ddl})
 
 
-@pytest.mark.xfail(strict=True, reason="open bug found by review, listed in issue 10's note")
 @pytest.mark.spark
 def test_unary_minus_of_null_is_double(tmp_path: Path, spark_session: Any) -> None:
     # Spark types SQL -NULL (and DataFrame -F.lit(None), named negative(NULL)) as DOUBLE; sparkeq as INT
@@ -338,7 +327,6 @@ def test_pruned_constant_error_is_not_raised(tmp_path: Path, spark_session: Any)
 # ---------------------------------------------------------------------------------------------------
 
 
-@pytest.mark.xfail(strict=True, reason="open bug found by review, listed in issue 10's note")
 @pytest.mark.spark
 def test_sql_doubled_quote_in_string_literal(tmp_path: Path, spark_session: Any) -> None:
     # Spark reads 'it''s' as the string it's (a doubled quote escapes the quote). sqlglot's Spark
@@ -351,7 +339,6 @@ def test_sql_doubled_quote_in_string_literal(tmp_path: Path, spark_session: Any)
     _assert_cex_real(spark_session, result, left, right, {"t": ddl})
 
 
-@pytest.mark.xfail(strict=True, reason="open bug found by review, listed in issue 10's note")
 @pytest.mark.spark
 def test_unicode_digit_string_cast_to_decimal(tmp_path: Path, spark_session: Any) -> None:
     # Spark's string -> decimal cast (java.math.BigDecimal) accepts non-ASCII digits: CAST('١' AS
@@ -389,7 +376,6 @@ def test_decimal_literal_with_many_digits_crashes(tmp_path: Path) -> None:
 # ---------------------------------------------------------------------------------------------------
 
 
-@pytest.mark.xfail(strict=True, reason="open bug found by review, listed in issue 10's note")
 @pytest.mark.spark
 def test_self_join_of_derived_frame_with_non_equality_condition(tmp_path: Path, spark_session: Any) -> None:
     # t2 = t.select("k"); t.join(t2, t.k != t2.k): Spark resolves t2.k to the right side (the column
