@@ -273,11 +273,35 @@ def _table_item(
             constraints.append(Constraint("references", (cols[0],), (target, tcols[0])))
         _skip_reference_actions(r)
         return
-    if r.at("key") or r.at("index") or r.at("fulltext") or r.at("spatial") or r.at("check"):
+    if _index_definition(r):
         while r.peek() is not None and not r.at(",") and not r.at(")"):
             r.skip_balanced()
         return
     _column(r, table, fields, field_locs, constraints)
+
+
+def _index_definition(r: _Reader) -> bool:
+    """Whether the item is a MySQL index definition or CHECK (``KEY [name] [USING ..] (cols)``,
+    ``FULLTEXT [KEY|INDEX] ...``, ``CHECK (expr)``) rather than a column of that name (``key INT``,
+    ``index VARCHAR(10)``): the keyword is followed by ``(`` or ``USING``, or by a name and then one of
+    them (a type's ``(`` holds a number or a string, an index's a column)."""
+    if not any(r.at(w) for w in ("key", "index", "fulltext", "spatial", "check")):
+        return False
+    second = r.peek(1)
+    k = 1
+    if r.toks[r.i].low in ("fulltext", "spatial") and second is not None and second.low in ("key", "index"):
+        k = 2
+    t = r.peek(k)
+    if t is None:
+        return False
+    if (t.kind == "punct" and t.text == "(") or t.low == "using":
+        return True
+    nxt, inside = r.peek(k + 1), r.peek(k + 2)
+    if t.kind != "word" or nxt is None:
+        return False
+    if nxt.low == "using":
+        return True
+    return nxt.text == "(" and inside is not None and (inside.kind == "word" or inside.text == "(")
 
 
 def _skip_index_options(r: _Reader) -> None:
