@@ -8,8 +8,7 @@ and the rows as bags (or what a Python caller sees, for actions). The passing te
 that are right today.
 
 Expected to fail today (marked xfail; bugs, see each test's comment):
-  test_df_agg_dict_orders_columns_as_spark, test_schema_file_column_named_key_is_dropped,
-  test_replay_honours_star_import_of_builtin_names, test_spark_sql_with_format_kwargs_is_valid_pyspark,
+  test_df_agg_dict_orders_columns_as_spark, test_spark_sql_with_format_kwargs_is_valid_pyspark,
   test_valid_spark_code_is_not_an_analysis_error (some cases), test_sql_window_function_error_message.
 """
 
@@ -418,7 +417,6 @@ def test_joins_that_are_right(tmp_path: Path, spark_session: Any) -> None:
 # ---------------------------------------------------------------------------------------------------
 
 
-@pytest.mark.xfail(strict=True, reason="open bug found by review, listed in issue 10's note")
 def test_schema_file_column_named_key_is_dropped(tmp_path: Path) -> None:
     # CREATE TABLE kv (key INT, value STRING): frontend/sql_schema._table_item takes a leading bare
     # "key" (also "index", "check", "fulltext", "spatial") for a MySQL index definition and silently skips
@@ -489,7 +487,6 @@ CREATE TABLE `emp` (
 # ---------------------------------------------------------------------------------------------------
 
 
-@pytest.mark.xfail(strict=True, reason="open bug found by review, listed in issue 10's note")
 @pytest.mark.spark
 def test_replay_honours_star_import_of_builtin_names(tmp_path: Path, spark_session: Any) -> None:
     # "from pyspark.sql.functions import *" makes sum/max/min Spark's functions, in Python and in

@@ -211,8 +211,9 @@ def extract(source: str, function: str, filename: str = "<pipeline>") -> Extract
                     f"{filename}: {function!r} needs {name!r}, which is bound only inside a compound "
                     "top-level statement (if/try/for/with); move it to a plain top-level statement"
                 )
-            elif not positions and not hasattr(builtins, name):
-                # Perhaps it comes from ``from m import *``: those imports cannot be narrowed down.
+            elif not positions:
+                # Perhaps it comes from ``from m import *``: those imports cannot be narrowed down, and
+                # may rebind a builtin (``from pyspark.sql.functions import *`` makes ``sum`` Spark's).
                 positions = [p for p in star_imports if later_ok or p < pos]
             work.extend(positions)
 
