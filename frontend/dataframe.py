@@ -395,14 +395,7 @@ def translate_dataframe_source(
     """Translate the DataFrame function ``function`` (or the file's single DataFrame function) of
     ``source``. Parameter schemas come from ``Annotated[DataFrame, "DDL"]`` annotations, else from
     ``schemas`` (parameter or table name -> Schema, e.g. from ``--schema``)."""
-    try:
-        tree = pyast.parse(source, filename=filename)
-    except SyntaxError as exc:
-        raise InputError(
-            f"Python syntax error: {exc.msg}", Loc(filename, exc.lineno or 1, exc.offset or 1)
-        ) from None
-    except ValueError as exc:
-        raise InputError(f"cannot parse the Python source: {exc}", Loc(filename, 1, 1)) from None
+    tree = parse_source(source, filename)
     info = scan_names(tree, filename)
     fn = _pick_function(tree, info, function, filename)
     tr = DataFrameTranslator(info, source, dict(schemas or {}))
@@ -410,6 +403,18 @@ def translate_dataframe_source(
         return tr.translate_function(fn)
     except RecursionError:
         raise InputError("the program is nested too deeply to translate", tr.loc(fn)) from None
+
+
+def parse_source(source: str, filename: str) -> pyast.Module:
+    """``source`` parsed with ``ast`` (never run); a syntax error is a located ``InputError``."""
+    try:
+        return pyast.parse(source, filename=filename)
+    except SyntaxError as exc:
+        raise InputError(
+            f"Python syntax error: {exc.msg}", Loc(filename, exc.lineno or 1, exc.offset or 1)
+        ) from None
+    except ValueError as exc:
+        raise InputError(f"cannot parse the Python source: {exc}", Loc(filename, 1, 1)) from None
 
 
 def _pick_function(
@@ -1343,14 +1348,25 @@ class DataFrameTranslator:
         self, name: str, args: list[Value], kwargs: dict[str, Value], loc: Loc, node: pyast.AST
     ) -> Value:
         if name == "sql":
-            b, _ = DFF.sig("sqlQuery", "args=None").bind("sql", args, kwargs, loc)
+            # SparkSession.sql(sqlQuery, args=None, **kwargs): the other keywords format the query
+            own = {k: v for k, v in kwargs.items() if k in ("sqlQuery", "args")}
+            fmt = {k: v for k, v in kwargs.items() if k not in own}
+            b, _ = DFF.sig("sqlQuery", "args=None").bind("sql", args, own, loc)
             if b["args"] != PyV(None):
                 raise UnsupportedError(
                     "spark.sql with query arguments is not supported", loc, construct="sql"
                 )
             text = as_str(b["sqlQuery"], loc, "the query")
             query_node = node.args[0] if isinstance(node, pyast.Call) and node.args else node
-            return DFV(self.sql_query(text, query_node, loc))
+            if not fmt:
+                return DFV(self.sql_query(text, query_node, loc))
+            text, views = _format_sql(text, fmt, loc)
+            saved = dict(self.views)
+            self.views.update(views)
+            try:  # the formatter's temporary views are dropped once the query is analysed
+                return DFV(self.sql_query(text, query_node, loc))
+            finally:
+                self.views = saved
         if name == "table":
             b, _ = DFF.sig("tableName").bind("table", args, kwargs, loc)
             return DFV(self.read_table(as_str(b["tableName"], loc, "a table name"), loc))
@@ -2156,6 +2172,53 @@ def DFF_call_coalesce(a: R.Expr, b: R.Expr, loc: Loc) -> R.Expr:
     from frontend.df_columns import call_function
 
     return call_function("coalesce", [a, b], loc)
+
+
+def _format_sql(text: str, values: Mapping[str, Value], loc: Loc) -> tuple[str, dict[str, DF]]:
+    """PySpark's ``SQLStringFormatter``: ``spark.sql("SELECT * FROM {t} WHERE k > {x}", t=df, x=1)``
+    formats the query with Python's ``str.format``, a DataFrame becoming a temporary view (returned, by
+    name), a string a quoted SQL literal and any other value its ``format()``."""
+    import string
+    import uuid
+
+    out: list[str] = []
+    views: dict[str, DF] = {}
+    try:
+        parsed = list(string.Formatter().parse(text))
+    except ValueError as exc:
+        raise InputError(f"spark.sql's query is not a valid format string: {exc} (Python raises ValueError)",
+                         loc) from None
+    for literal, field, spec, conversion in parsed:
+        out.append(literal)
+        if field is None:
+            continue
+        if field not in values:
+            error = "IndexError" if field == "" or field.isdigit() else "KeyError"
+            if field.isidentifier():
+                raise InputError(f"spark.sql's query names {{{field}}}, which no keyword argument gives "
+                                 f"(Python raises {error})", loc)
+            if error == "IndexError":
+                raise InputError(f"spark.sql's query has a positional field {{{field}}} (Python raises "
+                                 "IndexError)", loc)
+            raise UnsupportedError(f"the format field {{{field}}} in spark.sql's query is not supported",
+                                   loc, construct="spark.sql format")
+        if spec or conversion:
+            raise UnsupportedError(f"a conversion or format spec in spark.sql's query ({{{field}}})", loc,
+                                   construct="spark.sql format")
+        v = values[field]
+        if isinstance(v, DFV):
+            known = next((n for n, df in views.items() if df is v.df), None)
+            view = known or f"_pyspark_{uuid.uuid4().hex}"
+            views[view] = v.df
+            out.append(view)
+        elif isinstance(v, PyV) and isinstance(v.value, str):
+            out.append("'" + v.value.replace("\\", "\\\\").replace("'", "\\'") + "'")
+        elif isinstance(v, PyV):
+            out.append(format(v.value))
+        else:
+            raise UnsupportedError(f"{describe(v)} as a value in spark.sql's query ({{{field}}})", loc,
+                                   construct="spark.sql format")
+    return "".join(out), views
 
 
 def _self_join_condition(cond: CExpr, mapping: Mapping[int, int]) -> CExpr:

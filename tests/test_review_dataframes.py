@@ -8,8 +8,8 @@ and the rows as bags (or what a Python caller sees, for actions). The passing te
 that are right today.
 
 Expected to fail today (marked xfail; bugs, see each test's comment):
-  test_df_agg_dict_orders_columns_as_spark, test_spark_sql_with_format_kwargs_is_valid_pyspark,
-  test_valid_spark_code_is_not_an_analysis_error (some cases), test_sql_window_function_error_message.
+  test_df_agg_dict_orders_columns_as_spark, test_valid_spark_code_is_not_an_analysis_error (some cases),
+  test_sql_window_function_error_message.
 """
 
 from __future__ import annotations
@@ -508,7 +508,6 @@ def test_replay_honours_star_import_of_builtin_names(tmp_path: Path, spark_sessi
 # ---------------------------------------------------------------------------------------------------
 
 
-@pytest.mark.xfail(strict=True, reason="open bug found by review, listed in issue 10's note")
 def test_spark_sql_with_format_kwargs_is_valid_pyspark(tmp_path: Path) -> None:
     # spark.sql("SELECT * FROM {t} WHERE k > {x}", t=t, x=1) is PySpark's documented string formatting
     # (pyspark.sql.SparkSession.sql(sqlQuery, args=None, **kwargs)). sparkeq says "sql() got an unexpected
