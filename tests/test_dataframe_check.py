@@ -2,8 +2,8 @@
 
 What must hold: a difference the interpreter shows without caveat is ``not_equivalent`` with rows as
 JSON objects per table; a difference that rests on an error is reported only once Spark reproduces it
-(``unknown`` without replay, ``not_equivalent`` after it); nothing is ever ``equivalent`` (no prover for
-relational programs yet); input problems are located errors (exit 3).
+(``unknown`` without replay, ``not_equivalent`` after it); a proof is ``equivalent``, and a pair with
+neither a proof nor a difference is ``unknown``; input problems are located errors (exit 3).
 """
 
 from __future__ import annotations
@@ -69,12 +69,21 @@ def test_definite_difference_is_not_equivalent_with_rows_as_objects(tmp_path: Pa
     assert cex.left["rows"] != cex.right["rows"]
 
 
-def test_no_difference_is_unknown_never_equivalent(tmp_path: Path) -> None:
+def test_proved_pair_is_equivalent(tmp_path: Path) -> None:
     left = _df(tmp_path, "l", _ret("t.filter(F.col('a') > 1).select('a', 'b')"))
     right = _df(tmp_path, "r", _ret("t.where('a > 1')"))
     result = check(left, right, timeout=4)
+    assert result.verdict == "equivalent" and result.method == "NoAgg", result.reason
+    assert result.counterexample is None
+
+
+def test_no_difference_and_no_proof_is_unknown(tmp_path: Path) -> None:
+    # abs(abs(a)) is abs(a), but the prover treats abs as an uninterpreted function
+    left = _df(tmp_path, "l", _ret("t.select(F.abs(F.abs('a')).alias('a'))"))
+    right = _df(tmp_path, "r", _ret("t.select(F.abs('a').alias('a'))"))
+    result = check(left, right, timeout=4)
     assert result.verdict == "unknown"
-    assert "cannot prove" in result.reason
+    assert "no proof" in result.reason and "candidate input" in result.reason
 
 
 def test_error_difference_waits_for_spark_without_replay(tmp_path: Path) -> None:
@@ -136,7 +145,7 @@ def test_rename_is_a_difference_unless_ignore_names(tmp_path: Path) -> None:
     # a difference in names alone waits for Spark (sparkeq reproduces Spark's generated names by rule)
     assert result.verdict == "unknown" and "column names alone" in result.reason
     assert '"t": []' in result.reason  # the empty table already shows the names
-    assert check(left, right, timeout=2, ignore_names=True).verdict == "unknown"
+    assert check(left, right, timeout=2, ignore_names=True).verdict == "equivalent"
     pending = check(left, right, timeout=10)
     assert "pending" in pending.stats
 

@@ -3,8 +3,9 @@
 Order: align the tables (``verifier.relational.align``), search for a difference under the deadline,
 and answer. A definite difference is ``not_equivalent`` at once (replay then runs as for RDD pairs); a
 difference that rests on an error or on partitioning is reported only once Spark reproduces it, so
-without replay it leaves the verdict ``unknown`` and says how to confirm it. Nothing is proved in this
-part of the DataFrame work: a pair without a difference is ``unknown``, saying how much was tried.
+without replay it leaves the verdict ``unknown`` and says how to confirm it. The term-matching
+prover (``verifier.methods.rel_terms``) runs first: a proof is ``equivalent`` with what it assumed;
+otherwise the search looks for a difference, and a pair with neither is ``unknown``, saying why.
 """
 
 from __future__ import annotations
@@ -14,7 +15,9 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from sparklite.relational import ast as R
-from verifier.methods.base import LoadedProgram
+from verifier.methods import rel_terms
+from verifier.methods.base import Inconclusive, LoadedProgram, NotApplicable
+from verifier.methods.rel_terms import RelProof
 from verifier.relational import (
     Found,
     align,
@@ -32,6 +35,7 @@ if TYPE_CHECKING:
     from verifier.api import _Run
 
 SEARCH_PATIENCES = 2.0
+PROOF_PATIENCES = 2.0
 METHOD = "bounded"
 
 
@@ -55,6 +59,11 @@ def check_relational(lp: LoadedProgram, rp: LoadedProgram, run: _Run) -> Result:
     except InputError as exc:
         return run.result("error", reason=str(exc))
     run.warnings.extend(nullability_warnings(left, right))
+    proof = _prove(left, right, run)
+    if isinstance(proof, RelProof):
+        run.warnings.extend(w for w in proof.warnings if w not in run.warnings)
+        return run.result("equivalent", method=proof.method, explanation=proof.explanation,
+                          reason=proof.explanation, assumptions=proof.assumptions)
     assumptions = tuple(constraint_texts(left.params))
     until = min(run.deadline, run.step_end(SEARCH_PATIENCES))
     found = search(left, right, until=until, seed=run.options.seed, ignore_names=run.options.ignore_names)
@@ -80,10 +89,16 @@ def check_relational(lp: LoadedProgram, rp: LoadedProgram, run: _Run) -> Result:
         return run.result("unknown", reason=f"ran out of time (timeout {run.options.timeout:g} s) after "
                           f"{found.tried} candidate table(s), with no difference found")
     reason = (f"no difference on {found.tried} candidate input(s) (empty tables, small tables with NULLs and "
-              "boundary values, random tables and partitionings), and sparkeq cannot prove DataFrame/SQL "
-              "pairs yet: the result is unknown, not a proof")
+              f"boundary values, random tables and partitionings), and no proof: {proof.reason}")
     return run.result("unknown", method=METHOD, reason=reason, assumptions=assumptions,
                       stats={**stats, "tried": found.tried})
+
+
+def _prove(left: R.RelProgram, right: R.RelProgram, run: _Run) -> RelProof | Inconclusive | NotApplicable:
+    """The term-matching proof (``verifier.methods.rel_terms``), within a share of the budget."""
+    until = min(run.deadline, run.step_end(PROOF_PATIENCES))
+    return rel_terms.run(left, right, timeout_s=max(0.05, until - time.monotonic()), until=until,
+                         ignore_names=run.options.ignore_names)
 
 
 def _same_shape(left: R.RelProgram, right: R.RelProgram) -> None:

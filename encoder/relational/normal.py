@@ -1,0 +1,719 @@
+"""Relational programs as sums of terms over representative rows: the paper's program terms, for bags
+with NULLs.
+
+A relation becomes a ``Normal``: a bag union of ``Term`` s. A term binds variables to sources (an
+input table, or a *derived* source: an aggregation, a distinct, an operator the prover treats as a
+black box) and says which row each assignment of rows to its variables contributes: the assignment
+counts when every condition is TRUE, and then contributes the output row. So ``Filter`` adds a
+condition, ``Project`` substitutes, an inner ``Join`` multiplies terms, ``union all`` concatenates,
+and the rows an outer join pads, a semi join keeps or an anti join keeps are conditions on an
+``Exists`` over the other side's terms. The bag a term denotes does not depend on its variables'
+names, which is what lets the prover match terms of two programs variable for variable.
+
+Normalisation steps that Spark's optimiser also takes, each sound on its own:
+- a variable whose key (``PRIMARY KEY``, or ``UNIQUE``) is equated by ``=`` to values of the other
+  variables, and which the output does not read, matches at most one row: it becomes an ``Exists``
+  (``join`` on a key then dropping the other side's columns is a semi join);
+- ``distinct`` over a single term whose output holds a key of each of its variables is the term itself;
+- two aggregations of the same relation by the same keys joined on all keys are one aggregation with
+  both lists of aggregates (the split and rejoin refactoring).
+Each records the declaration it relies on in ``Normal.uses`` (the verdict's assumptions).
+
+Errors: where a condition comes from a join or a filter over one, Spark's optimiser decides on which
+rows it is evaluated, so such a term is marked ``joined`` and the prover does not rely on the error
+condition of its conditions.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from sparklite.relational import ast as R
+from sparklite.relational import effects
+from sparklite.relational.types import BIGINT, BOOLEAN, INT, Schema, SqlType
+
+
+class NotNormalisable(Exception):
+    """A construct the term form does not cover (the prover answers unknown, saying which)."""
+
+
+# ---------------------------------------------------------------------------------------------------
+# Nodes
+# ---------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class VCol:
+    """Column ``index`` of the row bound to variable ``var`` (a leaf of term expressions)."""
+
+    var: int
+    index: int
+    type: SqlType
+    nullable: bool
+
+
+@dataclass(frozen=True)
+class TableSrc:
+    name: str
+    schema: Schema
+
+
+@dataclass(frozen=True, eq=False)
+class AggSrc:
+    """``groupBy(keys).agg(aggs)`` of ``source`` (keys and arguments over the source's columns).
+    Identity, not value, equality: the prover unifies derived sources."""
+
+    source: Normal
+    keys: tuple[R.Expr, ...]
+    aggs: tuple[R.AggCall, ...]
+    identity: Any  # equal for two aggregations of one program over the same rows (the kernel source)
+    types: tuple[SqlType, ...]
+    nullables: tuple[bool, ...]
+
+
+@dataclass(frozen=True, eq=False)
+class DistinctSrc:
+    source: Normal
+    types: tuple[SqlType, ...]
+    nullables: tuple[bool, ...]
+
+
+@dataclass(frozen=True, eq=False)
+class OpaqueSrc:
+    """An operator compared only as a whole: same ``kind`` and ``params`` over equivalent ``parts``
+    (``limit``, ``intersectAll``, ``exceptAll``, ``dropDuplicates`` on a subset)."""
+
+    kind: str
+    parts: tuple[Normal, ...]
+    params: tuple[Any, ...]
+    types: tuple[SqlType, ...]
+    nullables: tuple[bool, ...]
+    nondeterministic: bool = False
+
+
+Source = TableSrc | AggSrc | DistinctSrc | OpaqueSrc
+
+
+def source_columns(src: Source) -> tuple[tuple[SqlType, bool], ...]:
+    if isinstance(src, TableSrc):
+        return tuple((f.type, f.nullable) for f in src.schema.fields)
+    return tuple(zip(src.types, src.nullables, strict=True))
+
+
+@dataclass(frozen=True)
+class Bind:
+    var: int
+    source: Source
+
+
+@dataclass(frozen=True)
+class Exists(R.Predicate):
+    """TRUE when some rows of the sources make every condition TRUE (never NULL)."""
+
+    binds: tuple[Bind, ...] = ()
+    conds: tuple[Any, ...] = ()
+
+    @property
+    def nullable(self) -> bool:
+        return False
+
+
+@dataclass(frozen=True)
+class Term:
+    binds: tuple[Bind, ...]
+    conds: tuple[Any, ...]
+    out: tuple[Any, ...]
+    keys: tuple[Any, ...] = ()  # sort keys, while the relation is ordered
+    joined: bool = False
+
+
+@dataclass(frozen=True)
+class Normal:
+    terms: tuple[Term, ...]
+    types: tuple[SqlType, ...]
+    nullables: tuple[bool, ...]
+    order: tuple[tuple[bool, bool], ...] | None = None  # (ascending, nulls_first) per sort key
+    uses: frozenset[str] = frozenset()
+    warnings: frozenset[str] = frozenset()
+
+
+# ---------------------------------------------------------------------------------------------------
+# Expression utilities
+# ---------------------------------------------------------------------------------------------------
+
+
+def map_expr(e: Any, fn: Callable[[Any], Any | None]) -> Any:
+    """Rebuild ``e`` bottom-up with ``fn`` applied first (``fn`` returns a replacement or None)."""
+    got = fn(e)
+    if got is not None:
+        return got
+    if isinstance(e, VCol | R.Col | R.Lit) or not dataclasses.is_dataclass(e):
+        return e
+    if isinstance(e, Exists):
+        return dataclasses.replace(e, conds=tuple(map_expr(c, fn) for c in e.conds))
+    changes = {}
+    for f in dataclasses.fields(e):
+        v = getattr(e, f.name)
+        if f.name == "loc":
+            continue
+        if isinstance(v, tuple) and v and isinstance(v[0], tuple):  # CASE branches
+            changes[f.name] = tuple(tuple(map_expr(x, fn) for x in b) for b in v)
+        elif isinstance(v, tuple):
+            changes[f.name] = tuple(map_expr(x, fn) if _is_expr(x) else x for x in v)
+        elif _is_expr(v):
+            changes[f.name] = map_expr(v, fn)
+    return dataclasses.replace(e, **changes) if changes else e
+
+
+def _is_expr(v: Any) -> bool:
+    return isinstance(v, R.RNode | VCol) and not isinstance(v, R.SortKey)
+
+
+def subst(e: Any, row: Sequence[Any]) -> Any:
+    """``e`` over a relation's columns, with column ``i`` replaced by ``row[i]``."""
+    return map_expr(e, lambda x: row[x.index] if isinstance(x, R.Col) else None)
+
+
+def vars_of(e: Any) -> set[int]:
+    """The variables ``e`` reads free (an ``Exists`` binds its own)."""
+    out: set[int] = set()
+    bound: set[int] = set()
+
+    def visit(x: Any) -> None:
+        if isinstance(x, VCol):
+            out.add(x.var)
+        elif isinstance(x, Exists):
+            bound.update(b.var for b in x.binds)
+
+    walk(e, visit)
+    return out - bound
+
+
+def walk(e: Any, visit: Callable[[Any], None]) -> None:
+    def fn(x: Any) -> None:
+        visit(x)
+        return None
+
+    map_expr(e, fn)
+
+
+def rename(e: Any, mapping: dict[int, int]) -> Any:
+    return map_expr(
+        e,
+        lambda x: (
+            VCol(mapping.get(x.var, x.var), x.index, x.type, x.nullable) if isinstance(x, VCol) else None
+        ),
+    )
+
+
+def kinds_of(e: Any) -> frozenset[str]:
+    """What evaluating ``e`` may raise (``effects.raise_kinds`` over term expressions)."""
+    out: set[str] = set()
+
+    def visit(x: Any) -> None:
+        if isinstance(x, R.RNode) and not isinstance(x, Exists | R.SortKey):
+            out.update(effects.own_kinds(x))
+
+    walk(e, visit)
+    return frozenset(out)
+
+
+def exists_any(terms: Sequence[Term], cond: Callable[[Term], Sequence[Any]]) -> Any:
+    """``EXISTS`` over a union of terms: the OR of one ``Exists`` per term."""
+    atoms = [Exists(t.binds, (*t.conds, *cond(t))) for t in terms]
+    if not atoms:
+        return R.Lit(False, BOOLEAN)
+    out: Any = atoms[0]
+    for a in atoms[1:]:
+        out = R.Or(out, a, False)
+    return out
+
+
+# ---------------------------------------------------------------------------------------------------
+# From the kernel
+# ---------------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Normaliser:
+    """Walks a kernel relation; every table occurrence gets fresh variables (``next_var``). Derived
+    sources are shared per kernel node, so a relation used twice is one source."""
+
+    next_var: int = 0
+    derived: dict[Any, Source] = field(default_factory=dict)
+    uses: set[str] = field(default_factory=set)
+    warnings: set[str] = field(default_factory=set)
+
+    def fresh(self) -> int:
+        self.next_var += 1
+        return self.next_var
+
+    def normal(self, rel: R.Rel) -> Normal:
+        n = self.rel(rel)
+        return dataclasses.replace(n, uses=frozenset(self.uses), warnings=frozenset(self.warnings))
+
+    def rel(self, r: R.Rel) -> Normal:
+        method = getattr(self, "_" + type(r).__name__.lower(), None)
+        if method is None:
+            raise NotNormalisable(f"{type(r).__name__} relations")
+        return method(r)
+
+    def _table(self, t: R.Table) -> Normal:
+        v = self.fresh()
+        src = TableSrc(t.name, t.schema)
+        out = tuple(VCol(v, i, f.type, f.nullable) for i, f in enumerate(t.schema.fields))
+        return Normal((Term((Bind(v, src),), (), out),), *_cols(t.schema))
+
+    def _project(self, p: R.Project) -> Normal:
+        n = self.rel(p.source)
+        terms = tuple(
+            self.simplify(dataclasses.replace(t, out=tuple(subst(e, t.out) for e in p.exprs)))
+            for t in n.terms
+        )
+        return Normal(terms, *_cols(p.schema), order=n.order)
+
+    def _filter(self, f: R.Filter) -> Normal:
+        n = self.rel(f.source)
+        terms = tuple(
+            self.simplify(dataclasses.replace(t, conds=(*t.conds, subst(f.pred, t.out)))) for t in n.terms
+        )
+        return Normal(terms, n.types, n.nullables, order=n.order)
+
+    def _join(self, j: R.Join) -> Normal:
+        ln, rn = self.rel(j.left), self.rel(j.right)
+        kind = j.kind
+
+        def cond_on(lt: Term, rt: Term) -> tuple[Any, ...]:
+            return () if j.cond is None else (subst(j.cond, (*lt.out, *rt.out)),)
+
+        def pad(n: Normal) -> tuple[Any, ...]:
+            return tuple(R.Lit(None, t) for t in n.types)
+
+        terms: list[Term] = []
+        if kind in ("inner", "cross", "left", "right", "full"):
+            for lt, rt in itertools.product(ln.terms, rn.terms):
+                terms.append(
+                    Term(
+                        (*lt.binds, *rt.binds),
+                        (*lt.conds, *rt.conds, *cond_on(lt, rt)),
+                        (*lt.out, *rt.out),
+                        joined=True,
+                    )
+                )
+        if kind in ("left", "full", "semi", "anti"):
+            for lt in ln.terms:
+                found = exists_any(rn.terms, lambda rt, lt=lt: cond_on(lt, rt))
+                keep = found if kind == "semi" else R.Not(found, False)
+                out = lt.out if kind in ("semi", "anti") else (*lt.out, *pad(rn))
+                terms.append(Term(lt.binds, (*lt.conds, keep), out, joined=True))
+        if kind in ("right", "full"):
+            for rt in rn.terms:
+                found = exists_any(ln.terms, lambda lt, rt=rt: cond_on(lt, rt))
+                terms.append(
+                    Term(rt.binds, (*rt.conds, R.Not(found, False)), (*pad(ln), *rt.out), joined=True)
+                )
+        return Normal(tuple(self.simplify(t) for t in terms), *_cols(j.schema))
+
+    def _aggregate(self, a: R.Aggregate) -> Normal:
+        src = self.derived.get(a)
+        if src is None:
+            inner = self.rel(a.source)
+            src = AggSrc(inner, a.keys, a.aggs, a.source, *_cols(a.schema))
+            self.derived[a] = src
+        return self.over(src)
+
+    def _distinct(self, d: R.Distinct) -> Normal:
+        inner = self.rel(d.source)
+        inner = dataclasses.replace(
+            inner, terms=tuple(self.unread_as_exists(self.simplify(t)) for t in inner.terms)
+        )
+        if len(inner.terms) == 1 and self.already_distinct(inner.terms[0]):
+            return dataclasses.replace(
+                inner, order=None, terms=tuple(dataclasses.replace(t, keys=()) for t in inner.terms)
+            )
+        return self.over(self.derived_for(d, lambda: DistinctSrc(inner, inner.types, inner.nullables)))
+
+    def _dropduplicates(self, d: R.DropDuplicates) -> Normal:
+        if sorted(d.columns) == list(range(len(d.schema))):
+            return self._distinct(R.Distinct(d.source))
+        inner = self.rel(d.source)
+        self.warnings.add("dropDuplicates on a subset of the columns keeps any row of each group")
+        return self.over(
+            self.derived_for(
+                d,
+                lambda: OpaqueSrc(
+                    "dropDuplicates", (inner,), (tuple(d.columns),), inner.types, inner.nullables, True
+                ),
+            )
+        )
+
+    def _setop(self, s: R.SetOp) -> Normal:
+        ln, rn = self.rel(s.left), self.rel(s.right)
+        types, nullables = _cols(s.schema)
+        if s.kind == "union":
+            both = Normal((*_unordered(ln).terms, *_unordered(rn).terms), types, nullables)
+            if s.all:
+                return both
+            return self.over(self.derived_for(s, lambda: DistinctSrc(both, types, nullables)))
+        if not s.all:  # distinct rows of the left that (do not) occur in the right, NULL equal to NULL
+
+            def same_row(lt: Term) -> Callable[[Term], tuple[Any, ...]]:
+                return lambda rt: tuple(
+                    R.Cmp("<=>", a, b, False) for a, b in zip(lt.out, rt.out, strict=True)
+                )
+
+            terms = []
+            for lt in ln.terms:
+                found = exists_any(rn.terms, same_row(lt))
+                keep = found if s.kind == "intersect" else R.Not(found, False)
+                terms.append(Term(lt.binds, (*lt.conds, keep), lt.out, joined=True))
+            inner = Normal(tuple(terms), types, nullables)
+            return self.over(self.derived_for(s, lambda: DistinctSrc(inner, types, nullables)))
+        return self.over(
+            self.derived_for(
+                s, lambda: OpaqueSrc(f"{s.kind}All", (_unordered(ln), _unordered(rn)), (), types, nullables)
+            )
+        )
+
+    def _sort(self, s: R.Sort) -> Normal:
+        n = self.rel(s.source)
+        terms = tuple(
+            dataclasses.replace(t, keys=tuple(subst(k.expr, t.out) for k in s.keys)) for t in n.terms
+        )
+        return Normal(terms, n.types, n.nullables, order=tuple((k.ascending, k.nulls_first) for k in s.keys))
+
+    def _limit(self, lim: R.Limit) -> Normal:
+        n = self.rel(lim.source)
+        if n.order is None:
+            self.warnings.add("limit without orderBy keeps any rows")
+        else:
+            self.warnings.add("limit after orderBy may cut through rows with equal sort keys")
+        return self.over(
+            self.derived_for(lim, lambda: OpaqueSrc("limit", (n,), (lim.count,), n.types, n.nullables, True))
+        )
+
+    # helpers
+
+    def derived_for(self, node: Any, make: Callable[[], Source]) -> Source:
+        src = self.derived.get(node)
+        if src is None:
+            src = make()
+            self.derived[node] = src
+        return src
+
+    def over(self, src: Source) -> Normal:
+        v = self.fresh()
+        cols = source_columns(src)
+        out = tuple(VCol(v, i, t, n) for i, (t, n) in enumerate(cols))
+        return Normal((Term((Bind(v, src),), (), out),), tuple(t for t, _ in cols), tuple(n for _, n in cols))
+
+    def already_distinct(self, t: Term) -> bool:
+        """Every variable's key is among the output columns (as they are): no two assignments give one
+        row, and each source holds no duplicate rows."""
+        outs = {(x.var, x.index) for x in t.out if isinstance(x, VCol)}
+        for b in t.binds:
+            keys = key_columns(b.source)
+            if not any(all((b.var, i) in outs for i in k) for k in keys):
+                return False
+            if isinstance(b.source, TableSrc):
+                self.uses.add(
+                    _key_text(b.source, next(k for k in keys if all((b.var, i) in outs for i in k)))
+                )
+        return True
+
+    def simplify(self, t: Term) -> Term:
+        t = self.merge_aggregates(t)
+        t = self.aggregates_as_distinct(t)
+        t = self.filter_into_derived(t)
+        return self.drop_key_lookups(t)
+
+    def unread_as_exists(self, t: Term) -> Term:
+        """Under ``distinct``, only whether some row of a variable the output does not read exists
+        matters, not how many: such variables become an ``Exists``."""
+        read = set().union(*(vars_of(x) for x in (*t.out, *t.keys))) if (t.out or t.keys) else set()
+        unread = [b for b in t.binds if b.var not in read]
+        if not unread:
+            return t
+        ids = {b.var for b in unread}
+        mine = tuple(c for c in t.conds if vars_of(c) & ids)
+        if any(kinds_of(c) for c in mine):
+            return t
+        rest = tuple(c for c in t.conds if not vars_of(c) & ids)
+        return Term(
+            tuple(b for b in t.binds if b.var not in ids),
+            (*rest, Exists(tuple(unread), mine)),
+            t.out,
+            t.keys,
+            True,
+        )
+
+    def filter_into_derived(self, t: Term) -> Term:
+        """A filter over a distinct (reading its columns) or over an aggregation (reading its grouping
+        keys only) is the same filter under it: the rows, or whole groups, it keeps are the same."""
+        if len(t.binds) != 1 or not isinstance(t.binds[0].source, DistinctSrc | AggSrc) or not t.conds:
+            return t
+        b = t.binds[0]
+        src = b.source
+        assert isinstance(src, DistinctSrc | AggSrc)
+        width = len(src.keys) if isinstance(src, AggSrc) else len(src.types)
+
+        def movable(c: Any) -> bool:
+            if kinds_of(c) or vars_of(c) - {b.var}:
+                return False
+            return all(i < width for i in _columns_read(b.var, (c,)))
+
+        moved = tuple(c for c in t.conds if movable(c))
+        if not moved or (isinstance(src, AggSrc) and not src.keys):
+            return t
+
+        def make() -> Source:
+            terms = []
+            for u in src.source.terms:
+                row = u.out if isinstance(src, DistinctSrc) else tuple(subst(k, u.out) for k in src.keys)
+
+                def inner(x: Any, row: tuple[Any, ...] = row) -> Any:
+                    return row[x.index] if isinstance(x, VCol) and x.var == b.var else None
+
+                terms.append(
+                    dataclasses.replace(
+                        u, conds=(*u.conds, *(map_expr(c, inner) for c in moved)), joined=True
+                    )
+                )
+            filtered = dataclasses.replace(src.source, terms=tuple(terms))
+            if isinstance(src, DistinctSrc):
+                return DistinctSrc(filtered, src.types, src.nullables)
+            return AggSrc(
+                filtered, src.keys, src.aggs, ("filtered", src.identity, moved), src.types, src.nullables
+            )
+
+        new = self.derived_for(("filtered", id(src), moved), make)
+        return Term((Bind(b.var, new),), tuple(c for c in t.conds if c not in moved), t.out, t.keys, t.joined)
+
+    def aggregates_as_distinct(self, t: Term) -> Term:
+        """An aggregation of which only the grouping keys are read is the distinct keys."""
+        binds = []
+        for b in t.binds:
+            src = b.source
+            if isinstance(src, AggSrc) and src.keys:
+                nk = len(src.keys)
+                read = _columns_read(b.var, (*t.conds, *t.out, *t.keys))
+                if all(i < nk for i in read):
+
+                    def make(src: AggSrc = src, nk: int = nk) -> Source:
+                        inner = dataclasses.replace(
+                            src.source,
+                            order=None,
+                            terms=tuple(
+                                dataclasses.replace(u, out=tuple(subst(k, u.out) for k in src.keys), keys=())
+                                for u in src.source.terms
+                            ),
+                            types=src.types[:nk],
+                            nullables=src.nullables[:nk],
+                        )
+                        return DistinctSrc(inner, src.types[:nk], src.nullables[:nk])
+
+                    b = Bind(b.var, self.derived_for(("keys of", id(src)), make))
+            binds.append(b)
+        return dataclasses.replace(t, binds=tuple(binds))
+
+    def drop_key_lookups(self, t: Term) -> Term:
+        """A variable matched by ``=`` on a key of its table, read nowhere but in conditions, becomes an
+        ``Exists``: it can match at most one row, so the assignment counts once or not at all."""
+        changed = True
+        while changed and len(t.binds) > 1:
+            changed = False
+            for b in t.binds:
+                if not isinstance(b.source, TableSrc):
+                    continue
+                if any(b.var in vars_of(x) for x in (*t.out, *t.keys)):
+                    continue
+                mine = [c for c in t.conds if b.var in vars_of(c)]
+                if any(kinds_of(c) for c in mine):
+                    continue
+                equated = _equated_columns(mine, b.var)
+                for key in key_columns(b.source, nullable_unique=True):
+                    if all(i in equated for i in key):
+                        self.uses.add(_key_text(b.source, key))
+                        rest = tuple(c for c in t.conds if b.var not in vars_of(c))
+                        t = Term(
+                            tuple(x for x in t.binds if x is not b),
+                            (*rest, Exists((b,), tuple(mine))),
+                            t.out,
+                            t.keys,
+                            t.joined,
+                        )
+                        changed = True
+                        break
+                if changed:
+                    break
+        return t
+
+    def merge_aggregates(self, t: Term) -> Term:
+        """``A1 JOIN A2 ON A1.k = A2.k`` where A1, A2 aggregate one relation by the same keys: one
+        aggregation carrying both aggregate lists (each key value is one group on either side)."""
+        for b1, b2 in itertools.combinations(t.binds, 2):
+            s1, s2 = b1.source, b2.source
+            if not (isinstance(s1, AggSrc) and isinstance(s2, AggSrc)) or not s1.keys:
+                continue
+            if s1.identity != s2.identity or s1.keys != s2.keys:
+                continue
+            nk = len(s1.keys)
+            if not all(
+                _equates(
+                    t.conds,
+                    VCol(b1.var, i, s1.types[i], s1.nullables[i]),
+                    VCol(b2.var, i, s2.types[i], s2.nullables[i]),
+                )
+                for i in range(nk)
+            ):
+                continue
+            merged = AggSrc(
+                s1.source,
+                s1.keys,
+                (*s1.aggs, *s2.aggs),
+                s1.identity,
+                (*s1.types, *s2.types[nk:]),
+                (*s1.nullables, *s2.nullables[nk:]),
+            )
+            key = ("merged", id(s1), id(s2))
+            merged = self.derived.setdefault(key, merged)  # type: ignore[assignment]
+            m = self.fresh()
+            n1 = len(s1.aggs)
+
+            def remap(
+                x: Any,
+                b1: Bind = b1,
+                b2: Bind = b2,
+                m: int = m,
+                n1: int = n1,
+                nk: int = nk,
+                merged: AggSrc = merged,
+            ) -> Any:  # type: ignore[assignment]
+                if not isinstance(x, VCol) or x.var not in (b1.var, b2.var):
+                    return None
+                i = x.index if (x.var == b1.var or x.index < nk) else x.index + n1
+                return VCol(m, i, merged.types[i], merged.nullables[i])
+
+            binds = tuple(b for b in t.binds if b not in (b1, b2)) + (Bind(m, merged),)
+            return self.merge_aggregates(
+                Term(
+                    binds,
+                    tuple(map_expr(c, remap) for c in t.conds),
+                    tuple(map_expr(o, remap) for o in t.out),
+                    tuple(map_expr(k, remap) for k in t.keys),
+                    t.joined,
+                )
+            )
+        return t
+
+
+def _columns_read(var: int, exprs: Sequence[Any]) -> set[int]:
+    out: set[int] = set()
+
+    def visit(x: Any) -> None:
+        if isinstance(x, VCol) and x.var == var:
+            out.add(x.index)
+
+    for e in exprs:
+        walk(e, visit)
+    return out
+
+
+def _unordered(n: Normal) -> Normal:
+    return dataclasses.replace(n, order=None, terms=tuple(dataclasses.replace(t, keys=()) for t in n.terms))
+
+
+def _cols(schema: Schema) -> tuple[tuple[SqlType, ...], tuple[bool, ...]]:
+    return tuple(f.type for f in schema.fields), tuple(f.nullable for f in schema.fields)
+
+
+def key_columns(src: Source, nullable_unique: bool = False) -> list[tuple[int, ...]]:
+    """Column sets on which no two rows of ``src`` agree: a declared ``PRIMARY KEY``, a ``UNIQUE`` on
+    NOT NULL columns (or any ``UNIQUE`` where NULLs cannot match, ``nullable_unique``), the grouping
+    keys of an aggregation, all columns of a distinct."""
+    if isinstance(src, TableSrc):
+        names = [f.name.lower() for f in src.schema.fields]
+        out = []
+        for c in src.schema.constraints:
+            if c.kind not in ("primary", "unique"):
+                continue
+            idx = tuple(names.index(x.lower()) for x in c.columns if x.lower() in names)
+            if len(idx) != len(c.columns):
+                continue
+            if c.kind == "primary" or nullable_unique or not any(src.schema.fields[i].nullable for i in idx):
+                out.append(idx)
+        return out
+    if isinstance(src, AggSrc):
+        return [tuple(range(len(src.keys)))]
+    if isinstance(src, DistinctSrc):
+        return [tuple(range(len(src.types)))]
+    return []
+
+
+def _key_text(src: TableSrc, key: tuple[int, ...]) -> str:
+    cols = ", ".join(src.schema.fields[i].name for i in key)
+    primary = any(
+        c.kind == "primary"
+        and tuple(x.lower() for x in c.columns) == tuple(src.schema.fields[i].name.lower() for i in key)
+        for c in src.schema.constraints
+    )
+    return f"{src.name}: {'PRIMARY KEY' if primary else 'UNIQUE'} ({cols})"
+
+
+def _conjuncts(c: Any) -> list[Any]:
+    if isinstance(c, R.And):
+        return _conjuncts(c.left) + _conjuncts(c.right)
+    return [c]
+
+
+def _equated_columns(conds: Sequence[Any], var: int) -> set[int]:
+    """Columns of ``var`` that a top-level ``=`` conjunct equates to an expression of other variables."""
+    out: set[int] = set()
+    for c in conds:
+        for x in _conjuncts(c):
+            if not (isinstance(x, R.Cmp) and x.op == "="):
+                continue
+            for a, b in ((x.left, x.right), (x.right, x.left)):
+                if isinstance(a, VCol) and a.var == var and var not in vars_of(b):
+                    out.add(a.index)
+    return out
+
+
+def _equates(conds: Sequence[Any], a: VCol, b: VCol) -> bool:
+    for c in conds:
+        for x in _conjuncts(c):
+            if isinstance(x, R.Cmp) and x.op in ("=", "<=>") and {x.left, x.right} == {a, b}:
+                return True
+    return False
+
+
+def normalise(rel: R.Rel) -> Normal:
+    return Normaliser().normal(rel)
+
+
+__all__ = [
+    "AggSrc",
+    "BIGINT",
+    "Bind",
+    "DistinctSrc",
+    "Exists",
+    "INT",
+    "Normal",
+    "NotNormalisable",
+    "OpaqueSrc",
+    "Source",
+    "TableSrc",
+    "Term",
+    "VCol",
+    "key_columns",
+    "map_expr",
+    "normalise",
+    "rename",
+    "source_columns",
+    "subst",
+    "vars_of",
+]
