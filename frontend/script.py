@@ -1742,14 +1742,16 @@ class _Rewriter(pyast.NodeTransformer):
                     raise d.error(f"sc.{f.attr}", f"the source sc.{f.attr} is not supported in script mode "
                                   "yet (textFile and parallelize of a literal are)", d.attr_loc(f))
             if base is not None and base.kind == "session" and f.attr == "createDataFrame":
-                raise d.error("createDataFrame", "DataFrame sources (createDataFrame) are not yet supported "
-                              "in script mode", node)
+                raise d.error("createDataFrame", "a DataFrame source (createDataFrame) in an RDD "
+                              "script: script mode reads RDD jobs and DataFrame jobs (frontend.df_script), "
+                              "not both in one script", node)
             text = self.read_text_lines(node)
             if text is not None:
                 return _name(d.text_source(text, "spark.read.text", node, preferred), node)
             if self.reader_root(f.value):
-                raise d.error("spark.read", "DataFrame sources (spark.read...) are not yet supported in "
-                              "script mode; for a text file read it as lines: sc.textFile(path) or "
+                raise d.error("spark.read", "a DataFrame source (spark.read...) in an RDD script: "
+                              "script mode reads RDD jobs and DataFrame jobs, not both in one script; for a "
+                              "text file read it as lines: sc.textFile(path) or "
                               "spark.read.text(path).rdd.map(lambda r: r[0])", node)
         if isinstance(f, pyast.Name) and f.id == "sorted" and len(node.args) == 1 and not node.keywords:
             view = d.dict_view(node.args[0])

@@ -30,7 +30,8 @@ from verifier.script_check import ScriptPair, observably_differ
 ROOT = Path(__file__).resolve().parent.parent
 MANIFEST = json.loads((ROOT / "cases" / "scripts" / "manifest.json").read_text())
 PAIRS = MANIFEST["pairs"]
-NOT_EQUIVALENT = [p for p in PAIRS if p["expected"] == "not_equivalent"]
+# DataFrame scripts' replays run in tests/test_df_script.py (their own batch, marked slow)
+NOT_EQUIVALENT = [p for p in PAIRS if p["expected"] == "not_equivalent" and not p.get("dataframe")]
 CLI_PAIR = "dept_totals_wrong_index"  # replayed through the CLI; the others through the library batch
 
 
@@ -162,6 +163,24 @@ def test_analysis_never_runs_the_script(tmp_path):
     result = check(left, right)
     assert result.verdict == "not_equivalent", result.reason
     assert result.counterexample is not None and result.counterexample.inputs["sys.argv[1]"] == [""]
+    assert not marker.exists() and not imported.exists()
+
+
+def test_analysis_never_runs_a_dataframe_script(tmp_path):
+    """The same for DataFrame scripts (frontend.df_script): a class body and a sibling module that would
+    write files at import are read, never run."""
+    marker, imported = tmp_path / "df_marker.txt", tmp_path / "df_imported.txt"
+    (tmp_path / "df_sidecar.py").write_text(f"open({str(imported)!r}, 'w').write('x')\n")
+    head = (f"import sys\nimport df_sidecar\nfrom pyspark.sql import SparkSession\n\n"
+            f"class Config:\n    opened = open({str(marker)!r}, 'w').write('ran')\n\n"
+            "spark = SparkSession.builder.getOrCreate()\n"
+            "df = spark.read.csv(sys.argv[1], schema='a INT, b STRING')\n")
+    left, right = tmp_path / "left_df.py", tmp_path / "right_df.py"
+    left.write_text(head + "print(df.filter(df.a > 1).count())\n")
+    right.write_text(head + "print(df.filter(df.a >= 1).count())\n")
+    result = check(str(left), str(right))
+    assert result.verdict == "not_equivalent", result.reason
+    assert result.counterexample is not None and result.counterexample.inputs == {"sys.argv[1]": ["1,"]}
     assert not marker.exists() and not imported.exists()
 
 

@@ -197,6 +197,8 @@ def replay_counterexample(result: Result, left: Any, right: Any, **options: Any)
     opts = CheckOptions.of({**options, "replay": True})
     started = time.monotonic() - result.seconds
     run = _Run(opts, started, started + max(opts.timeout, 0.1))
+    if "df_script" in result.stats:
+        return _plain_reason(_replay_df_scripts([(result, left, right)], opts)[0], left, right, opts)
     if "relational" in result.stats:
         return _replay_relational(result, left, right, run)
     try:
@@ -217,7 +219,14 @@ def replay_counterexamples(items: Sequence[tuple[Result, Any, Any]], **options: 
     out: list[Result | None] = [None] * len(items)
     plans: list[tuple[int, _ScriptReplayPlan, Any, Any]] = []
     opts = CheckOptions.of({**options, "replay": True})
+    df_items = [(i, item) for i, item in enumerate(items) if "df_script" in item[0].stats
+                and (item[0].verdict == "not_equivalent" or "pending" in item[0].stats)]
+    for (i, (_, left, right)), done in zip(df_items, _replay_df_scripts([it for _, it in df_items], opts),
+                                           strict=True):
+        out[i] = _plain_reason(done, left, right, opts)
     for i, (result, left, right) in enumerate(items):
+        if out[i] is not None:
+            continue
         if "script" not in result.stats or result.verdict != "not_equivalent":
             out[i] = replay_counterexample(result, left, right, **options)
             continue
@@ -259,6 +268,8 @@ def _check(left: Any, right: Any, run: _Run) -> Result:
 
     try:
         lp, rp = _load_both(left, right, run)
+        if _df_script(lp) or _df_script(rp):
+            return _check_df_scripts(lp, rp, run)
         if lp.script is not None or rp.script is not None:
             return _check_scripts(lp, rp, run)
         if is_relational(lp) or is_relational(rp):
@@ -276,6 +287,43 @@ def _check(left: Any, right: Any, run: _Run) -> Result:
 # ---------------------------------------------------------------------------------------------------
 # Whole scripts
 # ---------------------------------------------------------------------------------------------------
+
+
+def _df_script(lp: LoadedProgram) -> bool:
+    from frontend.df_script import DfScriptProgram
+
+    return isinstance(lp.script, DfScriptProgram)
+
+
+def _check_df_scripts(lp: LoadedProgram, rp: LoadedProgram, run: _Run) -> Result:
+    """Two DataFrame scripts (``verifier.df_script_check``); a DataFrame script against anything else is a
+    located input error."""
+    from verifier.df_script_check import check_df_scripts
+
+    if not (_df_script(lp) and _df_script(rp)):
+        script, other, side = (lp, rp, "RIGHT") if _df_script(lp) else (rp, lp, "LEFT")
+        where = getattr(other.program, "loc", None) or Loc(other.path or "<input>", 1, 1)
+        what = "an RDD script" if other.script is not None else "not a script"
+        given = other.path or "a program given in memory"
+        raise InputError(f"{script.path} is a DataFrame script but {side} ({given}) is {what}: a DataFrame "
+                         "script can only be compared with another DataFrame script (docs/scripts.md)", where)
+    return check_df_scripts(lp, rp, run)
+
+
+def _replay_df_scripts(items: Sequence[tuple[Result, Any, Any]], opts: CheckOptions) -> list[Result]:
+    """Replay DataFrame scripts' counterexamples (pending ones too), all in one Python process."""
+    from frontend.df_script import align_df_sources
+    from verifier.df_script_check import replay_df_results
+
+    ready, out = [], []
+    for result, left, right in items:
+        run = _Run(opts, time.monotonic(), time.monotonic() + max(opts.timeout, 0.1))
+        try:
+            lp, rp = _load_both(left, right, run)
+            ready.append((result, lp.script, align_df_sources(lp.script, rp.script)))
+        except InputError as exc:  # pragma: no cover - the same sides were loaded by check()
+            out.append(_with_warning(result, f"counterexample not replayed on Spark: {exc}"))
+    return out + replay_df_results(ready, opts.master)
 
 
 def _script_pair(lp: LoadedProgram, rp: LoadedProgram, run: _Run) -> tuple[ScriptPair, LoadedProgram]:

@@ -43,6 +43,9 @@ def _load_sparklite_file(path: str) -> LoadedProgram:
 
 def _load_python_file(path: str, function: str | None, schemas: Schemas = None) -> LoadedProgram:
     source = _read(path)
+    df_script = _load_df_script(source, path, function, schemas)
+    if df_script is not None:
+        return df_script
     if not _is_dataframe_source(source, function, path):
         script = _load_script(source, path, function, schemas)
         if script is not None:
@@ -79,6 +82,29 @@ def _load_script(source: str, path: str, function: str | None, schemas: Schemas)
                     f"cannot be read ({exc})")
             return dataclasses.replace(loaded, warnings=(*loaded.warnings, note))
     return LoadedProgram(sp.program, "script", path=path, function=function, source=source, script=sp)
+
+
+def _load_df_script(source: str, path: str, function: str | None, schemas: Schemas) -> LoadedProgram | None:
+    """``path`` as a whole DataFrame script (``frontend.df_script``: a session, ``spark.read`` or
+    ``createDataFrame`` sources, no RDD code), or None. ``file.py::main`` names its entry."""
+    from frontend.df_script import is_df_script, translate_df_script
+
+    if not is_df_script(source, path):
+        return None
+    if function is not None and not _drives(source, path, function):
+        return None
+    sp = translate_df_script(source, path, entry=function, schemas=schemas)
+    return LoadedProgram(sp.actions[0], "script", path=path, function=function, source=source,
+                         script=sp)  # type: ignore[arg-type]
+
+
+def _drives(source: str, path: str, function: str) -> bool:
+    """``function`` is a DataFrame script's entry: a top-level function without required parameters."""
+    import ast
+
+    tree = ast.parse(source, filename=path)
+    fn = next((s for s in tree.body if isinstance(s, ast.FunctionDef) and s.name == function), None)
+    return fn is not None and len(fn.args.args) == len(fn.args.defaults)
 
 
 def _load_sql_file(path: str, schemas: Schemas) -> LoadedProgram:

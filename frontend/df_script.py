@@ -1,0 +1,1280 @@
+"""Whole DataFrame scripts (script mode for ``spark.read`` jobs): a job as users run it, read with ``ast``.
+
+Why: a DataFrame job is a script too -- a session built at the top, ``spark.read.csv(sys.argv[1],
+schema=..., header=True)``, DataFrame methods or ``spark.sql`` over temp views, and ``show()``,
+``df.write.csv(sys.argv[2])`` or ``print(df.count())`` at the end. ``frontend.script`` reads RDD jobs;
+this module reads DataFrame jobs by running the DataFrame frontend's driver interpreter
+(``frontend.dataframe.DataFrameTranslator``) over the whole module, as Python would run it, without
+importing or running anything:
+
+* every **source** is a table input of the relational kernel: ``spark.read.csv/json(p)`` (with
+  ``schema=`` a DDL string or a ``StructType`` literal; file sources make every column nullable, as
+  Spark does), ``spark.read.format(f).option(...).load(p)``, ``spark.createDataFrame(<literal rows>,
+  schema)`` (a table whose rows the script fixes); sources are named by their path expression
+  (``sys.argv[1]``), which is what two scripts' sources are matched by (then by position);
+* every **sink** is an output, in the order the script produces it: ``df.show(n, truncate)`` (Spark's
+  text table of ``take(n + 1)``), ``print(...)`` of constants and ``count()``/``first()`` results,
+  ``print(df.collect())``, ``for row in df.collect(): print(row.a, ...)``, ``df.write...csv/json(p)``;
+  each action is one ``RelProgram`` over all the sources (``DfScriptProgram.actions``);
+* the rest of the driver code is as in a DataFrame function (assignments, helpers inlined, temp views,
+  ``if``/``for`` on constants), plus the script's own: ``sys.argv[i]``, an argument check on
+  ``len(sys.argv)`` (decided with one argument per ``sys.argv[i]`` used), ``if __name__ ==
+  "__main__":``, ``main()``, ``spark.stop()``, ``setLogLevel``, prints to ``sys.stderr``.
+
+Anything else that could change what the script writes is a located ``InputError``. The observation of
+each sink (what two scripts' outputs are compared by) is computed in ``verifier.df_script_check``.
+"""
+
+from __future__ import annotations
+
+import ast as pyast
+import decimal
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from frontend.dataframe import (
+    DATAFRAME_ONLY_METHODS,
+    DataFrameTranslator,
+    Env,
+    _Return,
+    parse_source,
+    scan_names,
+)
+from frontend.df_values import (
+    DFV,
+    ActionV,
+    BoundV,
+    ModV,
+    PyV,
+    SeqV,
+    SessionV,
+    TypeV,
+    Value,
+    as_int,
+    as_str,
+    canonical,
+    describe,
+)
+from sparklite.ast import Loc
+from sparklite.errors import InputError, UnsupportedError
+from sparklite.relational import ast as R
+from sparklite.relational.types import (
+    BooleanType,
+    DecimalType,
+    DoubleType,
+    Field,
+    IntegralType,
+    Schema,
+    SchemaError,
+    StringType,
+    parse_ddl,
+    parse_type,
+)
+
+__all__ = [
+    "DfSource",
+    "DfSink",
+    "Part",
+    "DfScriptProgram",
+    "is_df_script",
+    "translate_df_script",
+    "align_df_sources",
+]
+
+FILE_FORMATS = ("csv", "json")
+_READ_OPTIONS = {
+    "header",
+    "sep",
+    "delimiter",
+    "mode",
+    "inferSchema",
+    "encoding",
+    "charset",
+    "multiLine",
+    "multiline",
+}
+_HARMLESS_CONF = (
+    "spark.ui.",
+    "spark.app.name",
+    "spark.executor.memory",
+    "spark.driver.memory",
+    "spark.executor.cores",
+    "spark.driver.cores",
+    "spark.eventLog.",
+    "spark.logConf",
+    "spark.master",
+    "spark.sql.shuffle.partitions",
+    "spark.sql.adaptive.",
+    "spark.local.dir",
+    "spark.driver.host",
+    "spark.driver.bindAddress",
+    "spark.default.parallelism",
+)
+_SHOW_DEFAULT = 20
+
+
+@dataclass(frozen=True)
+class DfSource:
+    """One table the script reads. ``kind``: ``csv``/``json`` (a file written as Spark reads it) or
+    ``literal`` (``createDataFrame`` of literal rows: ``rows`` fixed by the script). ``param`` is the
+    table's name in every ``RelProgram`` of the script; ``path`` the path expression as written
+    (``sys.argv[1]``, ``'data/emp.csv'``), what two scripts' sources are matched by."""
+
+    param: str
+    kind: str
+    reader: str
+    path: str
+    loc: Loc
+    schema: Schema
+    argv_index: int | None = None
+    literal_path: str | None = None
+    header: bool = False
+    sep: str = ","
+    rows: tuple[tuple[Any, ...], ...] | None = None
+
+
+@dataclass(frozen=True)
+class Part:
+    """A piece of printed text: ``lit`` (a constant), ``action`` (``str()`` of action ``action``'s result,
+    a count or a ``first()`` row) or ``field`` (``str()``/``repr()`` of column ``column`` of the row a
+    loop prints)."""
+
+    kind: str
+    text: str = ""
+    action: int = -1
+    column: int = -1
+    conversion: str = "str"
+
+
+@dataclass(frozen=True)
+class DfSink:
+    """One output, in the order the script produces it.
+
+    ``kind``: ``print`` (a line of ``parts``), ``show`` (Spark's table of action ``action``: a
+    ``take(n + 1)``), ``print_rows`` (a loop printing ``lines`` for each row of a collected action),
+    ``print_collection`` (``print(df.collect())``: one line, the list's repr), ``write`` (the files of
+    ``df.write`` in ``fmt`` at ``path``) or ``job`` (an action whose result is kept or dropped: it runs,
+    and may raise, and prints nothing). ``text`` is the sink's source line, for reports."""
+
+    index: int
+    kind: str
+    loc: Loc
+    text: str
+    action: int | None = None
+    parts: tuple[Part, ...] = ()
+    lines: tuple[tuple[Part, ...], ...] = ()
+    show_n: int = _SHOW_DEFAULT
+    truncate: int = 20
+    fmt: str | None = None
+    header: bool = False
+    sep: str = ","
+    path: str | None = None
+    argv_index: int | None = None
+    literal_path: str | None = None
+
+    @property
+    def words(self) -> str:
+        return {
+            "print": "printed text",
+            "show": "show()",
+            "print_rows": "printed rows",
+            "print_collection": "printed collection",
+            "job": "action run",
+            "write": f"{self.fmt} files written",
+        }[self.kind]
+
+
+@dataclass(frozen=True)
+class DfScriptProgram:
+    """A DataFrame script: its sources (the tables of every action), its sinks in order, and the
+    actions they run (``RelProgram``s over the sources' tables, in the order the script runs them)."""
+
+    filename: str
+    sources: tuple[DfSource, ...]
+    sinks: tuple[DfSink, ...]
+    actions: tuple[R.RelProgram, ...]
+    argv_length: int
+    entry: str | None = None
+
+    @property
+    def params(self) -> tuple[R.TableParam, ...]:
+        return tuple(R.TableParam(s.param, s.schema, loc=s.loc) for s in self.sources)
+
+
+# --- is this a DataFrame script? --------------------------------------------------------------------
+
+_RDD_WORDS = frozenset({"textFile", "parallelize", "rdd", "wholeTextFiles", "binaryFiles", "sequenceFile"})
+_DF_WORDS = frozenset({"read", "createDataFrame", "sql", "table"}) | DATAFRAME_ONLY_METHODS
+
+
+def is_df_script(source: str, filename: str = "<input>") -> bool:
+    """A whole script whose Spark code is DataFrame code: it builds a ``SparkSession`` and reads with
+    ``spark.read``/``createDataFrame``/``spark.sql``/``spark.table`` (no RDD source, no ``.rdd``), and no
+    top-level function takes a DataFrame parameter (a file of DataFrame functions keeps its meaning)."""
+    try:
+        tree = pyast.parse(source, filename=filename)
+    except (SyntaxError, ValueError):
+        return False
+    words = {n.attr for n in pyast.walk(tree) if isinstance(n, pyast.Attribute)}
+    names = {n.id for n in pyast.walk(tree) if isinstance(n, pyast.Name)}
+    if words & _RDD_WORDS or "SparkContext" in names:
+        return False
+    if "builder" not in words or not words & {"read", "createDataFrame"}:
+        return False
+    for fn in tree.body:
+        if isinstance(fn, pyast.FunctionDef) and any(
+            a.annotation is not None and "DataFrame" in pyast.unparse(a.annotation) for a in fn.args.args
+        ):
+            return False
+    return True
+
+
+def translate_df_script_file(
+    path: str, entry: str | None = None, schemas: dict[str, Schema] | None = None
+) -> DfScriptProgram:
+    try:
+        with open(path, encoding="utf-8") as fh:
+            source = fh.read()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(f"cannot read {path}: {exc}", Loc(path, 1, 1)) from None
+    return translate_df_script(source, path, entry, schemas)
+
+
+def translate_df_script(
+    source: str, filename: str = "<input>", entry: str | None = None, schemas: dict[str, Schema] | None = None
+) -> DfScriptProgram:
+    """Read the DataFrame script ``source`` (never imported or run). ``schemas`` (``--schema``) give the
+    tables ``spark.table(name)`` reads and the schema of a source bound to a name (``emp =
+    spark.read.json(p)`` without a schema: ``--schema 'emp=...'``)."""
+    tree = parse_source(source, filename)
+    tr = _ScriptTranslator(scan_names(tree, filename), source, dict(schemas or {}), tree, entry)
+    try:
+        return tr.run()
+    except RecursionError:
+        raise InputError("the script is nested too deeply to translate", Loc(filename, 1, 1)) from None
+
+
+def align_df_sources(left: DfScriptProgram, right: DfScriptProgram) -> DfScriptProgram:
+    """``right`` with its sources renamed and reordered to line up with ``left``'s: by path expression,
+    then by order. Different numbers of sources, kinds, or columns are located ``InputError``s."""
+    if len(left.sources) != len(right.sources):
+        loc = right.sources[0].loc if right.sources else Loc(right.filename, 1, 1)
+        raise InputError(
+            f"the scripts read different numbers of inputs ({len(left.sources)} in "
+            f"{left.filename}, {len(right.sources)} in {right.filename})",
+            loc,
+        )
+    rest = list(right.sources)
+    order: list[DfSource | None] = [None] * len(left.sources)
+    for i, ls in enumerate(left.sources):
+        match = next((rs for rs in rest if rs.path == ls.path), None)
+        if match is not None:
+            order[i] = match
+            rest.remove(match)
+    for i in range(len(order)):
+        if order[i] is None:
+            order[i] = rest.pop(0)
+    renames: dict[str, str] = {}
+    sources = []
+    for ls, rs in zip(left.sources, order, strict=True):
+        assert rs is not None
+        what = (
+            f"input {rs.path} ({rs.kind}) of {right.filename} cannot be matched with input {ls.path} "
+            f"({ls.kind}) of {left.filename}"
+        )
+        if rs.kind != ls.kind or (ls.kind == "literal" and ls.rows != rs.rows):
+            raise InputError(what, rs.loc)
+        lt = [(f.name.lower(), f.type) for f in ls.schema.fields]
+        rt = [(f.name.lower(), f.type) for f in rs.schema.fields]
+        if lt != rt:
+            raise InputError(
+                f"{what}: they read it with different schemas ({ls.schema} against {rs.schema})", rs.loc
+            )
+        if (ls.header, ls.sep) != (rs.header, rs.sep):
+            raise InputError(
+                f"{what}: they read the file with different options (header, sep): the same "
+                "file cannot be given to both",
+                rs.loc,
+            )
+        renames[rs.param] = ls.param
+        sources.append(replace(rs, param=ls.param))
+    actions = tuple(_renamed(a, renames, left.params) for a in right.actions)
+    return replace(right, sources=tuple(sources), actions=actions)
+
+
+def _renamed(program: R.RelProgram, names: dict[str, str], params: tuple[R.TableParam, ...]) -> R.RelProgram:
+    from verifier.relational import _rename_tables
+
+    return replace(program, params=params, body=_rename_tables(program.body, names))
+
+
+# --- the translator ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _ArgV:
+    """``sys.argv[i]``."""
+
+    index: int
+
+
+@dataclass(frozen=True)
+class _ReaderChain:
+    """``spark.read`` with its format, options and schema so far."""
+
+    fmt: str | None = None
+    options: tuple[tuple[str, Any], ...] = ()
+    schema: Schema | None = None
+
+
+@dataclass(frozen=True)
+class _Writer:
+    """``df.write`` with its format and options so far."""
+
+    df: Any
+    fmt: str | None = None
+    options: tuple[tuple[str, Any], ...] = ()
+
+
+@dataclass(frozen=True)
+class _StructV:
+    """A ``StructType`` literal (or a ``StructField``: one field)."""
+
+    fields: tuple[Field, ...]
+
+
+@dataclass(frozen=True)
+class _RowV:
+    """The loop variable of ``for row in df.collect():`` (its columns)."""
+
+    columns: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class _FieldV:
+    """``row.name`` / ``row["name"]`` / ``row[i]``."""
+
+    column: int
+
+
+@dataclass(frozen=True)
+class _StrV:
+    """``str(x)`` / an f-string or ``%`` format of printable pieces: text made of parts."""
+
+    parts: tuple[Part, ...]
+
+
+class _ScriptTranslator(DataFrameTranslator):
+    """The DataFrame driver interpreter run over a whole module, with sources and sinks recorded."""
+
+    def __init__(
+        self, info: Any, source: str, schemas: dict[str, Schema], tree: pyast.Module, entry: str | None
+    ) -> None:
+        super().__init__(info, source, {k.lower(): v for k, v in schemas.items()})
+        self.tree = tree
+        self.entry = entry
+        self.sources: list[DfSource] = []
+        self.source_keys: dict[tuple[str, str], DfSource] = {}
+        self.sinks: list[DfSink] = []
+        self.actions: list[R.RelProgram] = []
+        self.binding: str | None = None  # the name the statement being run assigns to
+        self.taken = {n.id for n in pyast.walk(tree) if isinstance(n, pyast.Name)}
+        indices = [
+            n.slice.value
+            for n in pyast.walk(tree)
+            if isinstance(n, pyast.Subscript)
+            and isinstance(n.slice, pyast.Constant)
+            and type(n.slice.value) is int
+            and n.slice.value >= 1
+            and pyast.unparse(n.value) in ("sys.argv", "argv")
+        ]
+        self.argv_length = max(indices, default=0) + 1
+        self.stmt: pyast.stmt | None = None
+        self.module_env = Env({})  # the module's globals as the driver code binds them
+
+    def module_value(self, name: str, node: pyast.AST) -> Value:
+        if name in self.module_env.vars:
+            return self.module_env.vars[name]
+        return super().module_value(name, node)
+
+    # -- the whole module ---------------------------------------------------------------------------
+
+    def run(self) -> DfScriptProgram:
+        env = self.module_env
+        for name, schema in self.schemas.items():
+            from sparklite.relational import build
+
+            self.catalog[name] = build.table(name, schema, Loc(self.filename, 1, 1))
+        body = [s for s in self.tree.body if not isinstance(s, pyast.FunctionDef | pyast.ClassDef)]  # defined
+        self.exec_block(body, env)
+        if self.entry is not None:
+            fn = self.info.defs.get(self.entry)
+            if fn is None:
+                raise InputError(
+                    f"no top-level function named '{self.entry}' in {self.filename}", Loc(self.filename, 1, 1)
+                )
+            self.exec_block(fn.body, Env({}, env))
+        for use in self.tables_used:
+            self._add_source(
+                use.name, "table", "spark.table", repr(use.name), Loc(self.filename, 1, 1), use.schema
+            )
+        if not self.sinks or all(k.kind == "job" for k in self.sinks):
+            raise InputError(
+                f"no output found in {self.filename}: script mode compares what a DataFrame "
+                "script shows (show()), prints (count(), collect()) or writes (df.write)",
+                Loc(self.filename, 1, 1),
+            )
+        params = tuple(R.TableParam(s.param, s.schema, loc=s.loc) for s in self.sources)
+        actions = tuple(replace(a, params=params) for a in self.actions)
+        return DfScriptProgram(
+            self.filename, tuple(self.sources), tuple(self.sinks), actions, self.argv_length, self.entry
+        )
+
+    def snippet(self, node: pyast.AST) -> str:
+        line = getattr(node, "lineno", 1)
+        return self.lines[line - 1].strip() if 0 < line <= len(self.lines) else ""
+
+    # -- statements -----------------------------------------------------------------------------------
+
+    def exec_stmt(self, stmt: pyast.stmt, env: Env) -> _Return | None:  # noqa: C901 - one dispatch
+        self.stmt = stmt
+        if isinstance(stmt, pyast.Expr) and isinstance(stmt.value, pyast.Call):
+            value = self.sink_statement(stmt.value, stmt, env)
+            if isinstance(value, ActionV):
+                self.add_action_sink("job", value, stmt)
+            return None
+        if (
+            isinstance(stmt, pyast.Assign)
+            and len(stmt.targets) == 1
+            and isinstance(stmt.targets[0], pyast.Name)
+        ):
+            self.binding = stmt.targets[0].id
+            try:
+                value = self.ev(stmt.value, env)
+            finally:
+                self.binding = None
+            if isinstance(value, ActionV):  # the job runs here, where Python runs it
+                index = self.add_action_sink("job", value, stmt)
+                value = _Kept(value, index)  # type: ignore[assignment]
+            self.assign(stmt.targets[0], value, env)
+            return None
+        if isinstance(stmt, pyast.For) and not stmt.orelse:
+            it = self.ev(stmt.iter, env)
+            if isinstance(it, ActionV | _Kept):
+                self.loop_sink(stmt, it, env)
+                return None
+        if isinstance(stmt, pyast.If):
+            cond = self.ev(stmt.test, env)
+            if not isinstance(cond, PyV):
+                raise UnsupportedError(
+                    f"an if on {describe(cond)} is not supported in script mode: only "
+                    "conditions on constants and len(sys.argv) are decided",
+                    self.loc(stmt.test),
+                    construct="if",
+                )
+        if isinstance(stmt, pyast.Try | pyast.With | pyast.While | pyast.Raise):
+            kind = type(stmt).__name__.lower()
+            raise UnsupportedError(
+                f"'{kind}' in the script's driver code is not supported (script mode reads "
+                "straight-line driver code, argument checks and loops over collected "
+                "rows)",
+                self.loc(stmt),
+                construct=kind,
+            )
+        return super().exec_stmt(stmt, env)
+
+    def sink_statement(self, call: pyast.Call, stmt: pyast.stmt, env: Env) -> Any:
+        """Run the call statement ``call``: a sink, a driver function, a session call, or an ordinary
+        call whose value is returned (``_DONE`` for the rest)."""
+        f = call.func
+        if isinstance(f, pyast.Name) and f.id == "print" and env.lookup("print") is None:
+            self.print_statement(call, stmt, env)
+            return _DONE
+        if isinstance(f, pyast.Attribute) and f.attr == "exit" and pyast.unparse(f.value) in ("sys", "os"):
+            raise UnsupportedError(
+                "sys.exit other than in an argument check is not supported in a DataFrame script",
+                self.loc(call),
+                construct="sys.exit",
+            )
+        if (
+            isinstance(f, pyast.Name)
+            and f.id in self.info.defs
+            and f.id not in self.info.opaque
+            and env.lookup(f.id) is None
+        ):
+            fn = self.info.defs[f.id]
+            args = [self.ev(a, env) for a in call.args]
+            if call.keywords:
+                raise UnsupportedError(
+                    "keyword arguments to a driver function are not supported",
+                    self.loc(call),
+                    construct="call",
+                )
+            params = [a.arg for a in fn.args.args]
+            if len(args) != len(params):
+                raise InputError(
+                    f"{fn.name}() takes {len(params)} argument(s), {len(args)} given "
+                    "(Python raises TypeError)",
+                    self.loc(call),
+                )
+            self.exec_block(fn.body, Env(dict(zip(params, args, strict=True)), self.module_env))
+            return _DONE
+        if not isinstance(f, pyast.Attribute):
+            return self.ev(call, env)
+        recv = self.ev(f.value, env)
+        if isinstance(recv, SessionV) and f.attr == "stop":
+            return _DONE
+        if isinstance(recv, _SparkContextV) and f.attr in ("setLogLevel", "setJobDescription"):
+            return _DONE
+        if isinstance(recv, ModV) and canonical(recv.path).startswith("logging"):
+            return _DONE
+        if isinstance(recv, DFV) and f.attr == "show":
+            self.show_sink(recv, call, stmt, env)
+            return _DONE
+        if isinstance(recv, DFV) and f.attr in ("printSchema", "explain"):
+            raise UnsupportedError(
+                f"df.{f.attr}() prints Spark's plan or schema, which script mode does not model",
+                self.attr_loc(f),
+                construct=f.attr,
+            )
+        if isinstance(recv, _Writer):
+            self.write_sink(recv, f.attr, call, stmt, env)
+            return _DONE
+        func = self.attribute(recv, f.attr, f)
+        args: list[Value] = []
+        for a in call.args:
+            if isinstance(a, pyast.Starred):
+                args += self.iterate(self.ev(a.value, env), a)
+            else:
+                args.append(self.ev(a, env))
+        kwargs = {k.arg: self.ev(k.value, env) for k in call.keywords if k.arg is not None}
+        if len(kwargs) != len(call.keywords):
+            raise UnsupportedError("** arguments are not supported here", self.loc(call), construct="**")
+        loc = func.loc if isinstance(func, BoundV) else self.loc(call)
+        return self.call(func, args, kwargs, loc, call)
+
+    # -- sinks ------------------------------------------------------------------------------------------
+
+    def add_sink(self, kind: str, stmt: pyast.AST, **extra: Any) -> int:
+        self.sinks.append(DfSink(len(self.sinks), kind, self.loc(stmt), self.snippet(stmt), **extra))
+        return len(self.sinks) - 1
+
+    def new_action(self, action: R.Action | R.Rel, loc: Loc) -> int:
+        self.actions.append(
+            R.RelProgram(f"action_{len(self.actions) + 1}", (), action, language="dataframe", loc=loc)
+        )
+        return len(self.actions) - 1
+
+    def add_action_sink(self, kind: str, value: ActionV, stmt: pyast.AST) -> int:
+        return self.add_sink(kind, stmt, action=self.new_action(value.action, self.loc(stmt)))
+
+    def print_statement(self, call: pyast.Call, stmt: pyast.stmt, env: Env) -> None:
+        sep, to_stderr = " ", False
+        for kw in call.keywords:
+            v = self.ev(kw.value, env)
+            if kw.arg == "sep" and isinstance(v, PyV) and isinstance(v.value, str | None):
+                sep = " " if v.value is None else v.value
+            elif (
+                kw.arg == "file" and isinstance(v, ModV) and canonical(v.path) in ("sys.stderr", "sys.stdout")
+            ):
+                to_stderr = canonical(v.path) == "sys.stderr"
+            elif kw.arg == "end" and isinstance(v, PyV) and v.value in ("\n", None):
+                continue
+            elif kw.arg == "flush":
+                continue
+            else:
+                raise UnsupportedError(
+                    f"print's {kw.arg}= is not supported in script mode (only sep=, "
+                    "file=sys.stderr and end='\\n')",
+                    self.loc(kw.value),
+                    construct="print",
+                )
+        values = [self.ev(a, env) for a in call.args]
+        if to_stderr:
+            if any(isinstance(v, ActionV) for v in values):
+                raise UnsupportedError(
+                    "an action printed to sys.stderr is not supported", self.loc(call), construct="print"
+                )
+            return
+        if len(values) == 1 and isinstance(values[0], ActionV | _Kept):
+            act = _action_of(values[0])
+            if act.kind in ("collect", "take"):
+                self.add_sink("print_collection", stmt, action=self.action_index(values[0], stmt))
+                return
+        parts: list[Part] = []
+        for i, v in enumerate(values):
+            if i and sep:
+                parts.append(Part("lit", sep))
+            parts.extend(self.printable(v, call.args[i]))
+        parts.append(Part("lit", "\n"))
+        self.add_sink("print", stmt, parts=tuple(_merged(parts)))
+
+    def action_index(self, v: Any, stmt: pyast.AST) -> int:
+        if isinstance(v, _Kept):
+            return self.sinks[v.sink].action  # type: ignore[return-value]
+        return self.new_action(v.action, self.loc(stmt))
+
+    def printable(self, v: Any, node: pyast.AST) -> list[Part]:
+        """The text ``str(v)`` as parts."""
+        if isinstance(v, PyV) and (v.value is None or isinstance(v.value, str | int | float | bool)):
+            return [Part("lit", str(v.value))]
+        if isinstance(v, _StrV):
+            return list(v.parts)
+        if isinstance(v, ActionV | _Kept):
+            act = _action_of(v)
+            if act.kind in ("count", "first"):
+                return [Part("action", action=self.action_index(v, self.stmt or node))]
+            raise UnsupportedError(
+                "a collected list can only be printed on its own (print(df.collect())): "
+                "its text depends on the order Spark returns the rows in",
+                self.loc(node),
+                construct="print",
+            )
+        if isinstance(v, _FieldV):
+            return [Part("field", column=v.column)]
+        if isinstance(v, _RowV):
+            return [Part("field", column=-1, conversion="row")]
+        raise UnsupportedError(
+            f"printing {_what(v)} is not supported in script mode", self.loc(node), construct="print"
+        )
+
+    def show_sink(self, recv: DFV, call: pyast.Call, stmt: pyast.stmt, env: Env) -> None:
+        from frontend import df_functions as DFF
+
+        args = [self.ev(a, env) for a in call.args]
+        kwargs = {k.arg or "": self.ev(k.value, env) for k in call.keywords}
+        b, _ = DFF.sig("n=None", "truncate=True", "vertical=False").bind("show", args, kwargs, self.loc(call))
+        n = _SHOW_DEFAULT if b["n"] == PyV(None) else as_int(b["n"], self.loc(call), "show()'s n")
+        t = b["truncate"]
+        if not isinstance(t, PyV) or not isinstance(t.value, bool | int):
+            raise InputError("show()'s truncate must be a bool or an int", self.loc(call))
+        truncate = (20 if t.value else 0) if isinstance(t.value, bool) else int(t.value)
+        if b["vertical"] != PyV(False):
+            raise UnsupportedError("show(vertical=True) is not supported", self.loc(call), construct="show")
+        if n < 0:
+            raise UnsupportedError(
+                "show() with a negative n is not supported", self.loc(call), construct="show"
+            )
+        action = self.new_action(R.Action("take", recv.df.rel, n + 1, loc=self.loc(call)), self.loc(call))
+        self.add_sink("show", stmt, action=action, show_n=n, truncate=truncate)
+
+    def loop_sink(self, stmt: pyast.For, it: Any, env: Env) -> None:
+        act = _action_of(it)
+        if act.kind not in ("collect", "take"):
+            raise UnsupportedError(
+                f"a loop over {act.kind}() is not supported", self.loc(stmt.iter), construct="for"
+            )
+        if not isinstance(stmt.target, pyast.Name):
+            raise UnsupportedError(
+                "a loop over collected rows must bind one name (for row in df.collect())",
+                self.loc(stmt.target),
+                construct="for",
+            )
+        columns = tuple(f.name for f in act.source.schema.fields)
+        inner = Env({stmt.target.id: _RowV(columns)}, env)  # type: ignore[dict-item]
+        lines: list[tuple[Part, ...]] = []
+        for s in stmt.body:
+            if not (
+                isinstance(s, pyast.Expr)
+                and isinstance(s.value, pyast.Call)
+                and isinstance(s.value.func, pyast.Name)
+                and s.value.func.id == "print"
+            ):
+                raise UnsupportedError(
+                    "a loop over collected rows may only print (print(row.a, row['b']))",
+                    self.loc(s),
+                    construct="for",
+                )
+            before = len(self.sinks)
+            self.print_statement(s.value, s, inner)
+            if len(self.sinks) > before:
+                sink = self.sinks.pop()
+                lines.append(sink.parts)
+        action = self.action_index(it, stmt)
+        self.add_sink("print_rows", stmt, action=action, lines=tuple(lines))
+
+    def write_sink(self, w: _Writer, method: str, call: pyast.Call, stmt: pyast.stmt, env: Env) -> None:
+        args = [self.ev(a, env) for a in call.args]
+        kwargs = {k.arg or "": self.ev(k.value, env) for k in call.keywords}
+        fmt = w.fmt
+        options = dict(w.options)
+        if method in ("csv", "json", "parquet", "text", "orc"):
+            fmt = method
+        elif method != "save":
+            raise UnsupportedError(
+                f"df.write.{method} is not supported in script mode", self.loc(call), construct=method
+            )
+        if not args and "path" not in kwargs:
+            raise UnsupportedError(
+                "df.write without a path is not supported", self.loc(call), construct="write"
+            )
+        path_v = args[0] if args else kwargs.pop("path")
+        for k, v in kwargs.items():
+            options[k] = v
+        for key in ("mode", "format"):
+            if key in options:
+                val = options.pop(key)
+                if key == "format":
+                    fmt = as_str(val, self.loc(call), "a format")
+        if fmt not in FILE_FORMATS:
+            raise UnsupportedError(
+                f"writing {fmt or 'the default format (parquet)'} is not supported in "
+                "script mode (csv and json are)",
+                self.loc(call),
+                construct="write",
+            )
+        header = _flag(options.pop("header", PyV(False)), self.loc(call))
+        sep = options.pop("sep", options.pop("delimiter", PyV(",")))
+        for k in options:
+            raise UnsupportedError(f"the write option {k!r} is not modelled", self.loc(call), construct=k)
+        path, argv_index, literal = self.path_of(path_v, call.args[0] if call.args else call)
+        self.add_sink(
+            "write",
+            stmt,
+            action=self.new_action(w.df.rel, self.loc(call)),
+            fmt=fmt,
+            header=header and fmt == "csv",
+            sep=as_str(sep, self.loc(call), "sep"),
+            path=path,
+            argv_index=argv_index,
+            literal_path=literal,
+        )
+
+    # -- values ----------------------------------------------------------------------------------------
+
+    def name_value(self, name: str, node: pyast.AST, env: Env) -> Value:
+        if name == "__name__" and env.lookup(name) is None:
+            return PyV("__main__" if self.entry is None else self.filename)
+        return super().name_value(name, node, env)
+
+    def attribute(self, base: Value, attr: str, node: pyast.Attribute) -> Value:
+        if isinstance(base, ModV) and canonical(base.path) == "sys" and attr == "argv":
+            return ModV("sys.argv")
+        if isinstance(base, DFV) and attr == "write":
+            return _Writer(base.df)  # type: ignore[return-value]
+        if isinstance(base, SessionV) and attr == "read":
+            return _ReaderChain()  # type: ignore[return-value]
+        if isinstance(base, SessionV) and attr == "conf":
+            return _RuntimeConf()  # type: ignore[return-value]
+        if isinstance(base, SessionV) and attr == "sparkContext":
+            return _SparkContextV()  # type: ignore[return-value]
+        if isinstance(base, _RowV):
+            return self.row_field(base, attr, node)  # type: ignore[return-value]
+        if isinstance(base, _ReaderChain | _Writer | _SparkContextV | _Kept | _RuntimeConf):
+            return BoundV(base, attr, self.attr_loc(node))  # type: ignore[arg-type]
+        return super().attribute(base, attr, node)
+
+    def row_field(self, row: _RowV, key: Any, node: pyast.AST) -> _FieldV:
+        if isinstance(key, int) and not isinstance(key, bool):
+            if not -len(row.columns) <= key < len(row.columns):
+                raise InputError(
+                    f"row[{key}]: the rows have {len(row.columns)} columns (Python raises IndexError)",
+                    self.loc(node),
+                )
+            return _FieldV(key % len(row.columns))
+        if isinstance(key, str) and key in row.columns:
+            return _FieldV(row.columns.index(key))
+        raise InputError(
+            f"the rows have no field {key!r} (their columns: {', '.join(row.columns)}); PySpark raises here",
+            self.loc(node),
+        )
+
+    def subscript(self, node: pyast.Subscript, env: Env) -> Value:
+        if not isinstance(node.slice, pyast.Slice):
+            base = self.ev(node.value, env)
+            if isinstance(base, ModV) and base.path == "sys.argv":
+                key = self.ev(node.slice, env)
+                if isinstance(key, PyV) and type(key.value) is int and key.value >= 1:
+                    return _ArgV(key.value)  # type: ignore[return-value]
+                raise UnsupportedError(
+                    "sys.argv is read only as sys.argv[i] with a constant i >= 1",
+                    self.loc(node),
+                    construct="sys.argv",
+                )
+            if isinstance(base, _RowV):
+                key = self.ev(node.slice, env)
+                return self.row_field(base, getattr(key, "value", None), node)  # type: ignore[return-value]
+        return super().subscript(node, env)
+
+    def ev(self, node: pyast.expr, env: Env) -> Value:
+        if isinstance(node, pyast.JoinedStr):
+            return self.fstring(node, env)  # type: ignore[return-value]
+        if (
+            isinstance(node, pyast.BinOp)
+            and isinstance(node.op, pyast.Mod)
+            and isinstance(node.left, pyast.Constant)
+            and isinstance(node.left.value, str)
+        ):
+            right = self.ev(node.right, env)
+            items = right.items if isinstance(right, SeqV) and not right.is_list else (right,)
+            if all(isinstance(i, PyV) for i in items):
+                return super().ev(node, env)
+            return self.percent(node.left.value, list(items), node)  # type: ignore[return-value]
+        return super().ev(node, env)
+
+    def fstring(self, node: pyast.JoinedStr, env: Env) -> Value:
+        parts: list[Part] = []
+        for v in node.values:
+            if isinstance(v, pyast.Constant):
+                parts.append(Part("lit", str(v.value)))
+                continue
+            assert isinstance(v, pyast.FormattedValue)
+            if v.format_spec is not None:
+                raise UnsupportedError(
+                    "a format spec in an f-string ({x:.2f}) is not modelled",
+                    self.loc(v),
+                    construct="f-string",
+                )
+            val = self.ev(v.value, env)
+            if v.conversion == 114 and isinstance(val, _FieldV):
+                parts.append(Part("field", column=val.column, conversion="repr"))
+            elif v.conversion in (-1, 115):
+                parts.extend(self.printable(val, v))
+            else:
+                raise UnsupportedError(
+                    "this f-string conversion is not modelled", self.loc(v), construct="f-string"
+                )
+        merged = _merged(parts)
+        if all(p.kind == "lit" for p in merged):
+            return PyV("".join(p.text for p in merged))
+        return _StrV(tuple(merged))  # type: ignore[return-value]
+
+    def percent(self, fmt: str, items: list[Any], node: pyast.AST) -> _StrV:
+        parts: list[Part] = []
+        i = pos = 0
+        while pos < len(fmt):
+            ch = fmt[pos]
+            if ch != "%":
+                parts.append(Part("lit", ch))
+                pos += 1
+                continue
+            spec = fmt[pos + 1 : pos + 2]
+            if spec == "%":
+                parts.append(Part("lit", "%"))
+            elif spec == "s" and i < len(items):
+                parts.extend(self.printable(items[i], node))
+                i += 1
+            else:
+                raise UnsupportedError(
+                    "only %s is modelled in a printed format with DataFrame values",
+                    self.loc(node),
+                    construct="%",
+                )
+            pos += 2
+        if i != len(items):
+            raise InputError(
+                "not all arguments converted during string formatting (Python raises TypeError)",
+                self.loc(node),
+            )
+        return _StrV(tuple(_merged(parts)))
+
+    def builtin(
+        self, name: str, args: list[Value], kwargs: dict[str, Value], loc: Loc, node: pyast.AST
+    ) -> Value:
+        if name == "len" and len(args) == 1 and isinstance(args[0], ModV) and args[0].path == "sys.argv":
+            return PyV(self.argv_length)
+        if name == "str" and len(args) == 1 and not kwargs and not isinstance(args[0], PyV):
+            return _StrV(tuple(self.printable(args[0], node)))  # type: ignore[return-value]
+        if any(isinstance(a, _ArgV) for a in args):
+            raise UnsupportedError(
+                "sys.argv[i] used as a value is not supported in a DataFrame script (only as a path)",
+                loc,
+                construct="sys.argv",
+            )
+        return super().builtin(name, args, kwargs, loc, node)
+
+    def module_call(
+        self, path: str, args: list[Value], kwargs: dict[str, Value], loc: Loc, node: pyast.AST
+    ) -> Value:
+        if path.startswith("pyspark.sql.SparkSession.builder") and path.endswith(".config"):
+            self.check_config(args, kwargs, loc)
+        if path.startswith("pyspark.sql.types.") and path.rsplit(".", 1)[1] in ("StructType", "StructField"):
+            return self.struct(path.rsplit(".", 1)[1], args, kwargs, loc)  # type: ignore[return-value]
+        if canonical(path) == "pyspark.sql.Row":
+            raise UnsupportedError(
+                "Row objects are not supported in createDataFrame data (use tuples)", loc, construct="Row"
+            )
+        return super().module_call(path, args, kwargs, loc, node)
+
+    @staticmethod
+    def check_config(args: list[Value], kwargs: dict[str, Value], loc: Loc) -> None:
+        """A setting is accepted when it cannot change what the job computes (names, memory, UI,
+        partition counts: results are compared as bags, and partition-dependent sums are caveats)."""
+        key = args[0] if args else kwargs.get("key")
+        text = key.value if isinstance(key, PyV) and isinstance(key.value, str) else None
+        if text is None or not text.startswith(_HARMLESS_CONF):
+            raise UnsupportedError(
+                f"the configuration setting {text or '?'} may change what the job computes: only names, "
+                "memory, UI and partition-count settings are understood",
+                loc,
+                construct="config",
+            )
+
+    def struct(self, kind: str, args: list[Value], kwargs: dict[str, Value], loc: Loc) -> _StructV:
+        from frontend import df_functions as DFF
+
+        if kind == "StructField":
+            b, _ = DFF.sig("name", "dataType", "nullable=True", "metadata=None").bind(kind, args, kwargs, loc)
+            t = b["dataType"]
+            if not isinstance(t, TypeV):
+                raise UnsupportedError(
+                    "a StructField's type must be a simple type (IntegerType(), ...)",
+                    loc,
+                    construct="StructField",
+                )
+            nullable = b["nullable"]
+            if not isinstance(nullable, PyV) or not isinstance(nullable.value, bool):
+                raise InputError("a StructField's nullable must be True or False", loc)
+            return _StructV((Field(as_str(b["name"], loc, "a field name"), t.type, nullable.value),))
+        b, _ = DFF.sig("fields=None").bind(kind, args, kwargs, loc)
+        items = b["fields"].items if isinstance(b["fields"], SeqV) else ()
+        if not all(isinstance(i, _StructV) for i in items):
+            raise UnsupportedError("StructType takes a list of StructField(...)", loc, construct="StructType")
+        return _StructV(tuple(f for i in items for f in i.fields))  # type: ignore[union-attr]
+
+    def call(
+        self, func: Value, args: list[Value], kwargs: dict[str, Value], loc: Loc, node: pyast.AST
+    ) -> Value:
+        if isinstance(func, BoundV) and isinstance(func.receiver, _ReaderChain):
+            return self.reader_method(func.receiver, func.name, args, kwargs, loc, node)
+        if isinstance(func, BoundV) and isinstance(func.receiver, _Writer):
+            return self.writer_method(func.receiver, func.name, args, kwargs, loc)
+        if isinstance(func, BoundV) and isinstance(func.receiver, _RuntimeConf) and func.name == "set":
+            self.check_config(args, kwargs, loc)
+            return PyV(None)
+        if isinstance(func, BoundV) and isinstance(func.receiver, _SparkContextV):
+            raise UnsupportedError(
+                f"sc.{func.name} is not understood in a DataFrame script", loc, construct=func.name
+            )
+        if isinstance(func, BoundV) and isinstance(func.receiver, DFV) and func.name == "coalesce":
+            return func.receiver  # fewer partitions: the same rows, the order kept
+        if (
+            isinstance(func, BoundV)
+            and isinstance(func.receiver, SessionV)
+            and func.name == "createDataFrame"
+        ):
+            return self.create_data_frame(args, kwargs, loc, node)
+        return super().call(func, args, kwargs, loc, node)
+
+    def writer_method(
+        self, w: _Writer, name: str, args: list[Value], kwargs: dict[str, Value], loc: Loc
+    ) -> Value:
+        if name in ("mode", "format") and len(args) == 1 and not kwargs:
+            value = as_str(args[0], loc, f"{name}()'s argument")
+            return replace(w, fmt=value) if name == "format" else w  # type: ignore[return-value]
+        if name == "option" and len(args) == 2 and not kwargs:
+            return replace(w, options=(*w.options, (as_str(args[0], loc, "an option"), args[1])))  # type: ignore
+        if name == "options" and not args:
+            return replace(w, options=(*w.options, *kwargs.items()))  # type: ignore[return-value]
+        raise UnsupportedError(
+            f"df.write.{name}(...) here is not supported in script mode (write it as a "
+            "statement: df.write.mode(...).option(...).csv(path))",
+            loc,
+            construct=name,
+        )
+
+    def reader_method(
+        self,
+        r: _ReaderChain,
+        name: str,
+        args: list[Value],
+        kwargs: dict[str, Value],
+        loc: Loc,
+        node: pyast.AST,
+    ) -> Value:
+        if name == "format" and len(args) == 1:
+            return replace(r, fmt=as_str(args[0], loc, "a format"))  # type: ignore[return-value]
+        if name == "option" and len(args) == 2 and not kwargs:
+            return replace(r, options=(*r.options, (as_str(args[0], loc, "an option"), args[1])))  # type: ignore
+        if name == "options" and not args:
+            return replace(r, options=(*r.options, *kwargs.items()))  # type: ignore[return-value]
+        if name == "schema" and len(args) == 1 and not kwargs:
+            return replace(r, schema=self.schema_of(args[0], loc))  # type: ignore[return-value]
+        if name == "table":
+            return DFV(self.read_table(as_str(args[0] if args else kwargs["tableName"], loc, "a table"), loc))
+        if name in ("csv", "json", "load", "parquet", "text", "orc"):
+            fmt = r.fmt if name == "load" else name
+            options = dict(r.options)
+            if not args and "path" not in kwargs:
+                raise UnsupportedError(
+                    f"spark.read.{name} without a path is not supported", loc, construct=name
+                )
+            path_v = args[0] if args else kwargs.pop("path")
+            schema = r.schema
+            for k, v in kwargs.items():
+                if k == "schema":
+                    schema = self.schema_of(v, loc)
+                elif k == "format":
+                    fmt = as_str(v, loc, "a format")
+                else:
+                    options[k] = v
+            if len(args) > 1:
+                if name == "load" and len(args) >= 2:
+                    fmt = as_str(args[1], loc, "a format")
+                if len(args) >= (3 if name == "load" else 2):
+                    schema = self.schema_of(args[2 if name == "load" else 1], loc)
+            if fmt not in FILE_FORMATS:
+                raise UnsupportedError(
+                    f"reading {fmt or 'the default format (parquet)'} files is not supported "
+                    "in script mode yet (csv and json are)",
+                    loc,
+                    construct=name,
+                )
+            return DFV(self.file_source(fmt, path_v, schema, options, loc, node))
+        raise UnsupportedError(f"spark.read.{name} is not supported in script mode", loc, construct=name)
+
+    def schema_of(self, v: Value, loc: Loc) -> Schema:
+        if isinstance(v, PyV) and isinstance(v.value, str):
+            try:
+                return parse_ddl(v.value, loc)
+            except SchemaError as exc:
+                raise SchemaError(exc.message, loc) from None
+        if isinstance(v, _StructV):
+            return Schema(v.fields)
+        raise UnsupportedError(
+            f"a schema must be a DDL string or a StructType literal, not {_what(v)}", loc, construct="schema"
+        )
+
+    def file_source(
+        self, fmt: str, path_v: Any, schema: Schema | None, options: dict[str, Any], loc: Loc, node: pyast.AST
+    ) -> Any:
+        header, sep = False, ","
+        infer = False
+        for k, v in options.items():
+            if k not in _READ_OPTIONS:
+                raise UnsupportedError(
+                    f"the read option {k!r} is not modelled (supported: header, sep, mode, "
+                    "inferSchema with a schema)",
+                    loc,
+                    construct=k,
+                )
+            if k == "header":
+                header = _flag(v, loc)
+            elif k in ("sep", "delimiter"):
+                sep = as_str(v, loc, "sep")
+                if len(sep) != 1 or sep in '"\\\n\r':
+                    raise UnsupportedError(f"the separator {sep!r} is not supported", loc, construct="sep")
+            elif k == "inferSchema":
+                infer = _flag(v, loc)
+            elif k in ("multiLine", "multiline") and _flag(v, loc):
+                raise UnsupportedError("multiLine reading is not modelled", loc, construct=k)
+            elif k in ("encoding", "charset") and as_str(v, loc, k).lower().replace("-", "") != "utf8":
+                raise UnsupportedError("only UTF-8 files are modelled", loc, construct=k)
+        path, argv_index, literal = self.path_of(
+            path_v, node.args[0] if isinstance(node, pyast.Call) and node.args else node
+        )
+        if schema is None and self.binding is not None:
+            schema = self.schemas.get(self.binding.lower())
+        if schema is None:
+            hint = f"--schema '{self.binding}=id INT, name STRING'" if self.binding else "--schema"
+            why = (
+                "inferSchema guesses the types from the file's contents"
+                if infer
+                else "without a schema Spark reads every column as a string named by the file"
+            )
+            raise InputError(
+                f"spark.read.{fmt}({path}) needs a schema in script mode ({why}, which sparkeq "
+                f'cannot know): pass schema="id INT, name STRING" (a DDL string or a StructType) '
+                f"to the reader, or {hint}",
+                loc,
+            )
+        schema = Schema(tuple(replace(f, nullable=True) for f in schema.fields))  # file sources: nullable
+        if fmt == "json":
+            header, sep = False, ","
+        key = (path, fmt)
+        if key in self.source_keys:
+            src = self.source_keys[key]
+            if src.schema != schema or (src.header, src.sep) != (header, sep):
+                raise UnsupportedError(
+                    f"{path} is read twice with different schemas or options", loc, construct="read"
+                )
+        else:
+            src = self._add_source(
+                self.fresh_param(),
+                fmt,
+                f"spark.read.{fmt}",
+                path,
+                loc,
+                schema,
+                argv_index=argv_index,
+                literal_path=literal,
+                header=header,
+                sep=sep,
+            )
+            self.source_keys[key] = src
+        return self.table_df(src.param, src.schema, loc)
+
+    def _add_source(
+        self, param: str, kind: str, reader: str, path: str, loc: Loc, schema: Schema, **extra: Any
+    ) -> DfSource:
+        src = DfSource(param, kind, reader, path, loc, schema, **extra)
+        self.sources.append(src)
+        return src
+
+    def fresh_param(self, base: str | None = None) -> str:
+        base = base or self.binding or "input"
+        used = {s.param for s in self.sources}
+        name, i = base, 1
+        while name in used:
+            i += 1
+            name = f"{base}_{i}"
+        return name
+
+    def path_of(self, v: Any, node: pyast.AST) -> tuple[str, int | None, str | None]:
+        if isinstance(v, _ArgV):
+            return f"sys.argv[{v.index}]", v.index, None
+        if isinstance(v, PyV) and isinstance(v.value, str):
+            return repr(v.value), None, v.value
+        raise UnsupportedError(
+            f"a path must be sys.argv[i] or a string constant, not {_what(v)}",
+            self.loc(node),
+            construct="path",
+        )
+
+    def create_data_frame(
+        self, args: list[Value], kwargs: dict[str, Value], loc: Loc, node: pyast.AST
+    ) -> DFV:
+        from frontend import df_functions as DFF
+
+        b, _ = DFF.sig("data", "schema=None", "samplingRatio=None", "verifySchema=True").bind(
+            "createDataFrame", args, kwargs, loc
+        )
+        data = b["data"]
+        if not isinstance(data, SeqV) or not all(isinstance(r, SeqV) for r in data.items):
+            raise UnsupportedError(
+                "createDataFrame takes a literal list of tuples in script mode",
+                loc,
+                construct="createDataFrame",
+            )
+        rows = [tuple(_py(v, loc) for v in r.items) for r in data.items]  # type: ignore[union-attr]
+        schema_v = b["schema"]
+        if isinstance(schema_v, SeqV) and all(
+            isinstance(i, PyV) and isinstance(i.value, str) for i in schema_v.items
+        ):
+            schema = _infer(rows, [i.value for i in schema_v.items], loc)  # type: ignore[union-attr]
+        elif schema_v == PyV(None):
+            raise InputError(
+                "createDataFrame without a schema names its columns _1, _2...: give a schema (a DDL "
+                "string, a StructType or a list of column names)",
+                loc,
+            )
+        else:
+            schema = self.schema_of(schema_v, loc)
+        rows = [_verified(r, schema, loc) for r in rows]
+        param = self.fresh_param()
+        text = pyast.unparse(node.args[0]) if isinstance(node, pyast.Call) and node.args else param
+        src = self._add_source(param, "literal", "spark.createDataFrame", text, loc, schema, rows=tuple(rows))
+        return DFV(self.table_df(src.param, src.schema, loc))
+
+
+@dataclass(frozen=True)
+class _RuntimeConf:
+    """``spark.conf`` (only ``set`` of a harmless key)."""
+
+
+_DONE = object()  # a statement that was a sink or a driver call: no value
+
+
+@dataclass(frozen=True)
+class _SparkContextV:
+    """``spark.sparkContext`` (only ``setLogLevel`` is understood)."""
+
+
+@dataclass(frozen=True)
+class _Kept:
+    """An action's result bound to a name: the job ran at the assignment (sink ``sink``)."""
+
+    value: ActionV
+    sink: int
+
+
+def _action_of(v: Any) -> R.Action:
+    return v.value.action if isinstance(v, _Kept) else v.action
+
+
+def _what(v: Any) -> str:
+    try:
+        return describe(v)
+    except Exception:  # noqa: BLE001 - one of this module's own values
+        return type(v).__name__.strip("_")
+
+
+def _merged(parts: Sequence[Part]) -> list[Part]:
+    out: list[Part] = []
+    for p in parts:
+        if p.kind == "lit" and out and out[-1].kind == "lit":
+            out[-1] = Part("lit", out[-1].text + p.text)
+        elif not (p.kind == "lit" and not p.text):
+            out.append(p)
+    return out
+
+
+def _flag(v: Any, loc: Loc) -> bool:
+    if isinstance(v, PyV) and isinstance(v.value, bool):
+        return v.value
+    if isinstance(v, PyV) and isinstance(v.value, str) and v.value.lower() in ("true", "false"):
+        return v.value.lower() == "true"
+    raise InputError(f"expected True/False or 'true'/'false', not {_what(v)}", loc)
+
+
+def _py(v: Any, loc: Loc) -> Any:
+    if isinstance(v, PyV) and (
+        v.value is None or isinstance(v.value, bool | int | float | str | decimal.Decimal)
+    ):
+        return v.value
+    raise UnsupportedError(
+        f"createDataFrame data must be literal values, not {_what(v)}", loc, construct="createDataFrame"
+    )
+
+
+def _infer(rows: list[tuple[Any, ...]], names: list[str], loc: Loc) -> Schema:
+    """PySpark's schema inference for literal rows of simple values: int -> bigint, float -> double,
+    str -> string, bool -> boolean; every column nullable."""
+    fields = []
+    for i, name in enumerate(names):
+        kinds = {type(r[i]) for r in rows if i < len(r) and r[i] is not None}
+        if len(kinds) != 1:
+            raise UnsupportedError(
+                f"column {name!r}: give a schema (its values are all None or of mixed types, "
+                "which PySpark's inference may merge or reject)",
+                loc,
+                construct="schema",
+            )
+        t = {int: "bigint", float: "double", str: "string", bool: "boolean"}.get(kinds.pop())
+        if t is None:
+            raise UnsupportedError(f"column {name!r}: give a schema", loc, construct="schema")
+        fields.append(Field(name, parse_type(t, loc), True))
+    return Schema(tuple(fields))
+
+
+def _verified(row: tuple[Any, ...], schema: Schema, loc: Loc) -> tuple[Any, ...]:
+    """A literal row as ``createDataFrame`` (verifySchema) accepts it, else a located error saying what
+    PySpark raises."""
+    if len(row) != len(schema.fields):
+        raise InputError(
+            f"a row of {len(row)} values for {len(schema.fields)} columns (PySpark raises "
+            "LENGTH_SHOULD_BE_THE_SAME)",
+            loc,
+        )
+    out = []
+    for v, f in zip(row, schema.fields, strict=True):
+        t = f.type
+        if v is None:
+            if not f.nullable:
+                raise InputError(
+                    f"field {f.name}: None in a NOT NULL column (PySpark raises FIELD_NOT_NULLABLE)", loc
+                )
+            out.append(None)
+            continue
+        ok = (
+            (isinstance(t, IntegralType) and type(v) is int and t.min <= v <= t.max)
+            or (isinstance(t, DoubleType) and type(v) is float)
+            or (isinstance(t, StringType) and type(v) is str)
+            or (isinstance(t, BooleanType) and type(v) is bool)
+            or (isinstance(t, DecimalType) and isinstance(v, decimal.Decimal))
+        )
+        if not ok:
+            raise InputError(f"field {f.name}: {t} cannot hold {v!r} (PySpark raises a TypeError here)", loc)
+        out.append(v)
+    return tuple(out)
