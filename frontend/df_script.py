@@ -220,7 +220,7 @@ def is_df_script(source: str, filename: str = "<input>") -> bool:
     names = {n.id for n in pyast.walk(tree) if isinstance(n, pyast.Name)}
     if words & _RDD_WORDS or "SparkContext" in names:
         return False
-    if "builder" not in words or not words & {"read", "createDataFrame"}:
+    if "builder" not in words or not words & {"read", "createDataFrame", "sql", "table"}:
         return False
     for fn in tree.body:
         if isinstance(fn, pyast.FunctionDef) and any(

@@ -267,3 +267,16 @@ def test_show_text_is_sparks():
     }
     (replayed,) = replay_df_scripts([(left, right, table, (observe(left, table), observe(right, table)))])
     assert replayed.left_agrees and replayed.right_agrees and not replayed.differs, replayed
+
+
+def test_catalog_tables_come_from_the_schema_option(tmp_path):
+    """spark.sql over a table the script does not read: its schema from --schema, its rows shown as
+    JSON objects by the table's name."""
+    left, right = tmp_path / "left.py", tmp_path / "right.py"
+    left.write_text(HEAD + "spark.sql(\"SELECT id FROM emp WHERE dept <> 'x'\").show()\n")
+    where = "NOT dept = 'x' OR dept IS NULL"
+    right.write_text(HEAD + f"spark.table('emp').where(\"{where}\").select('id').show()\n")
+    result = check(str(left), str(right), schema=["emp=id INT, dept STRING"])
+    assert result.verdict == "not_equivalent", result.reason
+    assert result.counterexample is not None
+    assert result.counterexample.inputs == {"'emp'": [{"id": None, "dept": None}]}

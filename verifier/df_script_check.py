@@ -546,13 +546,19 @@ def source_lines(schema: Schema, rows: Sequence[tuple], fmt: str, header: bool, 
     return lines
 
 
-def input_files(sp: DfScriptProgram, tables: Mapping[str, list[tuple]]) -> dict[str, list[str]]:
-    """A counterexample as files by the path expression the script reads them from."""
-    return {
-        s.path: source_lines(s.schema, tables.get(s.param, []), s.kind, s.header, s.sep)
-        for s in sp.sources
-        if s.kind in ("csv", "json")
-    }
+def input_files(sp: DfScriptProgram, tables: Mapping[str, list[tuple]]) -> dict[str, Any]:
+    """A counterexample as the script's user sees it: each file's lines by the path expression the script
+    reads it from; a catalog table's rows as JSON objects by its name."""
+    from verifier.relational import rows_json
+
+    out: dict[str, Any] = {}
+    for s in sp.sources:
+        rows = tables.get(s.param, [])
+        if s.kind in ("csv", "json"):
+            out[s.path] = source_lines(s.schema, rows, s.kind, s.header, s.sep)
+        elif s.kind == "table":
+            out[s.path] = rows_json(s.schema, rows)
+    return out
 
 
 # --- the search ------------------------------------------------------------------------------------
