@@ -34,7 +34,7 @@ from typing import Any
 
 from sparklite.relational import ast as R
 from sparklite.relational import effects
-from sparklite.relational.types import BIGINT, BOOLEAN, INT, Schema, SqlType
+from sparklite.relational.types import BIGINT, BOOLEAN, INT, DoubleType, Schema, SqlType
 
 
 class NotNormalisable(Exception):
@@ -464,6 +464,8 @@ class Normaliser:
         def movable(c: Any) -> bool:
             if kinds_of(c) or vars_of(c) - {b.var}:
                 return False
+            if any(isinstance(src.types[i], DoubleType) for i in _columns_read(b.var, (c,))):
+                return False  # grouping and distinct turn -0.0 into 0.0, which a function can tell apart
             return all(i < width for i in _columns_read(b.var, (c,)))
 
         moved = tuple(c for c in t.conds if movable(c))
@@ -501,7 +503,7 @@ class Normaliser:
             if isinstance(src, AggSrc) and src.keys:
                 nk = len(src.keys)
                 read = _columns_read(b.var, (*t.conds, *t.out, *t.keys))
-                if all(i < nk for i in read):
+                if all(i < nk for i in read) and not any(isinstance(k.type, DoubleType) for k in src.keys):
 
                     def make(src: AggSrc = src, nk: int = nk) -> Source:
                         inner = dataclasses.replace(
@@ -536,6 +538,8 @@ class Normaliser:
                     continue
                 equated = _equated_columns(mine, b.var)
                 for key in key_columns(b.source, nullable_unique=True):
+                    if any(isinstance(b.source.schema.fields[i].type, DoubleType) for i in key):
+                        continue  # -0.0 and 0.0 are distinct keys that = matches alike
                     if all(i in equated for i in key):
                         self.uses.add(_key_text(b.source, key))
                         rest = tuple(c for c in t.conds if b.var not in vars_of(c))

@@ -204,16 +204,19 @@ class Prover:
         left = self.until - time.monotonic()
         if left <= 0:
             raise Unproved("ran out of time while proving")
-        s = z3.Solver()
-        s.set("timeout", max(50, int(1000 * min(self.timeout_s, left))))
-        s.add(*facts)
-        if ctx.quantified:
-            s.add(*ctx.key_axioms())
-        s.add(query)
-        r = s.check()
-        if r == z3.unknown:
-            raise Unproved(f"Z3 could not decide a condition ({s.reason_unknown()})")
-        return r == z3.unsat
+        axioms = ctx.key_axioms() if ctx.quantified else []
+        for extra in ([], axioms) if axioms else ([],):
+            s = z3.Solver()
+            s.set("timeout", max(50, int(1000 * min(self.timeout_s, self.until - time.monotonic()))))
+            s.add(*facts, *extra, query)
+            r = s.check()
+            if r == z3.unsat:
+                if extra:  # the declared keys and references were needed: the proof assumes them
+                    self.assumptions.update(constraint_texts(ctx.tables.values()))
+                return True
+            if r == z3.unknown and not (axioms and not extra):
+                raise Unproved(f"Z3 could not decide a condition ({s.reason_unknown()})")
+        return False
 
     # ---- bags
 
@@ -257,6 +260,10 @@ class Prover:
         return list(by.values())
 
     def satisfiable(self, t: Term) -> bool:
+        """Can some assignment make every condition TRUE? (A term whose conditions may raise is kept:
+        it can raise even where it contributes no row.)"""
+        if any(kinds_of(c) for c in t.conds):
+            return True
         ctx = Context(self.classes, self.ufs)
         rows, facts = {}, []
         for k, b in enumerate(t.binds):
@@ -328,11 +335,11 @@ class Prover:
     ) -> tuple[z3.BoolRef, list[Sym], z3.BoolRef]:
         holds: z3.BoolRef = z3.BoolVal(True)
         err: z3.BoolRef = z3.BoolVal(False)
-        plain = True  # every earlier condition is never NULL (so Spark's combined filter agrees)
+        first = True  # Spark may evaluate a later condition (or one it infers from it) on other rows
         for c in t.conds:
             s = scope.expr(c)
             if s.kinds:
-                if not errors_ok or t.joined or not s.exact or not plain:
+                if not errors_ok or t.joined or not s.exact or not first:
                     raise Unproved(
                         "an expression that may raise ("
                         + ", ".join(sorted(s.kinds))
@@ -340,7 +347,7 @@ class Prover:
                     )
                 self.kinds |= s.kinds
                 err = z3.Or(err, z3.And(holds, s.err))
-            plain = plain and z3.is_false(s.null)
+            first = False
             holds = z3.And(holds, true_(s))
         outs = [scope.expr(o) for o in t.out] + ([scope.expr(k) for k in t.keys] if ordered else [])
         if demanded:
@@ -531,6 +538,13 @@ class Prover:
                 )
                 if not self.unsat(ctx, facts, query):
                     raise Unproved("the rows under distinct differ")
+
+
+def constraint_texts(tables: Any) -> list[str]:
+    """The declared keys and references of ``tables`` (``TableSrc``), as ``assumptions`` list them."""
+    from verifier.relational import constraint_texts as texts
+
+    return texts([R.TableParam(t.name, t.schema) for t in tables])
 
 
 def _project(n: Normal, exprs: Sequence[R.Expr]) -> Normal:
