@@ -1826,6 +1826,22 @@ class _Translator:
             out += (quote if prev.end + 1 == tok.start and text[prev.end] == quote else "") + value
         return out
 
+    def h_trim(self, node: exp.Trim, ctx: _Ctx, loc: Loc) -> _E:
+        """``TRIM([BOTH|LEADING|TRAILING] [chars] FROM s)``, ``trim(chars_first, s)``-style calls and
+        ``ltrim``/``rtrim`` (sqlglot gives the source as ``this`` and the characters as ``expression``).
+        Spark names them ``trim(s)``/``ltrim(s)``/``rtrim(s)``, or ``TRIM(BOTH chars FROM s)``."""
+        src = self.expr(node.this, ctx)
+        position = str(node.args.get("position") or "BOTH").upper()
+        called = {"BOTH": "trim", "LEADING": "ltrim", "TRAILING": "rtrim"}.get(position)
+        if called is None:
+            raise self.unsupported(f"TRIM({position} ...)", node)
+        chars_node = node.args.get("expression")
+        if chars_node is None:
+            return _E(self.func(called, [src.expr], node, loc), f"{called}({src.name})")
+        chars = self.expr(chars_node, ctx)
+        return _E(self.func(called, [src.expr, chars.expr], node, loc),
+                  f"TRIM({position} {chars.name} FROM {src.name})")
+
     def h_dpipe(self, node: exp.DPipe, ctx: _Ctx, loc: Loc) -> _E:
         a, b = self.expr(node.this, ctx), self.expr(node.expression, ctx)
         return _E(self.func("concat", [a.expr, b.expr], node, loc), f"concat({a.name}, {b.name})")
@@ -2244,6 +2260,7 @@ _HANDLERS: dict[type, Callable[[_Translator, exp.Expression, _Ctx, Loc], _E]] = 
     exp.Null: _Translator.h_null,
     exp.Column: _Translator.h_column,
     exp.Neg: _Translator.h_neg,
+    exp.Trim: _Translator.h_trim,
     exp.Add: _Translator.h_binary,
     exp.Sub: _Translator.h_binary,
     exp.Mul: _Translator.h_binary,

@@ -8,8 +8,7 @@ and the rows as bags (or what a Python caller sees, for actions). The passing te
 that are right today.
 
 Expected to fail today (marked xfail; bugs, see each test's comment):
-  test_df_agg_dict_orders_columns_as_spark, test_valid_spark_code_is_not_an_analysis_error (some cases),
-  test_sql_window_function_error_message.
+  test_df_agg_dict_orders_columns_as_spark, test_sql_window_function_error_message.
 """
 
 from __future__ import annotations
@@ -528,7 +527,6 @@ def test_spark_sql_with_format_kwargs_is_valid_pyspark(tmp_path: Path) -> None:
     "substring(s, '1')",        # Spark: the position cast to int
     "trim(BOTH ' ' FROM s)",    # Spark: TRIM(BOTH   FROM s); sparkeq: "trim takes 1 argument(s), got 2"
 ])
-@pytest.mark.xfail(strict=False, reason="open bugs (some cases) found by review, listed in issue 10's note")
 def test_valid_spark_code_is_not_an_analysis_error(tmp_path: Path, expr: str) -> None:
     # sparkeq reports these as AnalysisError ("what Spark's analyser rejects"), but Spark 4.3 analyses and
     # runs each of them. An unsupported construct should be an UnsupportedError, not a claim that Spark

@@ -41,6 +41,7 @@ from sparklite.relational.types import (
     StringType,
     decimal_of_integral,
     is_numeric,
+    string_promotion,
     wider,
 )
 
@@ -152,28 +153,17 @@ def _as_decimal(t: SqlType) -> DecimalType:
 
 def common_type(types: Sequence[SqlType], loc: Loc | None = None, what: str = "values") -> SqlType:
     """The common type of CASE branches, ``coalesce``/``greatest`` arguments, ``IN`` lists and set
-    operation columns: numeric widening, and a string meeting an integral is ``bigint`` (ANSI)."""
+    operation columns: numeric widening, and a string meeting another type as ``types.string_promotion``
+    says (ANSI: with an integral it is ``bigint``)."""
     out: SqlType = NULL
     for t in types:
         w = wider(out, t)
         if w is None:
-            w = _string_promotion(out, t)
+            w = string_promotion(out, t)
         if w is None:
             raise AnalysisError(f"{what} of types {out.simple} and {t.simple} have no common type", loc)
         out = w
     return out
-
-
-def _string_promotion(a: SqlType, b: SqlType) -> SqlType | None:
-    for s, o in ((a, b), (b, a)):
-        if isinstance(s, StringType):
-            if isinstance(o, IntegralType):
-                return BIGINT
-            if isinstance(o, DoubleType | DecimalType):
-                return DOUBLE
-            if isinstance(o, DateType):
-                return DATE
-    return None
 
 
 def _numeric_operand(e: R.Expr, op: str, loc: Loc | None) -> None:
@@ -245,7 +235,7 @@ def neg(e: R.Expr, loc: Loc | None = None) -> R.Expr:
 def comparison_type(lt: SqlType, rt: SqlType, loc: Loc | None = None) -> SqlType:
     """The type both sides of a comparison are cast to: numeric widening; a string against an integral
     is cast to ``bigint`` (``'abc' = 1`` raises ``CAST_INVALID_INPUT``), against a double to ``double``."""
-    w = wider(lt, rt) or _string_promotion(lt, rt)
+    w = wider(lt, rt) or string_promotion(lt, rt)
     if w is None:
         raise AnalysisError(f"cannot compare {lt.simple} with {rt.simple}", loc)
     if isinstance(w, StringType) and not (isinstance(lt, StringType | NullType)

@@ -402,6 +402,9 @@ class _Gen:
         if isinstance(e, R.Cast):
             return f"{ex(e.operand, cols)}.{'try_cast' if e.try_ else 'cast'}({_str(type_name(e.type))})"
         if isinstance(e, R.Func):
-            args = ", ".join(ex(a, cols) for a in e.args)
+            ordered = e.args
+            if e.name in ("trim", "ltrim", "rtrim") and len(ordered) == 2:
+                ordered = (ordered[1], ordered[0])  # the registry's trim(chars, s): the kernel has (s, chars)
+            args = ", ".join(ex(a, cols) for a in ordered)
             return f"F.call_function({_str(e.name)}{', ' if args else ''}{args})"
         raise CodegenError(f"unknown expression node {type(e).__name__}")

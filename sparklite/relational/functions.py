@@ -49,6 +49,7 @@ from sparklite.relational.types import (
     SqlType,
     StringType,
     is_numeric,
+    string_promotion,
     wider,
 )
 from sparklite.relational.types import NULL as NULL_TYPE
@@ -609,17 +610,13 @@ def _cast_to(t: SqlType, target: SqlType) -> SqlType | None:
 
 def _common(name: str, types: Sequence[SqlType], promote_strings: bool) -> SqlType:
     """The type Spark coerces all arguments to: the tightest common type (``types.wider``); with
-    ``promote_strings`` a string meets an integral as ``bigint`` and a double as ``double``
+    ``promote_strings`` a string meets another type as ``types.string_promotion`` says
     (``coalesce(int, string)`` is bigint; ``greatest(int, string)`` is an analysis error)."""
     result: SqlType = NULL_TYPE
     for t in types:
         w = wider(result, t)
         if w is None and promote_strings:
-            pair = {type(result), type(t)}
-            if StringType in pair and IntegralType in pair:
-                w = BIGINT
-            elif StringType in pair and DoubleType in pair:
-                w = DOUBLE
+            w = string_promotion(result, t)
         if w is None:
             raise ValueError(f"{name}: arguments of types {', '.join(x.simple for x in types)} have no "
                              "common type")
@@ -880,17 +877,26 @@ def _substring_eval(args: Sequence[Any], _types: Sequence[SqlType], _rt: SqlType
 def _substring_type(types: Sequence[SqlType], nullables: Sequence[bool], _c: Sequence[Any]) -> TypeResult:
     _arity("substring", types, 2, 3)
     casts = [_stringish("substring", types[0])]
-    for t in types[1:]:
-        if not (is_numeric(t) or isinstance(t, NullType)):
+    for t in types[1:]:  # a string position or length is cast to int (substring(s, '2') is allowed)
+        if not (is_numeric(t) or isinstance(t, NullType | StringType)):
             raise ValueError(f"substring: position and length must be numbers, got {t.simple}")
         casts.append(_cast_to(t, INT))
     return STRING, any(nullables), tuple(casts)
 
 
-def _trim_spaces(how: str) -> Callable[[str], str]:
-    """``trim``/``ltrim``/``rtrim`` remove spaces only (not tabs or newlines)."""
-    return {"both": lambda s: s.strip(" "), "left": lambda s: s.lstrip(" "),
-            "right": lambda s: s.rstrip(" ")}[how]
+def _trim(name: str, how: str) -> FuncSpec:
+    """``trim``/``ltrim``/``rtrim(s[, chars])`` (SQL ``TRIM([BOTH|LEADING|TRAILING] [chars] FROM s)``):
+    remove the characters of ``chars`` (spaces only by default, not tabs or newlines) from the ends."""
+    strip = {"both": str.strip, "left": str.lstrip, "right": str.rstrip}[how]
+
+    def evaluate(args: Sequence[Any], _types: Sequence[SqlType], _rt: SqlType) -> Any:
+        return strip(args[0], args[1] if len(args) > 1 else " ")
+
+    def rule(types: Sequence[SqlType], nullables: Sequence[bool], _c: Sequence[Any]) -> TypeResult:
+        _arity(name, types, 1, 2)
+        return STRING, any(nullables), tuple(_stringish(name, t) for t in types)
+
+    return FuncSpec(name, "null_stop", evaluate, rule)
 
 
 _SIGN = FuncSpec("sign", "null_stop", _sign_eval, _double_args_rule("sign", 1, DOUBLE, lambda n: n[0]))
@@ -917,9 +923,9 @@ FUNCTIONS: MappingProxyType[str, FuncSpec] = MappingProxyType({
         _string_unary("upper", str.upper, STRING),
         _string_unary("lower", str.lower, STRING),
         _string_unary("length", len, INT),
-        _string_unary("trim", _trim_spaces("both"), STRING),
-        _string_unary("ltrim", _trim_spaces("left"), STRING),
-        _string_unary("rtrim", _trim_spaces("right"), STRING),
+        _trim("trim", "both"),
+        _trim("ltrim", "left"),
+        _trim("rtrim", "right"),
         FuncSpec("concat", "null_stop", _concat_eval, _concat_type),
         FuncSpec("concat_ws", "all", _concat_ws_eval, _concat_ws_type),
         FuncSpec("substring", "null_stop", _substring_eval, _substring_type),

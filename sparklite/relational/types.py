@@ -269,6 +269,22 @@ def decimal_of_integral(t: IntegralType) -> DecimalType:
     return DecimalType({8: 3, 16: 5, 32: 10, 64: 20}[t.bits], 0)
 
 
+def string_promotion(a: SqlType, b: SqlType) -> SqlType | None:
+    """Spark 4's ANSI coercion of a string meeting another atomic type, where the two need one type
+    (comparisons, CASE, ``coalesce``, ``IN``, set operations): an integral makes it ``bigint``, a
+    double or a decimal ``double``, a date ``date``, a boolean ``boolean`` (the string is cast, and may
+    raise ``CAST_INVALID_INPUT``). None for other pairs."""
+    for s, o in ((a, b), (b, a)):
+        if isinstance(s, StringType):
+            if isinstance(o, IntegralType):
+                return BIGINT
+            if isinstance(o, DoubleType | DecimalType):
+                return DOUBLE
+            if isinstance(o, DateType | BooleanType):
+                return o
+    return None
+
+
 def wider(a: SqlType, b: SqlType) -> SqlType | None:
     """The tightest common type of two types (Spark's ``findTightestCommonType`` plus decimal widening
     and string promotion for set operations and CASE), or None if there is none."""
