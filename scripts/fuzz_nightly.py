@@ -38,15 +38,23 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--depth", type=int, default=3, help="nesting of bag operators in generated programs")
     ap.add_argument("--hours", type=float, default=None, help="stop after this long, whatever the count")
     ap.add_argument("--report", type=Path, default=None, help="write every pair's record as JSON here")
-    ap.add_argument("--flavor", choices=("classic", "rich"), default="classic",
-                    help="classic: Int/Bool programs; rich: strings, floats, None, lists, ordered results")
+    ap.add_argument("--flavor", choices=("classic", "rich", "rel"), default="classic",
+                    help="classic: Int/Bool programs; rich: strings, floats, None, lists, ordered results; "
+                         "rel: DataFrame/SQL programs (tests/test_rel_soundness_fuzz.py)")
     args = ap.parse_args(argv)
 
-    campaign = run_campaign(args.seed, args.pairs, workers=args.workers, timeout_s=args.timeout,
-                            trials=args.trials,
-                            deadline_s=args.hours * 3600 if args.hours is not None else None,
-                            max_depth=args.depth, flavor=args.flavor)
-    print(campaign.summary())
+    deadline = args.hours * 3600 if args.hours is not None else None
+    if args.flavor == "rel":
+        from test_rel_soundness_fuzz import run_rel_campaign, summary
+
+        campaign = run_rel_campaign(args.seed, args.pairs, workers=args.workers, timeout_s=args.timeout,
+                                    trials=args.trials, deadline_s=deadline, max_depth=args.depth)
+        print(summary(campaign))
+    else:
+        campaign = run_campaign(args.seed, args.pairs, workers=args.workers, timeout_s=args.timeout,
+                                trials=args.trials, deadline_s=deadline, max_depth=args.depth,
+                                flavor=args.flavor)
+        print(campaign.summary())
     for rec in campaign.violations:
         print(f"\nVIOLATION seed={args.seed} index={rec.index} steps={','.join(rec.steps)}\n{rec.violation}")
     for rec in campaign.crashes[:20]:

@@ -24,7 +24,7 @@ import time
 import traceback
 import warnings
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from typing import Any
@@ -226,34 +226,46 @@ def _generate_rich_pair(seed: int, index: int) -> tuple[A.Program, A.Program, tu
     return None
 
 
-def check_pair(seed: int, index: int, timeout_s: float, trials: int,
-               max_depth: int = MAX_DEPTH, flavor: str = "classic") -> PairRecord:
-    """Generate pair ``index`` of ``seed``, ask the verifier, and let the interpreter judge the answer.
-
-    Never raises: whatever goes wrong becomes part of the record, so one bad pair cannot hide the rest
-    of a campaign."""
+def ask_verifier(rec: PairRecord, make_pair: Callable[[], tuple[Any, Any, tuple[str, ...], str] | None],
+                 timeout_s: float) -> tuple[Any, Any, Any] | None:
+    """Draw a pair with ``make_pair`` and ask ``verifier.check`` (no replay); the record gets the steps,
+    the intent, the verdict and the time. None (the record says why) when there is nothing to judge."""
     import verifier
-    from sparklite.interpreter import run
-    from sparklite.values import outcomes_equal, to_json
 
-    rec = PairRecord(index)
     try:
-        pair = generate_pair(seed, index, max_depth, flavor)
+        pair = make_pair()
     except Exception:
-        rec.crash = "generator/rewriter: " + traceback.format_exc(limit=3)
-        return rec
+        rec.crash = "generator/rewriter: " + traceback.format_exc(limit=4)
+        return None
     if pair is None:
         rec.note = "no usable variant"
-        return rec
+        return None
     left, right, rec.steps, rec.intended = pair
     start = time.perf_counter()
     try:
         result = verifier.check(left, right, replay=False, timeout=timeout_s)
     except Exception:
         rec.crash = "verifier.check raised: " + traceback.format_exc(limit=5)
-        return rec
+        return None
     rec.seconds = time.perf_counter() - start
     rec.verdict, rec.method = result.verdict, result.method
+    return left, right, result
+
+
+def check_pair(seed: int, index: int, timeout_s: float, trials: int,
+               max_depth: int = MAX_DEPTH, flavor: str = "classic") -> PairRecord:
+    """Generate pair ``index`` of ``seed``, ask the verifier, and let the interpreter judge the answer.
+
+    Never raises: whatever goes wrong becomes part of the record, so one bad pair cannot hide the rest
+    of a campaign."""
+    from sparklite.interpreter import run
+    from sparklite.values import outcomes_equal, to_json
+
+    rec = PairRecord(index)
+    asked = ask_verifier(rec, lambda: generate_pair(seed, index, max_depth, flavor), timeout_s)
+    if asked is None:
+        return rec
+    left, right, result = asked
     rng = random.Random(f"{seed}:{index}:oracle")
     if result.verdict == "error":
         rec.crash = f"error verdict on generated programs: {result.reason}"
@@ -287,11 +299,14 @@ def check_pair(seed: int, index: int, timeout_s: float, trials: int,
 
 
 def check_chunk(seed: int, indices: Sequence[int], timeout_s: float, trials: int,
-                max_depth: int = MAX_DEPTH, flavor: str = "classic") -> list[PairRecord]:
+                max_depth: int = MAX_DEPTH, flavor: str = "classic",
+                pair_fn: Callable[..., PairRecord] | None = None) -> list[PairRecord]:
+    """``pair_fn`` (default ``check_pair``) on each index: another fuzzer (DataFrame/SQL programs,
+    ``test_rel_soundness_fuzz``) reuses the campaign with its own module-level pair check."""
     records = []
     for i in indices:
         cpu = time.process_time()
-        rec = check_pair(seed, i, timeout_s, trials, max_depth, flavor)
+        rec = (pair_fn or check_pair)(seed, i, timeout_s, trials, max_depth, flavor)
         rec.cpu_seconds = time.process_time() - cpu
         records.append(rec)
     return records
@@ -344,7 +359,8 @@ DEADLINE_CHUNK = 2  # with a deadline, tasks are small so that the last ones end
 
 def run_campaign(seed: int, pairs: int, workers: int = WORKERS, timeout_s: float = CHECK_TIMEOUT_S,
                  trials: int = EQUIV_TRIALS, deadline_s: float | None = None,
-                 max_depth: int = MAX_DEPTH, flavor: str = "classic") -> Campaign:
+                 max_depth: int = MAX_DEPTH, flavor: str = "classic",
+                 pair_fn: Callable[..., PairRecord] | None = None) -> Campaign:
     """Check ``pairs`` usable pairs (draws that give no usable variant are replaced by further draws),
     or as many as fit in ``deadline_s`` seconds.
 
@@ -377,7 +393,7 @@ def run_campaign(seed: int, pairs: int, workers: int = WORKERS, timeout_s: float
                 indices = list(range(next_index, next_index + size))
                 next_index += size
                 in_flight[pool.submit(check_chunk, seed, indices, timeout_s, trials, max_depth,
-                                      flavor)] = size
+                                      flavor, pair_fn)] = size
             if not in_flight:
                 break
             finished, _ = wait(in_flight, return_when=FIRST_COMPLETED)
