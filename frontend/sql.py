@@ -2107,6 +2107,10 @@ class _Translator:
         if called in ("substr", "substring") and len(args) == 2:
             exprs.append(build.lit(INT.max, loc))  # Spark's default length
             pretty = f"{called}({names}, {INT.max})"
+        if called in ("round", "bround") and len(args) == 1:
+            pretty = f"{called}({names}, 0)"  # Spark names round(b) as round(b, 0)
+        if called in ("floor", "ceil", "signum") and len(args) == 1:
+            pretty = f"{called.upper()}({names})"  # Spark's names: FLOOR(v), CEIL(v), SIGNUM(v)
         canonical = {
             "char_length": "length",
             "character_length": "length",
