@@ -25,6 +25,7 @@ N = Annotated[DataFrame, "k INT NOT NULL, v BIGINT, d DOUBLE"]
 Emp = Annotated[DataFrame, "id INT PRIMARY KEY, dept INT, sal INT"]
 Dept = Annotated[DataFrame, "did INT PRIMARY KEY, name STRING"]
 Loose = Annotated[DataFrame, "did INT, name STRING"]
+Keyed = Annotated[DataFrame, "id INT PRIMARY KEY, v INT"]
 
 """
 
@@ -135,6 +136,24 @@ PROVED = [
         "NoAgg",
     ),
     ("t.orderBy('a').select('a', 'b')", "t.select('a', 'b').orderBy('a')", "t: T", "NoAgg"),
+    # distinct of a union of a keyed table with itself is the table (set equality across the programs)
+    ("k.union(k).distinct()", "k.distinct()", "k: Keyed", "NoAgg"),
+    ("k.groupBy('id', 'v').count().select('id', 'v')", "k", "k: Keyed", "NoAgg"),
+    ("t.orderBy(F.lit('x'), 'a').select('a')", "t.orderBy('a').select('a')", "t: T", "NoAgg"),
+    ("t.limit(0)", "t.filter(F.lit(False))", "t: T", "NoAgg"),
+    (
+        "t.select(F.concat(F.lit('a'), F.concat('s', F.lit('b'))).alias('c'))",
+        "t.select(F.concat(F.lit('a'), 's', F.lit('b')).alias('c'))",
+        "t: T",
+        "NoAgg",
+    ),
+    # the overflow of a + 5 cannot happen where a = 3: errors compared, no assumption
+    (
+        "t.filter((F.col('a') == 3) & (F.col('b') == F.col('a') + 5))",
+        "t.filter((F.col('a') == 3) & (F.col('b') == 8))",
+        "t: T",
+        "NoAgg",
+    ),
 ]
 
 

@@ -380,14 +380,21 @@ class Normaliser:
         )
 
     def _sort(self, s: R.Sort) -> Normal:
+        """Sort keys that read no column (``ORDER BY 'a', name``) order nothing: dropped."""
         n = self.rel(s.source)
-        terms = tuple(
-            dataclasses.replace(t, keys=tuple(subst(k.expr, t.out) for k in s.keys)) for t in n.terms
-        )
-        return Normal(terms, n.types, n.nullables, order=tuple((k.ascending, k.nulls_first) for k in s.keys))
+        keys = [k for k in s.keys if _columns_of(k.expr) or effects.may_raise(k.expr)]
+        terms = tuple(dataclasses.replace(t, keys=tuple(subst(k.expr, t.out) for k in keys)) for t in n.terms)
+        return Normal(terms, n.types, n.nullables, order=tuple((k.ascending, k.nulls_first) for k in keys))
 
     def _limit(self, lim: R.Limit) -> Normal:
         n = self.rel(lim.source)
+        errors = any(kinds_of(x) for t in n.terms for x in (*t.conds, *t.out, *t.keys))
+        if lim.count == 0 and not errors:
+            return Normal((), n.types, n.nullables, order=n.order)
+        if len(n.terms) == 1 and len(n.terms[0].binds) == 1:
+            inner = n.terms[0].binds[0].source
+            if isinstance(inner, OpaqueSrc) and inner.kind == "limit" and inner.params[0] <= lim.count:
+                return n  # at most as many rows as the limit keeps: it keeps them all
         if n.order is None:
             self.warnings.add("limit without orderBy keeps any rows")
         else:
@@ -412,22 +419,45 @@ class Normaliser:
         return Normal((Term((Bind(v, src),), (), out),), tuple(t for t, _ in cols), tuple(n for _, n in cols))
 
     def already_distinct(self, t: Term) -> bool:
-        """Every variable's key is among the output columns (as they are): no two assignments give one
-        row, and each source holds no duplicate rows."""
-        outs = {(x.var, x.index) for x in t.out if isinstance(x, VCol)}
-        for b in t.binds:
-            keys = key_columns(b.source)
-            if not any(all((b.var, i) in outs for i in k) for k in keys):
-                return False
-            if isinstance(b.source, TableSrc):
-                self.uses.add(
-                    _key_text(b.source, next(k for k in keys if all((b.var, i) in outs for i in k)))
-                )
+        used = distinct_keys(t)
+        if used is None:
+            return False
+        self.uses.update(used)
         return True
+
+    def inline_distinct(self, t: Term) -> Term:
+        """A distinct over one term that has no duplicate rows (a key of each variable in its output)
+        is that term: its variables join the outer term's."""
+        for b in t.binds:
+            src = b.source
+            if not isinstance(src, DistinctSrc) or len(src.source.terms) != 1:
+                continue
+            u = src.source.terms[0]
+            if not self.already_distinct(u):
+                continue
+            fresh = {x.var: self.fresh() for x in u.binds}
+            u_binds = tuple(Bind(fresh[x.var], x.source) for x in u.binds)
+            row = tuple(rename(o, fresh) for o in u.out)
+
+            def inline(x: Any, var: int = b.var, row: tuple[Any, ...] = row) -> Any:
+                return row[x.index] if isinstance(x, VCol) and x.var == var else None
+
+            binds = tuple(x for x in t.binds if x is not b) + u_binds
+            return self.inline_distinct(
+                Term(
+                    binds,
+                    (*(rename(c, fresh) for c in u.conds), *(map_expr(c, inline) for c in t.conds)),
+                    tuple(map_expr(o, inline) for o in t.out),
+                    tuple(map_expr(k, inline) for k in t.keys),
+                    t.joined or u.joined or len(binds) > 1,
+                )
+            )
+        return t
 
     def simplify(self, t: Term) -> Term:
         t = self.merge_aggregates(t)
         t = self.aggregates_as_distinct(t)
+        t = self.inline_distinct(t)
         t = self.filter_into_derived(t)
         return self.drop_key_lookups(t)
 
@@ -627,6 +657,13 @@ def _columns_read(var: int, exprs: Sequence[Any]) -> set[int]:
     return out
 
 
+def _columns_of(e: Any) -> bool:
+    """Does ``e`` read a column (or any leaf other than a literal)?"""
+    found: list[Any] = []
+    walk(e, lambda x: found.append(x) if isinstance(x, R.Col | VCol | Exists) else None)
+    return bool(found)
+
+
 def _unordered(n: Normal) -> Normal:
     return dataclasses.replace(n, order=None, terms=tuple(dataclasses.replace(t, keys=()) for t in n.terms))
 
@@ -655,7 +692,23 @@ def key_columns(src: Source, nullable_unique: bool = False) -> list[tuple[int, .
         return [tuple(range(len(src.keys)))]
     if isinstance(src, DistinctSrc):
         return [tuple(range(len(src.types)))]
+    if isinstance(src, OpaqueSrc) and src.kind == "limit" and src.params[0] <= 1:
+        return [()]
     return []
+
+
+def distinct_keys(t: Term) -> list[str] | None:
+    """None unless the term gives no row twice: every variable's source has no duplicate rows and a
+    key of it is among the output columns (as they are). Else the declared keys this relies on."""
+    outs = {(x.var, x.index) for x in t.out if isinstance(x, VCol)}
+    used = []
+    for b in t.binds:
+        keys = [k for k in key_columns(b.source) if all((b.var, i) in outs for i in k)]
+        if not keys:
+            return None
+        if isinstance(b.source, TableSrc):
+            used.append(_key_text(b.source, keys[0]))
+    return used
 
 
 def _key_text(src: TableSrc, key: tuple[int, ...]) -> str:
@@ -695,8 +748,10 @@ def _equates(conds: Sequence[Any], a: VCol, b: VCol) -> bool:
     return False
 
 
-def normalise(rel: R.Rel) -> Normal:
-    return Normaliser().normal(rel)
+def normalise(rel: R.Rel, first_var: int = 0) -> Normal:
+    """``rel`` as terms. Variables are numbered from ``first_var``: the two programs of a pair are
+    normalised with disjoint numbers, since some conditions (set equality) read both in one scope."""
+    return Normaliser(next_var=first_var).normal(rel)
 
 
 __all__ = [

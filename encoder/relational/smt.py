@@ -17,9 +17,11 @@ Precision where proofs need it, soundness everywhere else:
 
 Errors: ``Sym.err`` is the condition under which evaluating the expression raises, following the
 interpreter's evaluation order (AND/OR/CASE/IN/coalesce lazy; a binary operator stops at a NULL left
-operand, a division at a NULL divisor). Where Spark may evaluate an operand the interpreter skips (an
-operand skipped because of a NULL, which Spark may still evaluate: the interpreter's *latent* errors),
-``Sym.exact`` is False and the prover must not rely on ``err``.
+operand, a division at a NULL divisor). ``Sym.latent`` is the condition under which an operand the
+interpreter skips because of a NULL would raise (Spark may still evaluate it: the interpreter's
+*latent* errors); the prover relies on ``err`` only where it shows ``latent`` implies an error anyway.
+An expression whose error condition simplifies to false raises nothing (its ``kinds`` are dropped), so
+constant branches never taken do not count.
 """
 
 from __future__ import annotations
@@ -80,15 +82,15 @@ def default_of(t: SqlType) -> z3.ExprRef:
 @dataclass(frozen=True)
 class Sym:
     """One encoded value: ``null`` (a Bool), ``val`` (meaningful when not NULL, the default when NULL),
-    ``err`` (evaluating it raises), ``kinds`` (error conditions it may raise), ``exact`` (``err`` is
-    exactly when Spark raises)."""
+    ``err`` (evaluating it raises), ``kinds`` (error conditions it may raise), ``latent`` (an operand
+    skipped at a NULL would raise)."""
 
     null: z3.BoolRef
     val: z3.ExprRef
     type: SqlType
     err: z3.BoolRef = field(default_factory=lambda: z3.BoolVal(False))
     kinds: frozenset[str] = frozenset()
-    exact: bool = True
+    latent: z3.BoolRef = field(default_factory=lambda: z3.BoolVal(False))
 
 
 def make(
@@ -97,11 +99,20 @@ def make(
     t: SqlType,
     err: z3.ExprRef | None = None,
     kinds: frozenset[str] = frozenset(),
-    exact: bool = True,
+    latent: z3.ExprRef | None = None,
 ) -> Sym:
     null = z3.simplify(null) if z3.is_true(null) or z3.is_false(null) else null
     v = val if z3.is_false(null) else z3.If(null, default_of(t), val)
-    return Sym(null, v, t, err if err is not None else z3.BoolVal(False), kinds, exact)
+    err = err if err is not None else z3.BoolVal(False)
+    latent = latent if latent is not None else z3.BoolVal(False)
+    if kinds and z3.is_false(z3.simplify(z3.Or(err, latent))):
+        kinds = frozenset()
+    return Sym(null, v, t, err, kinds, latent)
+
+
+def latent_of(*syms: Sym) -> z3.BoolRef:
+    parts = [s.latent for s in syms if not z3.is_false(s.latent)]
+    return z3.Or(*parts) if parts else z3.BoolVal(False)
 
 
 def in_range(v: z3.ArithRef, t: SqlType) -> z3.BoolRef:
@@ -239,7 +250,7 @@ class Encoder:
         first, second = (b, a) if divides else (a, b)  # Spark evaluates a divisor first
         null = z3.Or(a.null, b.null)
         # the second operand is skipped at a NULL first one, where Spark may still evaluate it
-        exact = a.exact and b.exact and (not second.kinds or z3.is_false(first.null))
+        latent = z3.Or(latent_of(a, b), z3.And(first.null, second.err)) if second.kinds else latent_of(a, b)
         err = z3.Or(first.err, z3.And(z3.Not(first.null), second.err))
         kinds = a.kinds | b.kinds
         own = frozenset() if e.try_ else effects.own_kinds(e)
@@ -281,18 +292,18 @@ class Encoder:
         else:
             err = z3.Or(err, fires)
             kinds |= own
-        return make(null, val, t, err, kinds, exact)
+        return make(null, val, t, err, kinds, latent)
 
     def _neg(self, e: R.Neg) -> Sym:
         a = self.expr(e.operand)
         t = e.type
         if isinstance(t, IntegralType):
             fires = z3.And(z3.Not(a.null), a.val == t.min)
-            return make(a.null, -a.val, t, z3.Or(a.err, fires), a.kinds | effects.own_kinds(e), a.exact)
+            return make(a.null, -a.val, t, z3.Or(a.err, fires), a.kinds | effects.own_kinds(e), a.latent)
         if isinstance(t, DoubleType):
-            return make(a.null, z3.fpNeg(a.val), t, a.err, a.kinds, a.exact)
+            return make(a.null, z3.fpNeg(a.val), t, a.err, a.kinds, a.latent)
         if isinstance(t, DecimalType):
-            return make(a.null, -a.val, t, a.err, a.kinds, a.exact)
+            return make(a.null, -a.val, t, a.err, a.kinds, a.latent)
         raise NotEncodable(f"negation of {t.simple}")
 
     # predicates
@@ -305,41 +316,45 @@ class Encoder:
         if isinstance(t, NullType):
             t = BooleanType()
         err = z3.Or(a.err, b.err) if e.op == "<=>" else z3.Or(a.err, z3.And(z3.Not(a.null), b.err))
-        exact = a.exact and b.exact and (e.op == "<=>" or not b.kinds or z3.is_false(a.null))
+        latent = latent_of(a, b)
+        if e.op != "<=>" and b.kinds:
+            latent = z3.Or(latent, z3.And(a.null, b.err))
         kinds = a.kinds | b.kinds
         if e.op == "<=>":
             val = z3.Or(
                 z3.And(a.null, b.null), z3.And(z3.Not(a.null), z3.Not(b.null), values_eq(a.val, b.val, t))
             )
-            return make(z3.BoolVal(False), val, BooleanType(), err, kinds, exact)
+            return make(z3.BoolVal(False), val, BooleanType(), err, kinds, latent)
         eq = values_eq(a.val, b.val, t)
         lt = values_lt(a.val, b.val, t)
         gt = values_lt(b.val, a.val, t)
         val = {"=": eq, "!=": z3.Not(eq), "<": lt, "<=": z3.Or(lt, eq), ">": gt, ">=": z3.Or(gt, eq)}[e.op]
-        return make(z3.Or(a.null, b.null), val, BooleanType(), err, kinds, exact)
+        return make(z3.Or(a.null, b.null), val, BooleanType(), err, kinds, latent)
 
     def _and(self, e: R.And) -> Sym:
         a, b = self.expr(e.left), self.expr(e.right)
         null = z3.And(z3.Not(false_(a)), z3.Not(false_(b)), z3.Or(a.null, b.null))
         val = z3.And(a.val, b.val)
         err = z3.Or(a.err, z3.And(z3.Not(false_(a)), b.err))
-        return make(null, val, BooleanType(), err, a.kinds | b.kinds, a.exact and b.exact)
+        latent = z3.Or(a.latent, z3.And(z3.Not(false_(a)), b.latent))
+        return make(null, val, BooleanType(), err, a.kinds | b.kinds, latent)
 
     def _or(self, e: R.Or) -> Sym:
         a, b = self.expr(e.left), self.expr(e.right)
         null = z3.And(z3.Not(true_(a)), z3.Not(true_(b)), z3.Or(a.null, b.null))
         val = z3.Or(true_(a), true_(b))
         err = z3.Or(a.err, z3.And(z3.Not(true_(a)), b.err))
-        return make(null, val, BooleanType(), err, a.kinds | b.kinds, a.exact and b.exact)
+        latent = z3.Or(a.latent, z3.And(z3.Not(true_(a)), b.latent))
+        return make(null, val, BooleanType(), err, a.kinds | b.kinds, latent)
 
     def _not(self, e: R.Not) -> Sym:
         a = self.expr(e.operand)
-        return make(a.null, z3.Not(a.val), BooleanType(), a.err, a.kinds, a.exact)
+        return make(a.null, z3.Not(a.val), BooleanType(), a.err, a.kinds, a.latent)
 
     def _isnull(self, e: R.IsNull) -> Sym:
         a = self.expr(e.operand)
         val = z3.Not(a.null) if e.negated else a.null
-        return make(z3.BoolVal(False), val, BooleanType(), a.err, a.kinds, a.exact)
+        return make(z3.BoolVal(False), val, BooleanType(), a.err, a.kinds, a.latent)
 
     def _in(self, e: R.In) -> Sym:
         x = self.expr(e.operand)
@@ -348,25 +363,28 @@ class Encoder:
         some_null: z3.BoolRef = x.null
         err: z3.BoolRef = x.err
         reached = z3.Not(x.null)  # IN stops at a NULL operand and at the first match
-        kinds, exact = x.kinds, x.exact
+        latent: z3.BoolRef = x.latent
+        kinds = x.kinds
         for s in syms:
             if s.type != x.type and not isinstance(s.type, NullType):
                 raise NotEncodable("IN over values of another type")
             err = z3.Or(err, z3.And(reached, s.err))
+            latent = z3.Or(latent, z3.And(reached, s.latent))
             hit = z3.And(z3.Not(s.null), values_eq(x.val, s.val, x.type))
             found = z3.Or(found, z3.And(reached, hit))
             some_null = z3.Or(some_null, s.null)
             reached = z3.And(reached, z3.Not(hit))
-            kinds, exact = kinds | s.kinds, exact and s.exact
+            kinds = kinds | s.kinds
         null = z3.And(z3.Not(found), some_null)
-        return make(null, z3.And(z3.Not(x.null), found), BooleanType(), err, kinds, exact)
+        return make(null, z3.And(z3.Not(x.null), found), BooleanType(), err, kinds, latent)
 
     def _case(self, e: R.Case) -> Sym:
         t = e.type
         branches = [(self.expr(c), self.expr(v)) for c, v in e.branches]
         orelse = self.expr(e.orelse) if e.orelse is not None else make(z3.BoolVal(True), default_of(t), t)
         null, val, err = orelse.null, orelse.val, orelse.err
-        kinds, exact = orelse.kinds, orelse.exact
+        kinds = orelse.kinds
+        latent = orelse.latent
         for c, v in reversed(branches):
             if v.type != t and not isinstance(v.type, NullType):
                 raise NotEncodable("CASE branch of another type")
@@ -374,8 +392,9 @@ class Encoder:
             vv = v.val if not isinstance(v.type, NullType) else default_of(t)
             null, val = z3.If(taken, v.null, null), z3.If(taken, vv, val)
             err = z3.Or(c.err, z3.If(taken, v.err, err))
-            kinds, exact = kinds | c.kinds | v.kinds, exact and c.exact and v.exact
-        return make(null, val, t, err, kinds, exact)
+            kinds = kinds | c.kinds | v.kinds
+            latent = z3.Or(c.latent, z3.If(taken, v.latent, latent))
+        return make(null, val, t, err, kinds, latent)
 
     def _cast(self, e: R.Cast) -> Sym:
         a = self.expr(e.operand)
@@ -383,24 +402,24 @@ class Encoder:
         if src == dst:
             return a
         if isinstance(src, NullType):
-            return make(z3.BoolVal(True), default_of(dst), dst, a.err, a.kinds, a.exact)
+            return make(z3.BoolVal(True), default_of(dst), dst, a.err, a.kinds, a.latent)
         if isinstance(src, IntegralType) and isinstance(dst, IntegralType) and src.bits <= dst.bits:
-            return make(a.null, a.val, dst, a.err, a.kinds, a.exact)
+            return make(a.null, a.val, dst, a.err, a.kinds, a.latent)
         if isinstance(src, IntegralType) and isinstance(dst, IntegralType):
             fires = z3.And(z3.Not(a.null), z3.Not(in_range(a.val, dst)))
             null = z3.Or(a.null, fires) if e.try_ else a.null
             err = a.err if e.try_ else z3.Or(a.err, fires)
             kinds = a.kinds | (frozenset() if e.try_ else effects.cast_kinds(src, dst))
-            return make(null, a.val, dst, err, kinds, a.exact)
+            return make(null, a.val, dst, err, kinds, a.latent)
         if isinstance(src, IntegralType) and isinstance(dst, DoubleType):
-            return make(a.null, z3.fpToFP(RNE, z3.ToReal(a.val), FP64), dst, a.err, a.kinds, a.exact)
+            return make(a.null, z3.fpToFP(RNE, z3.ToReal(a.val), FP64), dst, a.err, a.kinds, a.latent)
         if isinstance(src, IntegralType) and isinstance(dst, DecimalType):
             raw = a.val * (10**dst.scale)
             fires = z3.And(z3.Not(a.null), z3.Not(in_range(raw, dst)))
             null = z3.Or(a.null, fires) if e.try_ else a.null
             err = a.err if e.try_ else z3.Or(a.err, fires)
             kinds = a.kinds | (frozenset() if e.try_ else effects.cast_kinds(src, dst))
-            return make(null, raw, dst, err, kinds, a.exact)
+            return make(null, raw, dst, err, kinds, a.latent)
         name = f"cast_{src.simple}_{dst.simple}"
         val = self.uf(name, [a.val], sort_of(dst))
         own = frozenset() if e.try_ else effects.cast_kinds(src, dst)
@@ -414,7 +433,7 @@ class Encoder:
                 err = z3.Or(err, bad)
         if isinstance(src, DoubleType) and isinstance(dst, DecimalType):
             null = z3.Or(null, z3.And(z3.Not(a.null), self.uf(name + "_null", [a.val], z3.BoolSort())))
-        return make(null, val, dst, err, a.kinds | own, a.exact)
+        return make(null, val, dst, err, a.kinds | own, a.latent)
 
     def _func(self, e: R.Func) -> Sym:
         from sparklite.relational.functions import FUNCTIONS
@@ -424,27 +443,27 @@ class Encoder:
         if e.name in ("coalesce", "nvl", "ifnull"):
             null, val = z3.BoolVal(True), default_of(t)
             err: z3.BoolRef = z3.BoolVal(False)
+            latent: z3.BoolRef = z3.BoolVal(False)
             for s in reversed(args):
                 sv = s.val if not isinstance(s.type, NullType) else default_of(t)
                 null, val = z3.If(s.null, null, z3.BoolVal(False)), z3.If(s.null, val, sv)
                 err = z3.Or(s.err, z3.And(s.null, err))
-            return make(
-                null, val, t, err, frozenset().union(*(s.kinds for s in args)), all(s.exact for s in args)
-            )
+                latent = z3.Or(s.latent, z3.And(s.null, latent))
+            return make(null, val, t, err, frozenset().union(*(s.kinds for s in args)), latent)
         spec = FUNCTIONS.get(e.name)
         mode = spec.mode if spec is not None else "all"
         kinds = frozenset().union(*(s.kinds for s in args)) | effects.own_kinds(e)
-        exact = all(s.exact for s in args)
+        latent = latent_of(*args)
         err = z3.BoolVal(False)
         stopped: z3.BoolRef = z3.BoolVal(False)
         for s in args:
             err = z3.Or(err, z3.And(z3.Not(stopped), s.err))
             if mode == "null_stop":
                 if s.kinds and not z3.is_false(stopped):
-                    exact = False
+                    latent = z3.Or(latent, z3.And(stopped, s.err))
                 stopped = z3.Or(stopped, s.null)
-            elif mode == "lazy":
-                exact = exact and not s.kinds
+            elif mode == "lazy" and s.kinds:  # which arguments it forces is not modelled
+                latent = z3.Or(latent, s.err)
         flat: list[z3.ExprRef] = []
         for s in args:
             flat += [s.null, s.val]
@@ -453,11 +472,13 @@ class Encoder:
         )
         if e.name == "isnan":
             null, val = z3.BoolVal(False), z3.And(z3.Not(args[0].null), z3.fpIsNaN(args[0].val))
+        elif e.name == "concat" and args and all(isinstance(a.type, StringType) for a in args):
+            val = z3.Concat(*[a.val for a in args]) if len(args) > 1 else args[0].val
         else:
             val = self.uf(f"fn_{e.name}_{t.simple}", flat, sort_of(t))
         if effects.own_kinds(e):
             err = z3.Or(err, z3.And(z3.Not(null), self.uf(f"fn_{e.name}_fails", flat, z3.BoolSort())))
-        return make(null, val, t, err, kinds, exact)
+        return make(null, val, t, err, kinds, latent)
 
 
 _METHODS: Mapping[type, Callable[[Encoder, Any], Sym]] = {

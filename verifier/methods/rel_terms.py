@@ -50,6 +50,8 @@ from encoder.relational.normal import (
     Source,
     TableSrc,
     Term,
+    VCol,
+    distinct_keys,
     kinds_of,
     normalise,
     subst,
@@ -62,6 +64,7 @@ from verifier.methods.base import Inconclusive, NotApplicable, Proved
 NAME = "NoAgg"
 NAME_AGG = "byKey"
 MAX_RENAMINGS = 256
+RIGHT_VARS = 1_000_000  # RIGHT's variables are numbered from here, LEFT's from 1
 
 
 class Unproved(Exception):
@@ -80,7 +83,7 @@ def run(
     """Try to prove two aligned programs (one set of tables) equivalent."""
     try:
         lb, rb = _bodies(left, right, ignore_names)
-        nl, nr = normalise(lb), normalise(rb)
+        nl, nr = normalise(lb), normalise(rb, first_var=RIGHT_VARS)
     except (NotNormalisable, NotEncodable) as exc:
         return NotApplicable(NAME, f"the prover does not cover {exc}")
     except Unproved as exc:
@@ -230,6 +233,8 @@ class Prover:
             lterms = [t for t in lterms if self.satisfiable(t)]
             rterms = [t for t in rterms if self.satisfiable(t)]
             groups = self.grouped(lterms, rterms)
+        if groups is None and not ordered and self.distinct_vs_duplicate_free(nl, nr):
+            return
         if groups is None:
             raise Unproved(
                 f"the programs read their inputs differently (LEFT: {self.signatures(lterms)}; "
@@ -237,6 +242,24 @@ class Prover:
             )
         for ls, rs in groups:
             self.group_equal(ls, rs, demanded=demanded, errors_ok=errors_ok, ordered=ordered)
+
+    def distinct_vs_duplicate_free(self, nl: Normal, nr: Normal) -> bool:
+        """``distinct`` of D on one side, a relation without duplicate rows on the other: equal bags
+        when D and the other are equal sets."""
+        for a, b, flip in ((nl, nr, False), (nr, nl, True)):
+            inner = _distinct_view(a)
+            if inner is None or len(b.terms) != 1:
+                continue
+            used = distinct_keys(b.terms[0])
+            if used is None:
+                continue
+            try:
+                self.set_equal(b, inner) if flip else self.set_equal(inner, b)
+            except Unproved:
+                continue
+            self.assumptions.update(used)
+            return True
+        return False
 
     def signature(self, t: Term) -> tuple[Any, ...]:
         return tuple(sorted((self.class_of(b.source) for b in t.binds), key=repr))
@@ -291,17 +314,21 @@ class Prover:
                 canon_rows.append(row)
                 facts += f
 
-            def scope_for(t: Term, m: dict[int, int], ctx: Context = ctx, canon_rows: list = canon_rows
-                          ) -> Scope:
+            def scope_for(
+                t: Term, m: dict[int, int], ctx: Context = ctx, canon_rows: list = canon_rows
+            ) -> Scope:
                 return Scope(ctx, {b.var: ctx.view(canon_rows[m[b.var]], b.source) for b in t.binds})
 
             first = {b.var: k for k, b in enumerate(canon)}
             sides: list[list[tuple[z3.BoolRef, list[Sym], z3.BoolRef]]] = [[], []]
+            slack: list[z3.BoolRef] = []
             for side, terms in ((0, ls), (1, rs)):
                 for t in terms:
                     m = first if t is ls[0] else mapping[id(t)]
-                    sides[side].append(self.encode_term(scope_for(t, m), t, demanded, errors_ok, ordered))
-            query = self.differ(sides[0], sides[1])
+                    sides[side].append(
+                        self.encode_term(scope_for(t, m), t, demanded, errors_ok, ordered, slack)
+                    )
+            query = z3.Or(self.differ(sides[0], sides[1]), *slack)
             if self.unsat(ctx, facts, query):
                 return
             reason = (
@@ -331,15 +358,20 @@ class Prover:
             yield {id(t): m for t, m in zip(terms, combo, strict=True)}
 
     def encode_term(
-        self, scope: Scope, t: Term, demanded: bool, errors_ok: bool, ordered: bool
+        self, scope: Scope, t: Term, demanded: bool, errors_ok: bool, ordered: bool, slack: list[z3.BoolRef]
     ) -> tuple[z3.BoolRef, list[Sym], z3.BoolRef]:
+        """(the assignment counts, its output row, it raises). The error condition follows the
+        interpreter's order; Spark may evaluate a condition on rows an earlier one rejects (or a
+        conjunct it infers from it), and an operand the interpreter skips at a NULL: the term's
+        ``slack`` (appended to ``slack``) says where that would raise although the modelled error
+        does not, and the proof must show it never does."""
         holds: z3.BoolRef = z3.BoolVal(True)
         err: z3.BoolRef = z3.BoolVal(False)
-        first = True  # Spark may evaluate a later condition (or one it infers from it) on other rows
+        loose: list[z3.BoolRef] = []
         for c in t.conds:
             s = scope.expr(c)
             if s.kinds:
-                if not errors_ok or t.joined or not s.exact or not first:
+                if not errors_ok or t.joined:
                     raise Unproved(
                         "an expression that may raise ("
                         + ", ".join(sorted(s.kinds))
@@ -347,20 +379,23 @@ class Prover:
                     )
                 self.kinds |= s.kinds
                 err = z3.Or(err, z3.And(holds, s.err))
-            first = False
+                loose.append(z3.Or(s.err, s.latent))
             holds = z3.And(holds, true_(s))
         outs = [scope.expr(o) for o in t.out] + ([scope.expr(k) for k in t.keys] if ordered else [])
         if demanded:
             for s in outs:
                 if s.kinds:
-                    if not errors_ok or not s.exact:
+                    if not errors_ok:
                         raise Unproved(
                             "an output expression may raise ("
                             + ", ".join(sorted(s.kinds))
-                            + ") where Spark may evaluate it on other rows"
+                            + ") under a limit"
                         )
                     self.kinds |= s.kinds
                     err = z3.Or(err, z3.And(holds, s.err))
+                    loose.append(z3.And(holds, s.latent))
+        if loose:
+            slack.append(z3.And(z3.Or(*loose), z3.Not(err)))
         return holds, outs, err
 
     def differ(
@@ -545,6 +580,22 @@ def constraint_texts(tables: Any) -> list[str]:
     from verifier.relational import constraint_texts as texts
 
     return texts([R.TableParam(t.name, t.schema) for t in tables])
+
+
+def _distinct_view(n: Normal) -> Normal | None:
+    """D, when ``n`` is exactly the rows of a ``distinct`` of D (one variable, no condition, its columns
+    as they are)."""
+    if len(n.terms) != 1 or len(n.terms[0].binds) != 1:
+        return None
+    t = n.terms[0]
+    b = t.binds[0]
+    if not isinstance(b.source, DistinctSrc) or t.conds:
+        return None
+    if tuple((x.var, x.index) if isinstance(x, VCol) else None for x in t.out) != tuple(
+        (b.var, i) for i in range(len(b.source.types))
+    ):
+        return None
+    return b.source.source
 
 
 def _project(n: Normal, exprs: Sequence[R.Expr]) -> Normal:
