@@ -119,7 +119,8 @@ class DfSource:
     """One table the script reads. ``kind``: ``csv``/``json`` (a file written as Spark reads it) or
     ``literal`` (``createDataFrame`` of literal rows: ``rows`` fixed by the script). ``param`` is the
     table's name in every ``RelProgram`` of the script; ``path`` the path expression as written
-    (``sys.argv[1]``, ``'data/emp.csv'``), what two scripts' sources are matched by."""
+    (``sys.argv[1]``, ``'data/emp.csv'``), what two scripts' sources are matched by; ``mode`` the
+    reader's parse mode (``PERMISSIVE``, ``DROPMALFORMED``, ``FAILFAST``)."""
 
     param: str
     kind: str
@@ -132,6 +133,7 @@ class DfSource:
     header: bool = False
     sep: str = ","
     rows: tuple[tuple[Any, ...], ...] | None = None
+    mode: str = "PERMISSIVE"
 
 
 @dataclass(frozen=True)
@@ -154,8 +156,9 @@ class DfSink:
     ``kind``: ``print`` (a line of ``parts``), ``show`` (Spark's table of action ``action``: a
     ``take(n + 1)``), ``print_rows`` (a loop printing ``lines`` for each row of a collected action),
     ``print_collection`` (``print(df.collect())``: one line, the list's repr), ``write`` (the files of
-    ``df.write`` in ``fmt`` at ``path``) or ``job`` (an action whose result is kept or dropped: it runs,
-    and may raise, and prints nothing). ``text`` is the sink's source line, for reports."""
+    ``df.write`` in ``fmt`` at ``path``, save mode ``mode``) or ``job`` (an action whose result is kept
+    or dropped: it runs, and may raise, and prints nothing). ``text`` is the sink's source line, for
+    reports."""
 
     index: int
     kind: str
@@ -172,6 +175,7 @@ class DfSink:
     path: str | None = None
     argv_index: int | None = None
     literal_path: str | None = None
+    mode: str = "errorifexists"
 
     @property
     def words(self) -> str:
@@ -188,7 +192,9 @@ class DfSink:
 @dataclass(frozen=True)
 class DfScriptProgram:
     """A DataFrame script: its sources (the tables of every action), its sinks in order, and the
-    actions they run (``RelProgram``s over the sources' tables, in the order the script runs them)."""
+    actions they run (``RelProgram``s over the sources' tables, in the order the script runs them).
+    ``arg_checks``: every ``if`` on ``sys.argv`` the driver code decided (the statement as
+    ``ast.unparse`` prints it, and where), in the order it ran them."""
 
     filename: str
     sources: tuple[DfSource, ...]
@@ -196,6 +202,7 @@ class DfScriptProgram:
     actions: tuple[R.RelProgram, ...]
     argv_length: int
     entry: str | None = None
+    arg_checks: tuple[tuple[str, Loc], ...] = ()
 
     @property
     def params(self) -> tuple[R.TableParam, ...]:
@@ -335,6 +342,7 @@ class _Writer:
     df: Any
     fmt: str | None = None
     options: tuple[tuple[str, Any], ...] = ()
+    mode: str = "errorifexists"
 
 
 @dataclass(frozen=True)
@@ -391,6 +399,7 @@ class _ScriptTranslator(DataFrameTranslator):
         ]
         self.argv_length = max(indices, default=0) + 1
         self.stmt: pyast.stmt | None = None
+        self.arg_checks: list[tuple[str, Loc]] = []
         self.module_env = Env({})  # the module's globals as the driver code binds them
 
     def module_value(self, name: str, node: pyast.AST) -> Value:
@@ -428,7 +437,13 @@ class _ScriptTranslator(DataFrameTranslator):
         params = tuple(R.TableParam(s.param, s.schema, loc=s.loc) for s in self.sources)
         actions = tuple(replace(a, params=params) for a in self.actions)
         return DfScriptProgram(
-            self.filename, tuple(self.sources), tuple(self.sinks), actions, self.argv_length, self.entry
+            self.filename,
+            tuple(self.sources),
+            tuple(self.sinks),
+            actions,
+            self.argv_length,
+            self.entry,
+            tuple(self.arg_checks),
         )
 
     def snippet(self, node: pyast.AST) -> str:
@@ -473,6 +488,8 @@ class _ScriptTranslator(DataFrameTranslator):
                     self.loc(stmt.test),
                     construct="if",
                 )
+            if any(pyast.unparse(n) in ("sys.argv", "argv") for n in pyast.walk(stmt.test)):
+                self.arg_checks.append((pyast.unparse(stmt), self.loc(stmt)))
         if isinstance(stmt, pyast.Try | pyast.With | pyast.While | pyast.Raise):
             kind = type(stmt).__name__.lower()
             raise UnsupportedError(
@@ -712,11 +729,14 @@ class _ScriptTranslator(DataFrameTranslator):
         path_v = args[0] if args else kwargs.pop("path")
         for k, v in kwargs.items():
             options[k] = v
+        mode = w.mode
         for key in ("mode", "format"):
             if key in options:
                 val = options.pop(key)
                 if key == "format":
                     fmt = as_str(val, self.loc(call), "a format")
+                else:
+                    mode = _save_mode(as_str(val, self.loc(call), "a save mode"), self.loc(call))
         if fmt not in FILE_FORMATS:
             raise UnsupportedError(
                 f"writing {fmt or 'the default format (parquet)'} is not supported in "
@@ -739,6 +759,7 @@ class _ScriptTranslator(DataFrameTranslator):
             path=path,
             argv_index=argv_index,
             literal_path=literal,
+            mode=mode,
         )
 
     # -- values ----------------------------------------------------------------------------------------
@@ -962,7 +983,9 @@ class _ScriptTranslator(DataFrameTranslator):
     ) -> Value:
         if name in ("mode", "format") and len(args) == 1 and not kwargs:
             value = as_str(args[0], loc, f"{name}()'s argument")
-            return replace(w, fmt=value) if name == "format" else w  # type: ignore[return-value]
+            if name == "mode":
+                return replace(w, mode=_save_mode(value, loc))  # type: ignore[return-value]
+            return replace(w, fmt=value)  # type: ignore[return-value]
         if name == "option" and len(args) == 2 and not kwargs:
             return replace(w, options=(*w.options, (as_str(args[0], loc, "an option"), args[1])))  # type: ignore
         if name == "options" and not args:
@@ -1041,6 +1064,7 @@ class _ScriptTranslator(DataFrameTranslator):
     ) -> Any:
         header, sep = False, ","
         infer = False
+        mode = "PERMISSIVE"
         for k, v in options.items():
             if k not in _READ_OPTIONS:
                 raise UnsupportedError(
@@ -1057,6 +1081,8 @@ class _ScriptTranslator(DataFrameTranslator):
                     raise UnsupportedError(f"the separator {sep!r} is not supported", loc, construct="sep")
             elif k == "inferSchema":
                 infer = _flag(v, loc)
+            elif k == "mode":
+                mode = as_str(v, loc, "mode").upper()
             elif k in ("multiLine", "multiline") and _flag(v, loc):
                 raise UnsupportedError("multiLine reading is not modelled", loc, construct=k)
             elif k in ("encoding", "charset") and as_str(v, loc, k).lower().replace("-", "") != "utf8":
@@ -1085,7 +1111,7 @@ class _ScriptTranslator(DataFrameTranslator):
         key = (path, fmt)
         if key in self.source_keys:
             src = self.source_keys[key]
-            if src.schema != schema or (src.header, src.sep) != (header, sep):
+            if src.schema != schema or (src.header, src.sep, src.mode) != (header, sep, mode):
                 raise UnsupportedError(
                     f"{path} is read twice with different schemas or options", loc, construct="read"
                 )
@@ -1101,6 +1127,7 @@ class _ScriptTranslator(DataFrameTranslator):
                 literal_path=literal,
                 header=header,
                 sep=sep,
+                mode=mode,
             )
             self.source_keys[key] = src
         return self.table_df(src.param, src.schema, loc)
@@ -1208,6 +1235,15 @@ def _merged(parts: Sequence[Part]) -> list[Part]:
         elif not (p.kind == "lit" and not p.text):
             out.append(p)
     return out
+
+
+def _save_mode(text: str, loc: Loc) -> str:
+    """``df.write.mode(m)`` as one of Spark's save modes (``error`` is ``errorifexists``)."""
+    mode = text.lower()
+    mode = {"error": "errorifexists", "default": "errorifexists"}.get(mode, mode)
+    if mode not in ("errorifexists", "overwrite", "append", "ignore"):
+        raise InputError(f"unknown save mode {text!r} (Spark raises here)", loc)
+    return mode
 
 
 def _flag(v: Any, loc: Loc) -> bool:

@@ -1,12 +1,15 @@
 """DataFrame scripts in script mode (frontend/df_script.py, verifier/df_script_check.py; docs/scripts.md).
 
 What is checked, without Spark: the DataFrame pairs of cases/scripts/manifest.json get their expected
-verdicts with their witness files and outputs (CSV lines with a header, JSON lines); sources and sinks
+verdicts with their witness files and outputs (CSV lines with a header, JSON lines), the equivalent ones
+by a proof listing its assumptions; what the proof refuses (a different print text, show() arguments,
+save mode, read mode, sort, printed column names, sink order, argument count); sources and sinks
 are found with their lines; located input errors for what is outside the fragment (inferSchema without
 a schema, parquet, printSchema...), exit 3 from the CLI; the human report names sources and sinks in
 both scripts; show()'s text, the CSV/JSON writers' lines and what counts as observably different.
 With Spark (marked slow): every not-equivalent pair's counterexample replays by running the two
-unmodified scripts on the witness files, and show() prints exactly the predicted table.
+unmodified scripts on the witness files, show() prints exactly the predicted table, a proved pair
+writes the same files on Spark, and a pair reading catalog tables replays with the tables created.
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ ROOT = Path(__file__).resolve().parent.parent
 MANIFEST = json.loads((ROOT / "cases" / "scripts" / "manifest.json").read_text())
 PAIRS = [p for p in MANIFEST["pairs"] if p.get("dataframe")]
 NOT_EQUIVALENT = [p for p in PAIRS if p["expected"] == "not_equivalent"]
+EQUIVALENT = [p for p in PAIRS if p["expected"] == "equivalent"]
 
 # script -> (sources (param, kind, path, line), sinks (kind, line))
 EXPECTED = {
@@ -43,6 +47,15 @@ EXPECTED = {
     "comp_per_dept_split_sums": ([("payroll", "csv", "sys.argv[1]", 13)], [("write", 16), ("print", 17)]),
     "customer_revenue": ([("orders", "json", "sys.argv[1]", 11)], [("print_rows", 15)]),
     "customer_revenue_wrong_column": ([("orders", "json", "sys.argv[1]", 11)], [("print_rows", 15)]),
+    "large_orders_filter_after_join": (
+        [("orders", "csv", "sys.argv[1]", 14), ("customers", "csv", "sys.argv[2]", 15)],
+        [("write", 18), ("print", 19)],
+    ),
+    "large_orders_filter_before_join": (
+        [("orders", "csv", "sys.argv[1]", 12), ("customers", "csv", "sys.argv[2]", 15)],
+        [("write", 18), ("print", 19)],
+    ),
+    "dept_avg_salary_df_untruncated": ([("employees", "csv", "sys.argv[1]", 15)], [("show", 22)]),
 }
 
 
@@ -51,8 +64,8 @@ def results():
     return {p["name"]: check(p["left"], p["right"]) for p in PAIRS}
 
 
-def test_corpus_has_three_dataframe_pairs():
-    assert len(PAIRS) >= 3 and len(NOT_EQUIVALENT) >= 2
+def test_corpus_has_five_dataframe_pairs():
+    assert len(PAIRS) >= 5 and len(NOT_EQUIVALENT) >= 3 and len(EQUIVALENT) >= 2
     assert {Path(p[s]).stem for p in PAIRS for s in ("left", "right")} == set(EXPECTED)
 
 
@@ -74,7 +87,12 @@ def test_corpus_verdict_and_witness(results, pair):
     assert result.verdict == pair["expected"], result.reason
     assert "script" in result.stats
     if pair["expected"] == "unknown":
-        assert result.counterexample is None and "cannot prove DataFrame scripts" in result.reason
+        assert result.counterexample is None and "no proof" in result.reason
+        return
+    if pair["expected"] == "equivalent":
+        assert result.method == pair["method"] and result.counterexample is None
+        assert any("command-line argument" in a for a in result.assumptions), result.assumptions
+        assert any("PERMISSIVE" in a for a in result.assumptions), result.assumptions
         return
     cex = result.counterexample
     assert cex is not None and cex.replayed_on_spark is False and result.method == pair["method"]
@@ -163,7 +181,7 @@ def test_literal_rows_and_sql_over_a_view(tmp_path):
     body = (
         "rows = [(1, 'eng', None), (2, None, 5)]\ndf = spark.createDataFrame(rows, 'id INT, dept STRING, "
         "bonus INT')\ndf.createOrReplaceTempView('emp')\n"
-        "spark.sql(\"SELECT id FROM emp WHERE COND\").show()\n"
+        'spark.sql("SELECT id FROM emp WHERE COND").show()\n'
     )
     left, right = tmp_path / "left.py", tmp_path / "right.py"
     left.write_text(HEAD + body.replace("COND", "bonus > 0 OR dept = 'eng'"))
@@ -206,6 +224,17 @@ def test_show_prints_sparks_table():
     )
 
 
+def test_an_empty_string_is_not_a_csv_input(tmp_path):
+    """Spark's CSV reader reads "" as NULL (checked on Spark 4): a table holding '' is no CSV file, so
+    NULL against '' is no difference between scripts reading CSV."""
+    left, right = tmp_path / "left.py", tmp_path / "right.py"
+    base = HEAD + READ.format(mode="")
+    left.write_text(base + "print(emp.where(emp.dept.isNull()).count())\n")
+    right.write_text(base + "print(emp.where(emp.dept.isNull() | (emp.dept == '')).count())\n")
+    result = check(str(left), str(right), timeout=5)
+    assert result.verdict == "unknown", (result.reason, result.counterexample)
+
+
 def test_writers_lines():
     assert [csv_field(v, None, ",") for v in (None, "", " a ", "a,b", 1.0e7, True)] == [
         "",
@@ -246,15 +275,24 @@ def test_counterexamples_replay_on_spark(results):
         validate(after.to_json())
 
 
+def _replayed_alike(left_name, right_name, tables):
+    """Both scripts run on Spark with ``tables`` as their files: each writes what the interpreter
+    predicts, and they write the same."""
+    from verifier.df_script_check import realisable, replay_df_scripts
+
+    left = translate_df_script_file(str(ROOT / "cases" / "scripts" / f"{left_name}.py"))
+    right = align_df_sources(
+        left, translate_df_script_file(str(ROOT / "cases" / "scripts" / f"{right_name}.py"))
+    )
+    assert realisable(left, tables) and realisable(right, tables)
+    (replayed,) = replay_df_scripts([(left, right, tables, (observe(left, tables), observe(right, tables)))])
+    assert replayed.left_agrees and replayed.right_agrees and not replayed.differs, replayed
+    return replayed
+
+
 @pytest.mark.spark
 @pytest.mark.slow
 def test_show_text_is_sparks():
-    from verifier.df_script_check import replay_df_scripts
-
-    left = translate_df_script_file(str(ROOT / "cases/scripts/dept_avg_salary_df.py"))
-    right = align_df_sources(
-        left, translate_df_script_file(str(ROOT / "cases/scripts/dept_avg_salary_sql.py"))
-    )
     table = {
         "employees": [
             ("ann", "eng", 10),
@@ -262,11 +300,29 @@ def test_show_text_is_sparks():
             ("cy", "a very long department name here", 7),
             ("e", "x", 2147483647),
             ("f", "x", 2147483647),
-            ("g", "", None),
+            ("g", "y", None),
         ]
     }
-    (replayed,) = replay_df_scripts([(left, right, table, (observe(left, table), observe(right, table)))])
-    assert replayed.left_agrees and replayed.right_agrees and not replayed.differs, replayed
+    _replayed_alike("dept_avg_salary_df", "dept_avg_salary_sql", table)
+
+
+@pytest.mark.spark
+@pytest.mark.slow
+def test_proved_pair_writes_the_same_on_spark():
+    """The filter moved below the join: both scripts write the predicted files and print the same count."""
+    tables = {
+        "orders": [
+            (1, 10, 100),
+            (2, 10, 99),
+            (3, None, 500),
+            (4, 11, None),
+            (5, 12, 2147483647),
+            (6, 10, 150),
+        ],
+        "customers": [(10, "north"), (10, "south"), (11, None), (12, "east"), (None, "x")],
+    }
+    replayed = _replayed_alike("large_orders_filter_after_join", "large_orders_filter_before_join", tables)
+    assert replayed.left.lines == ("large orders: 5",)
 
 
 def test_catalog_tables_come_from_the_schema_option(tmp_path):
@@ -280,3 +336,101 @@ def test_catalog_tables_come_from_the_schema_option(tmp_path):
     assert result.verdict == "not_equivalent", result.reason
     assert result.counterexample is not None
     assert result.counterexample.inputs == {"'emp'": [{"id": None, "dept": None}]}
+
+
+# --- proofs ---------------------------------------------------------------------------------------------
+
+READ = "emp = spark.read.csv(sys.argv[1], header=True, schema='name STRING, dept STRING, salary INT'{mode})\n"
+RES = "res = emp.where(emp.salary > 0).select('dept', 'salary')\n"
+RENAMED = "res = emp.where(emp.salary > 0).select('dept', emp.salary.alias('pay'))\n"
+
+
+def _prove(tmp_path, left_sink, right_sink, right_res=RES, right_mode=""):
+    import time
+
+    from verifier.df_script_prove import prove_df_scripts
+
+    paths = []
+    for name, res, sink, mode in (("left", RES, left_sink, ""), ("right", right_res, right_sink, right_mode)):
+        path = tmp_path / f"{name}.py"
+        path.write_text(HEAD + READ.format(mode=mode) + res + sink + "\n")
+        paths.append(str(path))
+    left = translate_df_script_file(paths[0])
+    right = align_df_sources(left, translate_df_script_file(paths[1]))
+    return prove_df_scripts(left, right, until=time.monotonic() + 20)
+
+
+@pytest.mark.parametrize(
+    "left, right, right_res, assumed",
+    [
+        ("res.show(5)", "res.show(5)", RES, "any n of them"),
+        ("print('rows:', res.count())", "print('rows:', res.where('salary > 0').count())", RES, "PERMISSIVE"),
+        ("res.write.csv(sys.argv[2])", "res.write.csv(sys.argv[2])", RENAMED, "compared as a bag"),
+        (
+            "for r in res.orderBy('dept', 'salary').collect():\n    print(r.dept, r.salary)",
+            "for r in res.orderBy('dept', 'salary').collect():\n    print(r['dept'], r[1])",
+            RES,
+            "command-line argument",
+        ),
+        ("print(res.first())", "print(res.first())", RES, "PERMISSIVE"),
+    ],
+)
+def test_proved_scripts_list_their_assumptions(tmp_path, left, right, right_res, assumed):
+    proof = _prove(tmp_path, left, right, right_res)
+    assert not isinstance(proof, str), proof
+    assert any(assumed in a for a in proof.assumptions), proof.assumptions
+
+
+@pytest.mark.parametrize(
+    "left, right, right_res, right_mode, why",
+    [
+        ("res.show()", "res.show(truncate=False)", RES, "", "truncate"),
+        ("res.show()", "res.show(21)", RES, "", "show(n=20"),
+        ("print('rows:', res.count())", "print('rows: ', res.count())", RES, "", "printed text"),
+        (
+            "res.write.mode('overwrite').csv(sys.argv[2])",
+            "res.write.csv(sys.argv[2])",
+            RES,
+            "",
+            "save mode",
+        ),
+        ("res.orderBy('dept').show()", "res.show()", RES, "", "sorts the rows"),
+        (
+            "res.write.option('header', True).csv(sys.argv[2])",
+            "res.write.csv(sys.argv[2], header=True)",
+            RENAMED,
+            "",
+            "column names differ",
+        ),
+        (
+            "for r in res.collect():\n    print(r)",
+            "for r in res.collect():\n    print(r)",
+            RENAMED,
+            "",
+            "column names differ",
+        ),
+        ("res.show()\nprint(res.count())", "print(res.count())\nres.show()", RES, "", "sink 1"),
+        ("res.show()", "res.show()", RES, ", mode='FAILFAST'", "FAILFAST"),
+        ("res.write.csv(sys.argv[2])", "res.write.csv('out')", RES, "", "command-line argument"),
+        ("res.show()", "res.where('salary > 1').show()", RES, "", "not proved equal"),
+    ],
+)
+def test_what_is_not_shown_identical_is_not_proved(tmp_path, left, right, right_res, right_mode, why):
+    proof = _prove(tmp_path, left, right, right_res, right_mode)
+    assert isinstance(proof, str), proof
+    assert why in proof
+
+
+def test_no_proof_says_why_and_the_search_finds_the_difference(tmp_path):
+    left, right = tmp_path / "left.py", tmp_path / "right.py"
+    base = HEAD + READ.format(mode="") + RES
+    left.write_text(base + "print('rows:', res.count())\n")
+    right.write_text(base + "print('rows: ', res.count())\n")
+    result = check(str(left), str(right))
+    assert result.verdict == "not_equivalent" and result.counterexample is not None
+    same = tmp_path / "same.py"
+    same.write_text(base + "res.orderBy('dept').show()\n")
+    other = tmp_path / "other.py"
+    other.write_text(base + "res.show()\n")
+    result = check(str(same), str(other), timeout=5)
+    assert result.verdict == "unknown" and "no proof: sink 1" in result.reason and "sorts" in result.reason

@@ -19,10 +19,12 @@ kernel). This module decides a pair:
   bounds, random tables), kept only when every value can be written to the script's file format and read
   back as itself (no line break in a string, no quote or backslash in a CSV string, no NaN in JSON), and
   shown as the files' lines (``{"sys.argv[1]": ["name,dept,salary", "ann,,10"]}``).
-* **Verdicts**: ``not_equivalent`` at once for a difference with no caveat and no error on either side
-  (and replayed on Spark by running both unmodified scripts); a difference that rests on an error or a
-  caveat waits for Spark (``unknown`` without replay); no difference found is ``unknown``: nothing proves
-  DataFrame scripts equivalent yet.
+* **Verdicts**: ``equivalent`` only with a proof (``verifier.df_script_prove``: the same sinks in the
+  same order with the same constant text, each pair of DataFrame results proved equal by the
+  term-matching prover), tried first; ``not_equivalent`` at once for a difference with no caveat and no
+  error on either side (and replayed on Spark by running both unmodified scripts); a difference that
+  rests on an error or a caveat waits for Spark (``unknown`` without replay); no proof and no difference
+  found is ``unknown``, saying why there is no proof.
 """
 
 from __future__ import annotations
@@ -62,6 +64,7 @@ __all__ = [
 ]
 
 SEARCH_PATIENCES = 3.0
+PROOF_PATIENCES = 2.0
 METHOD = "bounded"
 _SHRINK_SECONDS = 1.0
 _CONDITION = re.compile(r"\[([A-Z][A-Z0-9_]+(?:\.[A-Z0-9_]+)*)\]")
@@ -490,7 +493,8 @@ def _file_value_ok(v: Any, fmt: str, t: Any) -> bool:
             v.encode("utf-8")
         except UnicodeEncodeError:
             return False
-        return fmt != "csv" or not ('"' in v or "\\" in v or v != v.strip(" \t"))
+        # Spark's CSV reader reads an empty field, quoted or not (``""``), as NULL (nullValue "")
+        return fmt != "csv" or not (v == "" or '"' in v or "\\" in v or v != v.strip(" \t"))
     if isinstance(v, float) and fmt == "json":
         return math.isfinite(v)
     return True
@@ -680,10 +684,23 @@ def describe(left: DfScriptProgram, right: DfScriptProgram) -> dict[str, Any]:
 def check_df_scripts(lp: Any, rp: Any, run: _Run) -> Result:
     """Two DataFrame scripts (``lp.script``/``rp.script`` are ``DfScriptProgram``s)."""
     from frontend.df_script import align_df_sources
+    from verifier.df_script_prove import prove_df_scripts
 
     left: DfScriptProgram = lp.script
     right = align_df_sources(left, rp.script)
     stats: dict[str, Any] = {"script": describe(left, right), "df_script": True}
+    proof = prove_df_scripts(left, right, until=min(run.deadline, run.step_end(PROOF_PATIENCES)))
+    if not isinstance(proof, str):
+        run.warnings.extend(w for w in proof.warnings if w not in run.warnings)
+        return run.result(
+            "equivalent",
+            method=proof.method,
+            explanation=proof.explanation,
+            reason=proof.explanation,
+            assumptions=proof.assumptions,
+            stats=stats,
+        )
+    run.said.append(f"df-script proof: {proof}")
     until = min(run.deadline, run.step_end(SEARCH_PATIENCES))
     found, pending, tried = search(left, right, until, run.options.seed)
     run.said.append(f"df-script search: {tried} candidate input file set(s)")
@@ -709,8 +726,7 @@ def check_df_scripts(lp: Any, rp: Any, run: _Run) -> Result:
         )
     reason = (
         f"no difference on {tried} candidate input file set(s) (empty files, small files with NULLs "
-        "and boundary values, random files), and sparkeq cannot prove DataFrame scripts equivalent yet: "
-        "the result is unknown, not a proof"
+        f"and boundary values, random files), and no proof: {proof}"
     )
     return run.result("unknown", method=METHOD, reason=reason, stats={**stats, "tried": tried})
 
