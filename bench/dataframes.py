@@ -3,7 +3,8 @@
 Writes ``bench/results/dataframes.md`` and ``dataframes.json``. Two questions:
 
 1. How long does a check take in-process on the bundled DataFrame/SQL pairs (``cases/df``, no replay)?
-   A difference that rests on an error counts as "pending" there: it is reported once Spark replays it.
+   Equivalent pairs stop at the proof (``verifier.methods.rel_terms``). A difference that rests on an
+   error counts as "pending" there: it is reported once Spark replays it.
    Not-equivalent pairs stop at the first definite difference; pairs with no difference search until
    the search budget ends (``unknown``), so their time is the budget, not a cost of the pair.
 2. How long does a counterexample take to be replayed on Spark (both original programs run on the
@@ -67,8 +68,12 @@ def main() -> int:
                         "seconds": time.perf_counter() - started})
         print(f"replay {case['name']:38s} {replays[-1]['replayed']} {replays[-1]['seconds']:.2f}", flush=True)
     refuted = [r["seconds"] for r in rows if r["verdict"] == "not_equivalent"]
+    proved = [r["seconds"] for r in rows if r["verdict"] == "equivalent"]
     summary = {
         "pairs": len(rows),
+        "median_s": statistics.median(r["seconds"] for r in rows),
+        "equivalent_median_s": statistics.median(proved) if proved else None,
+        "equivalent_max_s": max(proved) if proved else None,
         "as_expected": sum(r["verdict"] == r["expected"] for r in rows),
         "pending_spark": sum(r["verdict"] == "pending" for r in rows),
         "not_equivalent_median_s": statistics.median(refuted) if refuted else None,
@@ -85,6 +90,9 @@ def main() -> int:
              f"- pairs: {summary['pairs']}, verdict as expected without Spark: {summary['as_expected']}, "
              f"difference found that waits for Spark (rests on an error or a nondeterministic choice): "
              f"{summary['pending_spark']}",
+             f"- every pair: median {summary['median_s']:.3f} s",
+             f"- equivalent (proved): {len(proved)} pairs, median {summary['equivalent_median_s']:.3f} s, "
+             f"max {summary['equivalent_max_s']:.3f} s",
              "- not equivalent (counterexample found, no replay): "
              f"median {summary['not_equivalent_median_s']:.3f} s, "
              f"max {summary['not_equivalent_max_s']:.3f} s",

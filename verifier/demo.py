@@ -6,7 +6,8 @@
 3. a **partition-dependence** finding: counting with ``fold(0, lambda a, x: a + 1)`` is not ``count()``
    once Spark splits the input into several partitions.
 
-The DataFrame/SQL showcases (a NULL trap in SQL, an ANSI overflow) come from ``cases/df/manifest.json``.
+The DataFrame/SQL showcases (a NULL trap in SQL, an ANSI overflow, two proofs) come from
+``cases/df/manifest.json``.
 The cases come from ``cases/manifest.json`` (the first case of each kind if a preferred one is missing).
 ``--all`` then runs every bundled case and prints a summary table. Exit status: 0 when every verdict
 is the expected one, 1 when Java/Spark is missing or a verdict is not the expected one.
@@ -64,6 +65,10 @@ SHOWCASES = (
              ("sql_not_in_vs_not_exists",), "not_equivalent", None, "df"),
     Showcase("9. DataFrames: a + 1 - 1 is not a on INT (ANSI overflow), confirmed by Spark",
              ("int_plus_one_minus_one",), "not_equivalent", None, "df"),
+    Showcase("10. DataFrames: groupBy-agg split in two and rejoined on a NOT NULL key, proved",
+             ("groupby_split_rejoin_not_null_key",), "equivalent", None, "df"),
+    Showcase("11. The same query in SQL and in the DataFrame API, proved",
+             ("sql_vs_dataframe_revenue",), "equivalent", None, "df"),
 )
 
 
