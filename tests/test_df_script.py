@@ -325,7 +325,7 @@ def test_proved_pair_writes_the_same_on_spark():
     assert replayed.left.lines == ("large orders: 5",)
 
 
-def test_catalog_tables_come_from_the_schema_option(tmp_path):
+def _catalog_pair(tmp_path):
     """spark.sql over a table the script does not read: its schema from --schema, its rows shown as
     JSON objects by the table's name."""
     left, right = tmp_path / "left.py", tmp_path / "right.py"
@@ -336,6 +336,22 @@ def test_catalog_tables_come_from_the_schema_option(tmp_path):
     assert result.verdict == "not_equivalent", result.reason
     assert result.counterexample is not None
     assert result.counterexample.inputs == {"'emp'": [{"id": None, "dept": None}]}
+    return str(left), str(right), result
+
+
+def test_catalog_tables_come_from_the_schema_option(tmp_path):
+    _catalog_pair(tmp_path)
+
+
+@pytest.mark.spark
+@pytest.mark.slow
+def test_catalog_tables_replay_as_temp_views(tmp_path):
+    """The replay creates the catalog table from the counterexample's rows in the session each script
+    builds, so a pair reading spark.table replays."""
+    left, right, result = _catalog_pair(tmp_path)
+    (after,) = replay_counterexamples([(result, left, right)], schema=["emp=id INT, dept STRING"])
+    assert after.verdict == "not_equivalent", (after.reason, after.warnings)
+    assert after.counterexample is not None and after.counterexample.replayed_on_spark, after.warnings
 
 
 # --- proofs ---------------------------------------------------------------------------------------------

@@ -35,7 +35,10 @@ from verifier.script_replay import (
 
 ROOT = Path(__file__).resolve().parent.parent
 MANIFEST = json.loads((ROOT / "cases" / "scripts" / "manifest.json").read_text())
-NOT_EQUIVALENT = [p for p in MANIFEST["pairs"] if p["expected"] == "not_equivalent"]
+# DataFrame scripts replay through verifier.df_script_check (tests/test_df_script.py)
+NOT_EQUIVALENT = [
+    p for p in MANIFEST["pairs"] if p["expected"] == "not_equivalent" and not p.get("dataframe")
+]
 EQUIVALENT = "wordcount_save_two_ways"
 
 

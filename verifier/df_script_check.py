@@ -777,6 +777,25 @@ class DfReplay:
     stderr: tuple[str, str] = ("", "")
 
 
+def _views(
+    sp: DfScriptProgram, tables: Mapping[str, list[tuple]], workdir: str
+) -> tuple[tuple[str, str, str], ...]:
+    """The catalog tables a script reads (``spark.table(name)``, SQL over ``--schema`` tables), written as
+    JSON lines for the replay runner to create as temp views: (name, DDL schema, file)."""
+    views = []
+    for s in sp.sources:
+        if s.kind != "table":
+            continue
+        target = os.path.join(workdir, f"table_{len(views)}.json")
+        with open(target, "w", encoding="utf-8", newline="") as fh:
+            fh.writelines(
+                f"{line}\n" for line in source_lines(s.schema, tables.get(s.param, []), "json", False, ",")
+            )
+        ddl = ", ".join(f"`{f.name.replace('`', '``')}` {f.type}" for f in s.schema.fields)
+        views.append((s.param, ddl, target))
+    return tuple(views)
+
+
 def _write_inputs(sp: DfScriptProgram, tables: Mapping[str, list[tuple]], workdir: str) -> list[str]:
     from verifier.script_replay import ReplayError
 
@@ -871,7 +890,11 @@ def replay_df_scripts(
                 os.makedirs(wd)
                 sides.append((sp, ref, _write_inputs(sp, tables, wd), wd))
             plans.append(sides)
-        jobs = [ScriptJob(sp.filename, tuple(argv), wd) for sides in plans for sp, _, argv, wd in sides]
+        jobs = [
+            ScriptJob(sp.filename, tuple(argv), wd, _views(sp, tables, wd))
+            for sides in plans
+            for sp, _, argv, wd in sides
+        ]
         runs = iter(run_scripts(jobs, master))
         out = []
         for sides in plans:

@@ -202,12 +202,28 @@ if _master:
         SparkConf.setMaster = lambda self, value: _set_master(self, _master)
         _builder_master = SparkSession.Builder.master
         SparkSession.Builder.master = lambda self, value: _builder_master(self, _master)
+_views = []  # the running job's catalog tables: created as temp views in every session it gets
+try:
+    from pyspark.sql import SparkSession as _Session
+except ImportError:
+    pass
+else:
+    _get_or_create = _Session.Builder.getOrCreate
+
+    def _with_views(self):
+        session = _get_or_create(self)
+        for _view in _views:
+            session.read.schema(_view["ddl"]).json(_view["path"]).createOrReplaceTempView(_view["name"])
+        return session
+
+    _Session.Builder.getOrCreate = _with_views
 with open(_jobs_path, encoding="utf-8") as _fh:
     _jobs = json.load(_fh)
 _path0 = list(sys.path)
 for _job in _jobs:
     _outcome = {"exception": None, "module": None, "text": None, "mro": [], "exit_code": 0}
     os.chdir(_job["cwd"])
+    _views[:] = _job["views"]
     sys.argv = [_job["script"], *_job["argv"]]
     sys.path[:] = [os.path.dirname(os.path.abspath(_job["script"])), *_path0]
     _out = open(_job["stdout"], "w", encoding="utf-8")
@@ -245,11 +261,13 @@ for _job in _jobs:
 @dataclass(frozen=True)
 class ScriptJob:
     """One run of ``run_scripts``: the script, its arguments (without the script name) and its working
-    directory."""
+    directory; ``views``: catalog tables (``spark.table(name)``) created as temp views in the session
+    the script builds, each ``(name, DDL schema, JSON-lines file of its rows)``."""
 
     path: str
     argv: tuple[str, ...]
     cwd: str
+    views: tuple[tuple[str, str, str], ...] = ()
 
 
 def run_script(path: str, argv: Sequence[str], master: str = DEFAULT_MASTER, cwd: str | None = None,
@@ -275,6 +293,8 @@ def run_scripts(jobs: Sequence[ScriptJob], master: str = DEFAULT_MASTER, timeout
         for i, job in enumerate(jobs):
             specs.append({"script": os.path.abspath(job.path), "argv": list(job.argv),
                           "cwd": os.path.abspath(job.cwd), "stdout": os.path.join(scratch, f"{i}.out"),
+                          "views": [{"name": n, "ddl": d, "path": os.path.abspath(f)}
+                                    for n, d, f in job.views],
                           "stderr": os.path.join(scratch, f"{i}.err"),
                           "result": os.path.join(scratch, f"{i}.json")})
         jobs_path = os.path.join(scratch, "jobs.json")
