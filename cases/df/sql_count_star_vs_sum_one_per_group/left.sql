@@ -1,0 +1,2 @@
+-- Orders per status with COUNT(*).
+SELECT status, COUNT(*) AS n FROM orders GROUP BY status
