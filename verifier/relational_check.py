@@ -63,7 +63,8 @@ def check_relational(lp: LoadedProgram, rp: LoadedProgram, run: _Run) -> Result:
     if isinstance(proof, RelProof):
         run.warnings.extend(w for w in proof.warnings if w not in run.warnings)
         return run.result("equivalent", method=proof.method, explanation=proof.explanation,
-                          reason=proof.explanation, assumptions=proof.assumptions)
+                          reason=proof.explanation, assumptions=proof.assumptions,
+                          stats={"relational": {"proof": proof.method}})
     assumptions = tuple(constraint_texts(left.params))
     until = min(run.deadline, run.step_end(SEARCH_PATIENCES))
     found = search(left, right, until=until, seed=run.options.seed, ignore_names=run.options.ignore_names)

@@ -224,6 +224,8 @@ def render(result: Result, console: Console | None = None, left: str = "LEFT", r
         console.print(_outputs_table(cex.left, cex.right, is_tuple, marks, names, labels))
         if not replay_pending:
             console.print(replay_line(cex.replayed_on_spark))
+    for assumption in result.assumptions:
+        console.print(Text("assuming: ", style="bold") + Text(assumption))
     for warning in result.warnings:
         console.print(Text("warning: ", style="bold yellow") + Text(warning))
         match = _LOC.search(warning)

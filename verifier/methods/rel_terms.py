@@ -200,6 +200,7 @@ class Prover:
     kinds: set[str] = field(default_factory=set)
     method: str = NAME
     failed: set[tuple[int, int]] = field(default_factory=set)
+    why_apart: list[str] = field(default_factory=list)  # why derived sources were not unified
 
     # ---- Z3
 
@@ -236,9 +237,10 @@ class Prover:
         if groups is None and not ordered and self.distinct_vs_duplicate_free(nl, nr):
             return
         if groups is None:
+            apart = f"; {self.why_apart[-1]}" if self.why_apart else ""
             raise Unproved(
                 f"the programs read their inputs differently (LEFT: {self.signatures(lterms)}; "
-                f"RIGHT: {self.signatures(rterms)})"
+                f"RIGHT: {self.signatures(rterms)}){apart}"
             )
         for ls, rs in groups:
             self.group_equal(ls, rs, demanded=demanded, errors_ok=errors_ok, ordered=ordered)
@@ -453,8 +455,9 @@ class Prover:
                 continue
             try:
                 perm = self.derived_equal(cand, src)
-            except Unproved:
+            except Unproved as exc:
                 perm = False
+                self.why_apart.append(f"{_describe(cand)} against {_describe(src)}: {exc}")
             if perm is not False:
                 self.classes.unify(src, cand, perm)
                 return
