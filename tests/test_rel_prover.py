@@ -273,3 +273,33 @@ def test_names_differ_is_not_applicable_unless_ignored() -> None:
     assert not isinstance(out, rel_terms.RelProof) and "names" in out.reason
     out = prove("t.select(F.col('a').alias('x'))", "t.select(F.col('a').alias('y'))", ignore_names=True)
     assert isinstance(out, rel_terms.RelProof)
+
+
+AGG = "Annotated[DataFrame, 'k INT NOT NULL, a BIGINT, b BIGINT']"
+
+
+def test_aggregate_whose_argument_may_raise_is_proved_equal_to_itself_filtered_alike() -> None:
+    body = "g.groupBy('k').agg(F.sum(F.col('a') + F.col('b')).alias('s'), F.count('*').alias('c'))"
+    out = prove(f"{body}.filter(F.col('c') > 1)", f"{body}.filter(F.col('c') > 1)", f"g: {AGG}")
+    assert isinstance(out, rel_terms.RelProof), out
+
+
+def test_reading_an_aggregate_that_may_raise_on_one_side_only_is_not_proved() -> None:
+    # s IS NULL OR s IS NOT NULL is always true, but reading s raises where a + b overflows
+    body = "g.groupBy('k').agg(F.sum(F.col('a') + F.col('b')).alias('s'), F.count('*').alias('c'))"
+    out = prove(
+        f"{body}.filter(F.col('s').isNull() | F.col('s').isNotNull()).select('k')",
+        f"{body}.select('k')",
+        f"g: {AGG}",
+    )
+    assert not isinstance(out, rel_terms.RelProof), out
+
+
+def test_aggregate_argument_errors_are_compared_row_by_row() -> None:
+    # a + 1 - 1 equals a wherever it does not raise: the sums agree, the errors do not
+    out = prove(
+        "g.groupBy('k').agg(F.sum(F.col('a') + 1 - 1).alias('s'))",
+        "g.groupBy('k').agg(F.sum('a').alias('s'))",
+        f"g: {AGG}",
+    )
+    assert not isinstance(out, rel_terms.RelProof), out

@@ -17,6 +17,7 @@ from typing import Any
 import z3
 
 from encoder.relational.normal import (
+    AggSrc,
     Bind,
     Exists,
     Source,
@@ -112,7 +113,29 @@ class Context:
                 facts.append(z3.Implies(z3.Not(n), rng))
             canon.append(Sym(n, v, t))
         facts.append(self.member(src, canon))
+        if isinstance(src, AggSrc) and any(src.poison):
+            canon = self.poisoned(src, canon, perm)
         return consts, self.view(canon, src), facts
+
+    def poisoned(self, src: AggSrc, canon: list[Sym], perm: tuple[int, ...] | None) -> list[Sym]:
+        """An aggregate whose arguments may raise: reading it raises on the groups where some row
+        does, a function of the group (so of its keys) the same for every source of the class."""
+        keys: list[z3.ExprRef] = []
+        for s in canon[: len(src.keys)]:
+            keys += [s.null, s.val]
+        out = list(canon)
+        for i, kinds in enumerate(src.poison):
+            if not kinds:
+                continue
+            j = i if perm is None else perm[i]
+            name = f"aggerr|{self.classes.key(src)}|{j}"
+            f = self.ufs.get(name)
+            if f is None:
+                f = z3.Function(f"aggerr{len(self.ufs)}", *[k.sort() for k in keys], z3.BoolSort())
+                self.ufs[name] = f
+            s = canon[j]
+            out[j] = Sym(s.null, s.val, s.type, f(*keys) if keys else f(), kinds)
+        return out
 
     def view(self, canon: Sequence[Sym], src: Source) -> Row:
         """A row of the class (in its column order) as ``src`` orders its columns."""

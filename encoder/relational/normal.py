@@ -27,6 +27,7 @@ condition of its conditions.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import itertools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -54,6 +55,7 @@ class VCol:
     index: int
     type: SqlType
     nullable: bool
+    kinds: frozenset[str] = frozenset()  # reading it may raise: an aggregate over arguments that may
 
 
 @dataclass(frozen=True)
@@ -73,6 +75,17 @@ class AggSrc:
     identity: Any  # equal for two aggregations of one program over the same rows (the kernel source)
     types: tuple[SqlType, ...]
     nullables: tuple[bool, ...]
+
+    @functools.cached_property
+    def poison(self) -> tuple[frozenset[str], ...]:
+        """What reading each output column may raise: Spark evaluates an aggregate's arguments only
+        when its value is needed (a group's value then raises if one of its rows does)."""
+        keys = tuple(frozenset() for _ in self.keys)
+        aggs = tuple(
+            frozenset().union(*(kinds_of(subst(a, t.out)) for a in call.args for t in self.source.terms))
+            for call in self.aggs
+        )
+        return keys + aggs
 
 
 @dataclass(frozen=True, eq=False)
@@ -205,18 +218,21 @@ def rename(e: Any, mapping: dict[int, int]) -> Any:
     return map_expr(
         e,
         lambda x: (
-            VCol(mapping.get(x.var, x.var), x.index, x.type, x.nullable) if isinstance(x, VCol) else None
+            dataclasses.replace(x, var=mapping.get(x.var, x.var)) if isinstance(x, VCol) else None
         ),
     )
 
 
 def kinds_of(e: Any) -> frozenset[str]:
-    """What evaluating ``e`` may raise (``effects.raise_kinds`` over term expressions)."""
+    """What evaluating ``e`` may raise (``effects.raise_kinds`` over term expressions, and the
+    aggregate columns it reads)."""
     out: set[str] = set()
 
     def visit(x: Any) -> None:
         if isinstance(x, R.RNode) and not isinstance(x, Exists | R.SortKey):
             out.update(effects.own_kinds(x))
+        elif isinstance(x, VCol):
+            out.update(x.kinds)
 
     walk(e, visit)
     return frozenset(out)
@@ -415,7 +431,8 @@ class Normaliser:
     def over(self, src: Source) -> Normal:
         v = self.fresh()
         cols = source_columns(src)
-        out = tuple(VCol(v, i, t, n) for i, (t, n) in enumerate(cols))
+        poison = src.poison if isinstance(src, AggSrc) else tuple(frozenset() for _ in cols)
+        out = tuple(VCol(v, i, t, n, poison[i]) for i, (t, n) in enumerate(cols))
         return Normal((Term((Bind(v, src),), (), out),), tuple(t for t, _ in cols), tuple(n for _, n in cols))
 
     def already_distinct(self, t: Term) -> bool:
@@ -630,7 +647,7 @@ class Normaliser:
                 if not isinstance(x, VCol) or x.var not in (b1.var, b2.var):
                     return None
                 i = x.index if (x.var == b1.var or x.index < nk) else x.index + n1
-                return VCol(m, i, merged.types[i], merged.nullables[i])
+                return VCol(m, i, merged.types[i], merged.nullables[i], merged.poison[i])
 
             binds = tuple(b for b in t.binds if b not in (b1, b2)) + (Bind(m, merged),)
             return self.merge_aggregates(

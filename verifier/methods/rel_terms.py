@@ -55,9 +55,11 @@ from encoder.relational.normal import (
     kinds_of,
     normalise,
     subst,
+    walk,
 )
 from encoder.relational.smt import NotEncodable, Sym, make, same, true_
 from sparklite.relational import ast as R
+from sparklite.relational import effects
 from sparklite.relational.types import BIGINT, BOOLEAN, DecimalType, DoubleType, IntegralType
 from verifier.methods.base import Inconclusive, NotApplicable, Proved
 
@@ -396,6 +398,13 @@ class Prover:
                     self.kinds |= s.kinds
                     err = z3.Or(err, z3.And(holds, s.err))
                     loose.append(z3.And(holds, s.latent))
+        read = _poison_reads([*t.conds, *((*t.out, *(t.keys if ordered else ())) if demanded else ())])
+        if read and t.joined:
+            raise Unproved("an aggregate whose arguments may raise is read after a join: Spark computes it "
+                           "for groups the join does not keep")
+        # Spark computes an aggregate it reads for every group, whatever the conditions keep (the
+        # interpreter raises only for the groups kept, with a latent-error caveat for the others)
+        err = z3.Or(err, *[scope.expr(v).err for v in read])
         if loose:
             slack.append(z3.And(z3.Or(*loose), z3.Not(err)))
         return holds, outs, err
@@ -499,17 +508,18 @@ class Prover:
         self.method = NAME_AGG
         na = [_agg_form(c, bool(a.keys)) for c in a.aggs]
         nb = [_agg_form(c, bool(b.keys)) for c in b.aggs]
-        for x in (*a.keys, *b.keys, *[arg for f in na + nb for arg in f[2]]):
-            if kinds_of(x):
-                raise Unproved("a grouping key or aggregate argument may raise: Spark evaluates it lazily")
+        for src in (a, b):
+            if any(kinds_of(subst(k, t.out)) for k in src.keys for t in src.source.terms):
+                raise Unproved("a grouping key may raise")
+        raising = any(src.poison[len(src.keys):] != tuple(frozenset() for _ in src.aggs) for src in (a, b))
         last: Unproved | None = None
         for order in itertools.permutations(range(len(nb))):
             if any(na[p][:2] != nb[order[p]][:2] for p in range(len(na))):
                 continue
             pa = _project(a.source, [*a.keys, *[x for f in na for x in f[2]]])
             pb = _project(b.source, [*b.keys, *[x for p in range(len(nb)) for x in nb[order[p]][2]]])
-            try:
-                self.bag_equal(pa, pb, demanded=False)
+            try:  # where an argument may raise, each row's error is compared too
+                self.bag_equal(pa, pb, demanded=raising)
             except Unproved as exc:
                 last = exc
                 continue
@@ -613,6 +623,14 @@ def _project(n: Normal, exprs: Sequence[R.Expr]) -> Normal:
     )
 
 
+def _poison_reads(exprs: Sequence[Any]) -> list[VCol]:
+    """The aggregate columns that may raise among those ``exprs`` read."""
+    found: dict[tuple[int, int], VCol] = {}
+    for e in exprs:
+        walk(e, lambda x: found.setdefault((x.var, x.index), x) if isinstance(x, VCol) and x.kinds else None)
+    return list(found.values())
+
+
 def _uncast(e: R.Expr) -> R.Expr:
     while isinstance(e, R.Cast):
         e = e.operand
@@ -626,7 +644,7 @@ def _agg_form(call: R.AggCall, grouped: bool) -> tuple[str, str, tuple[R.Expr, .
     if call.name == "count_star":
         return ("count", BIGINT.simple, ())
     if call.name == "count":
-        if not any(a.nullable for a in call.args):
+        if not any(a.nullable or effects.may_raise(a) for a in call.args):
             return ("count", BIGINT.simple, ())
         has_null: R.Expr = R.IsNull(call.args[0])
         for a in call.args[1:]:
