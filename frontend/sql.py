@@ -25,8 +25,12 @@ uncorrelated scalar subquery that is a global aggregate (exactly one row) is a c
 Output column names are Spark's (``(a + 1)``, ``count(1)``, a cast of a column keeps the column's
 name...); ``tests/test_sql_frontend.py`` checks them against a real Spark.
 
-Everything else (window functions, ``LATERAL``, correlated scalar subqueries, ``VALUES``, a ``SELECT``
-without ``FROM``, unknown functions or UDFs...) is an ``UnsupportedError`` naming the construct; what
+An inline table (``VALUES (1, 2), (3, 4) AS t(a, b)``, in ``FROM`` or as the query; columns ``col1``,
+``col2``... without names) is a ``Values`` relation, and so is what a ``SELECT`` without ``FROM`` reads
+(Spark's one-row relation, no columns: ``SELECT 1`` projects it), also as a scalar subquery.
+
+Everything else (window functions, ``LATERAL``, correlated scalar subqueries, unknown functions or
+UDFs...) is an ``UnsupportedError`` naming the construct; what
 Spark's analyser rejects is a ``build.AnalysisError``; an unknown table or column a
 ``NameResolutionError`` listing the candidates. All are located (file, line, column) in the user's
 file, the query text starting at ``line``/``col`` there (a ``spark.sql("...")`` string's position).
@@ -583,7 +587,7 @@ class _Translator:
     # ---- queries --------------------------------------------------------------------------------
 
     def top(self, tree: exp.Expression) -> R.Rel:
-        if not isinstance(tree, exp.Query):
+        if not isinstance(tree, exp.Query | exp.Values):
             raise UnsupportedError(
                 f"statement {tree.key.upper()} is not supported: sparkeq reads one query (SELECT ...)",
                 self.src.loc(self.tokens[0][0] if self.tokens else 0),
@@ -610,9 +614,7 @@ class _Translator:
             rel = self.query(node.this, env)
             return self.order_limit_output(node, rel, env)
         if isinstance(node, exp.Values):
-            raise self.unsupported(
-                "VALUES", node, "the relational kernel has no literal relation; declare a table instead"
-            )
+            return self.values(node)
         raise self.unsupported(f"query form {node.key.upper()}", node)
 
     def ctes(self, with_: exp.With, env: _Env) -> _Env:
@@ -632,7 +634,31 @@ class _Translator:
             raise AnalysisError(
                 f"{len(names)} column names given for {len(rel.schema)} columns", self.loc(node)
             )
+        if isinstance(rel, R.Values):  # "(VALUES ...) AS t(a, b)": Spark names the inline table's columns
+            fields = tuple(replace(f, name=n) for f, n in zip(rel.schema.fields, names, strict=True))
+            return replace(rel, schema=Schema(fields))
         return build.project(rel, build.columns_of(rel), names, loc=self.loc(node))
+
+    def values(self, node: exp.Values) -> R.Values:
+        """An inline table: its rows' cells are expressions over no column (Spark evaluates them while
+        analysing the query); its columns are named by the alias's column list, else ``col1``,
+        ``col2``... as Spark names them."""
+        alias = node.args.get("alias")
+        ctx = _Ctx(_scope_of(build.one_row(), None), "VALUES")
+        rows: list[list[R.Expr]] = []
+        for row in node.expressions:
+            cells = list(row.expressions) if isinstance(row, exp.Tuple) else [row]
+            for c in cells:
+                if isinstance(c, exp.Alias):  # "VALUES 1, 2 AS t(a)": sqlglot reads the alias into the row
+                    raise self.unsupported("VALUES rows without parentheses and an alias", node)
+                for n in c.walk():
+                    if isinstance(n, exp.Subquery | exp.Exists | exp.Select):
+                        raise self.unsupported("a subquery in VALUES", n)
+            rows.append([self.expr(c, ctx).expr for c in cells])
+        width = len(rows[0]) if rows else 0
+        names = [c.name for c in alias.columns] if alias is not None and alias.columns else \
+            [f"col{i + 1}" for i in range(width)]
+        return build.values(rows, names, loc=self.loc(node))
 
     def check_no_args(self, node: exp.Expression, allowed: Sequence[str], what: str) -> None:
         names = {
@@ -689,10 +715,11 @@ class _Translator:
         if distinct is not None and distinct.args.get("on"):
             raise self.unsupported("DISTINCT ON", sel)
         if sel.args.get("from_") is None:
-            raise self.unsupported(
-                "SELECT without FROM", sel, "the relational kernel has no one-row relation"
-            )
-        scope = self.from_clause(sel, env)
+            if sel.args.get("joins"):
+                raise self.unsupported("a JOIN without FROM", sel)
+            scope = _scope_of(build.one_row(loc=self.loc(sel)), None)  # Spark's OneRowRelation
+        else:
+            scope = self.from_clause(sel, env)
         items_nodes = list(sel.expressions)
         group = sel.args.get("group")
         having = sel.args.get("having")
@@ -1241,9 +1268,12 @@ class _Translator:
         if isinstance(node, exp.Lateral):
             raise self.unsupported("LATERAL", node)
         if isinstance(node, exp.Values):
-            raise self.unsupported(
-                "VALUES", node, "the relational kernel has no literal relation; declare a table instead"
-            )
+            alias = node.args.get("alias")
+            qualifier = alias.name.lower() if alias is not None and alias.name else None
+            scope = _scope_of(self.values(node), qualifier)
+            for j in node.args.get("joins") or []:
+                scope = self.join(scope, j, env)
+            return scope
         raise self.unsupported(f"FROM item {node.key.upper()}", node)
 
     def join(self, left: _Scope, j: exp.Join, env: _Env) -> _Scope:
@@ -1558,10 +1588,6 @@ class _Translator:
         at most one row, by a left join without condition (no row: NULL, Spark's value of an empty
         scalar subquery). Any other may return several rows (a runtime error in Spark): unsupported."""
         inner = node.this
-        if isinstance(inner, exp.Select) and inner.args.get("from_") is None:
-            raise self.unsupported(
-                "SELECT without FROM", inner, "the relational kernel has no one-row relation"
-            )
         lim = inner.args.get("limit")
         lim_value = _unparen(lim.expression) if lim is not None and lim.expression is not None else None
         at_most_one = (
@@ -1574,7 +1600,14 @@ class _Translator:
             and len(inner.expressions) == 1
             and _has_aggregate(self.src, inner.expressions[0])
             and lim is None
+        ) or (
+            # "(SELECT 1)": one row of the one-row relation, unless something drops it
+            isinstance(inner, exp.Select)
+            and inner.args.get("from_") is None
+            and not any(inner.args.get(k) for k in ("where", "having", "limit", "group"))
         )
+        if isinstance(inner, exp.Select) and inner.args.get("from_") is None:
+            at_most_one = True  # a SELECT over the one-row relation has at most one row
         try:
             rel = self.query(inner, _Env(env.ctes, (scope,) + env.outers))
         except _OuterReference:

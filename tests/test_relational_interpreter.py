@@ -29,6 +29,8 @@ from sparklite.relational.interpreter import (
     CAVEAT_FIRST_TIES,
     CAVEAT_LIMIT,
     CAVEAT_SUM_PARTITIONS,
+    INLINE_TABLE_ERROR,
+    INLINE_TABLE_PARSE_ERROR,
     latent_caveat,
     other_error_caveat,
     run,
@@ -1008,3 +1010,64 @@ def test_aggregates_are_lazy(spark) -> None:
     agree(spark, prog(t.group({"b": ar("+", t["a"], lit(1))}, {"c": agg("count_star")}), t), rows,
           lambda df: df.groupBy((F.col("a") + 1).alias("b")).agg(F.count(F.lit(1)).alias("c")),
           expect=ARITHMETIC_OVERFLOW)
+
+
+# ---------------------------------------------------------------------------------------------------
+# Inline tables (SQL VALUES) and the one-row relation (SELECT without FROM)
+# ---------------------------------------------------------------------------------------------------
+
+
+def values(names: str, *rows: tuple[R.Expr, ...]) -> Q:
+    """An inline table whose cells already have their column's type (what ``build.values`` makes)."""
+    cols = names.split()
+    fields = tuple(Field(n, rows[0][i].type, any(r[i].nullable for r in rows)) for i, n in enumerate(cols))
+    return Q(R.Values(tuple(rows), Schema(fields)))
+
+
+ONE_ROW = Q(R.Values(((),), Schema(())))
+
+
+def test_inline_tables_without_spark() -> None:
+    """Cells are evaluated once per row, in one partition; a cell that raises is the outcome whatever
+    reads it (Spark evaluates them while analysing the query), so even a pruned or filtered-out cell
+    raises; an expression over the one-row relation stays lazy."""
+    q = values("a b", (lit(1), lit(None, INT)), (ar("+", lit(1), lit(2)), lit(4)))
+    r = run(prog(q), {})
+    assert r.outcome == RelResult((("a", "int"), ("b", "int")), Bag.of([(1, None), (3, 4)]), (False, True))
+    assert not r.caveats
+    assert run(prog(action("count", ONE_ROW)), {}).outcome == 1
+    lazy = ONE_ROW.select(x=ar("div", lit(1), lit(0)))
+    assert run(prog(action("count", lazy)), {}).outcome == 1
+    assert run(prog(lazy), {}).outcome == DIVIDE_BY_ZERO
+    failing = values("a b", (lit(1), ar("/", cast(lit(1), DOUBLE), cast(lit(0), DOUBLE))))
+    pruned = failing.select(a=failing["a"]).filter(lit(False))
+    t = table("T", "k INT")
+    for program in (prog(action("count", pruned)), prog(t.join(failing, "cross", None), t)):
+        r = run(program, {"T": []})
+        assert r.outcome == INLINE_TABLE_ERROR, r
+        assert r.caveats == {other_error_caveat(INLINE_TABLE_PARSE_ERROR)}
+
+
+@pytest.mark.spark
+def test_inline_tables_and_the_one_row_relation(spark) -> None:
+    session = spark.session
+    d11 = DecimalType(11, 1)
+    q = values("a b", (lit(1), cast(lit(2), d11)), (lit(3), lit(Decimal("3.5"), d11)))
+    agree(spark, prog(q), {}, lambda: session.sql("SELECT * FROM VALUES (1, 2), (3, 3.5) AS t(a, b)"),
+          expect=RelResult((("a", "int"), ("b", "decimal(11,1)")),
+                           Bag.of([(1, Decimal("2.0")), (3, Decimal("3.5"))]), (False, False)))
+    agree(spark, prog(values("col1", (lit(1),), (lit(None, INT),))), {},
+          lambda: session.sql("SELECT * FROM VALUES (1), (NULL)"))
+    # the one-row relation: SELECT 0, a pruned error, a demanded one
+    agree(spark, prog(ONE_ROW.select(**{"0": lit(0)})), {}, lambda: session.sql("SELECT 0"),
+          expect=result([("0", "int")], [(0,)]))
+    lazy = ONE_ROW.select(x=ar("div", lit(1), lit(0)))
+    agree(spark, prog(action("count", lazy)), {}, lambda: session.sql("SELECT 1 div 0 AS x").count(),
+          expect=1)
+    agree(spark, prog(lazy), {}, lambda: session.sql("SELECT 1 div 0 AS x"), expect=DIVIDE_BY_ZERO)
+    # a failing cell raises before anything runs, even joined with an empty table
+    failing = values("x", (ar("/", cast(lit(1), DOUBLE), cast(lit(0), DOUBLE)),))
+    t = table("T", "k INT")
+    agree(spark, prog(t.join(failing, "cross", None), t), {"T": []},
+          lambda df: df.crossJoin(session.sql("SELECT * FROM VALUES (1/0) AS q(x)")),
+          expect=INLINE_TABLE_ERROR)

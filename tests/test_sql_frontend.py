@@ -23,7 +23,7 @@ from sparklite.errors import InputError, NameResolutionError, UnsupportedError
 from sparklite.relational import ast as R
 from sparklite.relational import build
 from sparklite.relational.build import AnalysisError
-from sparklite.relational.types import BIGINT, DOUBLE, INT, SMALLINT, TINYINT, DecimalType, parse_ddl
+from sparklite.relational.types import BIGINT, DOUBLE, INT, SMALLINT, TINYINT, DecimalType, Schema, parse_ddl
 
 # ---------------------------------------------------------------------------------------------------
 # Tables and queries
@@ -179,6 +179,33 @@ QUERIES = [
     "SELECT a FROM t WHERE b < (SELECT count(*) FROM v)",
     "SELECT a, (SELECT k FROM v ORDER BY k DESC LIMIT 1) AS top FROM t",
     "SELECT a FROM t WHERE (SELECT k FROM e LIMIT 1) IS NULL",
+    # inline tables (VALUES): columns of the widest cell type, named col1, col2... without an alias;
+    # SELECT without FROM over the one-row relation, also as a scalar subquery
+    "SELECT * FROM VALUES (1, 2), (3, 3.5) AS q(x, y)",
+    "SELECT * FROM VALUES (1, 2), (3, 3)",
+    "VALUES (1, NULL), (2, 3)",
+    "SELECT col2 FROM VALUES (1, 'a'), (2, NULL) q",
+    "SELECT q.x FROM (VALUES (1, 2), (3, 3)) AS q(x, y) WHERE q.x = q.y",
+    "SELECT * FROM VALUES (1.50), (2.123), (NULL), (7L) AS q(x)",
+    "SELECT * FROM VALUES (1), (1.5D), (-0.0D), (CAST('NaN' AS DOUBLE)) AS q(x)",
+    "SELECT * FROM VALUES (DATE'2020-01-01', 'it''s', true, 1Y), (NULL, NULL, NULL, 2S) AS q(d, s, b, n)",
+    "SELECT * FROM VALUES (1 + 1, abs(-2), upper('x')), (- 5, CAST(2147483648 AS BIGINT), 'y') AS q(x, y, z)",
+    "SELECT t.a, q.y FROM t JOIN VALUES (1, 'one'), (7, 'seven') AS q(x, y) ON t.a = q.x",
+    "SELECT * FROM VALUES (1, 2) AS q(x, y), VALUES (3) AS r(z)",
+    "SELECT x, count(*) FROM VALUES (1), (1), (NULL) AS q(x) GROUP BY x",
+    "SELECT a FROM t UNION ALL SELECT * FROM VALUES (5), (NULL)",
+    "SELECT 0",
+    "SELECT 1 + 1, 'a', NULL, 1.5, 2L, CAST(1 AS SMALLINT), DATE'2020-01-01', -1, 1e0",
+    "SELECT count(*)",
+    "SELECT 1 WHERE false",
+    "SELECT 1 AS x ORDER BY x",
+    "SELECT DISTINCT 1 AS x, 2 AS x",
+    "SELECT 1 + 2147483647",
+    "SELECT count(*) FROM (SELECT 1 + 2147483647 AS x)",
+    "SELECT * FROM t WHERE (SELECT 1) = 1",
+    "SELECT a, (SELECT 1) FROM t",
+    "SELECT a FROM t WHERE a > (SELECT 1 WHERE false)",
+    "SELECT (SELECT 1) AS x, (SELECT 2 WHERE false) AS y",
     # lazy errors: the filter before the division, AND stopping early
     "SELECT a FROM t WHERE b <> 0 AND a / b > 0",
     "SELECT a FROM t WHERE a = 2147483647 AND a + 1 > 0",
@@ -439,6 +466,59 @@ def test_scalar_subquery_is_a_cross_join_with_one_row() -> None:
     assert simple_schema(rel) == [("a", "int"), ("scalarsubquery()", "int")]
 
 
+def test_values_is_an_inline_table() -> None:
+    """``VALUES`` is one ``Values`` node: cells cast to the widest type, columns named by the alias
+    (no projection) or ``col1``, ``col2``...; NULL cells make a column nullable."""
+    rel = translate("SELECT * FROM (VALUES (1, 2), (3, NULL)) AS q(x, y)")
+    assert isinstance(rel, R.Values) and rel.schema == parse_ddl("x INT NOT NULL, y INT")
+    assert rel.rows == ((R.Lit(1, INT), R.Lit(2, INT)), (R.Lit(3, INT), R.Lit(None, INT)))
+    rel = translate("VALUES (1, 2), (3, 3.5)")
+    assert isinstance(rel, R.Values) and simple_schema(rel) == [("col1", "int"), ("col2", "decimal(11,1)")]
+    assert rel.rows[0][1] == R.Cast(R.Lit(2, INT), DecimalType(11, 1), False)
+    rel = translate("SELECT * FROM VALUES (1 + 1) AS q(x)")
+    assert isinstance(rel, R.Values) and isinstance(rel.rows[0][0], R.Arith)  # kept as written
+
+
+def test_select_without_from_reads_the_one_row_relation() -> None:
+    rel = translate("SELECT 0, 1 + 1")
+    assert isinstance(rel, R.Project) and rel.source == build.one_row()
+    assert rel.source == R.Values(((),), Schema(()))
+    assert simple_schema(rel) == [("0", "int"), ("(1 + 1)", "int")]
+    assert isinstance(rel.exprs[1], R.Arith)  # not folded
+    rel = translate("SELECT * FROM t WHERE (SELECT 1) = 1")
+    join = rel.source.source  # type: ignore[union-attr]
+    assert isinstance(join, R.Join) and join.kind == "cross"  # exactly one row
+    assert isinstance(join.right, R.Project) and isinstance(join.right.source, R.Values)
+    rel = translate("SELECT a FROM t WHERE a > (SELECT 1 WHERE false)")
+    assert isinstance(rel.source, R.Filter) and rel.source.source.kind == "left"  # type: ignore[union-attr]
+
+
+@pytest.mark.spark
+def test_failing_inline_table_cell_raises_at_analysis(views) -> None:
+    """Spark evaluates an inline table's cells while analysing the query, whatever reads them: the
+    outcome is INVALID_INLINE_TABLE.FAILED_SQL_EXPRESSION_EVALUATION, from the analyser (``1/0``: its
+    cast is inserted first) or from the parser (``2147483647 + 1``), which the interpreter's caveat
+    names."""
+    from sparklite.relational.interpreter import (
+        INLINE_TABLE_ERROR,
+        INLINE_TABLE_PARSE_ERROR,
+        other_error_caveat,
+    )
+    from sparklite.relational.interpreter import run as run_program
+    from sparklite.relational.values import rel_error_of_exception
+
+    for q, spark_error in [
+        ("SELECT count(*) FROM VALUES (1, 1/0) AS q(x, y) WHERE false", INLINE_TABLE_ERROR),
+        ("SELECT x FROM VALUES (1, 2147483647 + 1) AS q(x, y)", INLINE_TABLE_PARSE_ERROR),
+    ]:
+        mine = run_program(R.RelProgram("q", (), translate(q), language="sql"), {})
+        assert mine.outcome == INLINE_TABLE_ERROR
+        assert mine.caveats == {other_error_caveat(INLINE_TABLE_PARSE_ERROR)}
+        with pytest.raises(Exception) as info:  # noqa: PT011 - the class is the outcome checked
+            views.sql(q).collect()
+        assert rel_error_of_exception(info.value) == spark_error
+
+
 def test_order_by_a_hidden_column() -> None:
     rel = translate("SELECT a FROM t ORDER BY b DESC")
     assert isinstance(rel, R.Project) and isinstance(rel.source, R.Sort)
@@ -490,8 +570,12 @@ ERRORS = [
     ("SELECT row_number() OVER (ORDER BY a) FROM t", UnsupportedError, (1, 8)),
     ("SELECT my_udf(a) FROM t", UnsupportedError, (1, 8)),
     ("SELECT * FROM t, LATERAL (SELECT 1)", UnsupportedError, (1, 18)),
-    ("SELECT 1", UnsupportedError, (1, 1)),
-    ("SELECT * FROM (VALUES (1, 2)) AS q(x, y)", UnsupportedError, (1, 16)),
+    ("SELECT * FROM VALUES (1), ('a') AS q(x)", AnalysisError, (1, 28)),
+    ("SELECT * FROM VALUES (1, 2), (3) AS q(x, y)", AnalysisError, (1, 15)),
+    ("SELECT * FROM (VALUES (1, 2)) AS q(x)", AnalysisError, (1, 16)),
+    ("SELECT * FROM VALUES (a) AS q(x)", NameResolutionError, (1, 23)),
+    ("SELECT * FROM VALUES ((SELECT 1)) AS q(x)", UnsupportedError, (1, 22)),
+    ("SELECT * FROM VALUES 1, 2 AS q(x)", UnsupportedError, (1, 15)),
     ("SELECT a FROM t WHERE a = (SELECT max(k) FROM v WHERE v.k = t.b)", UnsupportedError, (1, 27)),
     ("SELECT a FROM t WHERE a = (SELECT k FROM v)", UnsupportedError, (1, 27)),
     ("SELECT a FROM t WHERE a = (SELECT k FROM v LIMIT 2)", UnsupportedError, (1, 27)),

@@ -226,7 +226,7 @@ def failing_constants(program: R.RelProgram) -> list[str]:
             return
         if not isinstance(node, R.RNode):
             return
-        if isinstance(node, R.Arith | R.Neg | R.Cast | R.Func) and _reads_no_column(node):
+        if isinstance(node, R.Arith | R.Neg | R.Cast | R.Func) and build.reads_no_column(node):
             probe = R.RelProgram("probe", (R.TableParam("__one", one.schema),),
                                  build.project(one, [node], ["v"]))
             try:
@@ -244,16 +244,6 @@ def failing_constants(program: R.RelProgram) -> list[str]:
 
     visit(program.body)
     return out
-
-
-def _reads_no_column(node: Any) -> bool:
-    if isinstance(node, R.Col | R.AggCall):
-        return False
-    if isinstance(node, tuple):
-        return all(_reads_no_column(x) for x in node)
-    if isinstance(node, R.RNode):
-        return all(_reads_no_column(getattr(node, f)) for f in node.__dataclass_fields__ if f != "loc")
-    return True
 
 
 def run_pair(left: R.RelProgram, right: R.RelProgram, tables: Tables, layout: Layout | None,

@@ -351,7 +351,25 @@ class Limit(RNode):
         return self.source.schema
 
 
-Rel = Table | Project | Filter | Join | Aggregate | Distinct | DropDuplicates | SetOp | Sort | Limit
+@dataclass(frozen=True)
+class Values(RNode):
+    """A literal relation: SQL's inline table ``VALUES (1, 2), (3, 4) AS t(a, b)`` (``rows`` are the rows,
+    each a tuple of one cell per column of ``schema``), and with one empty row and no columns Spark's
+    ``OneRowRelation``, what a ``SELECT`` without ``FROM`` reads (``SELECT 1`` is a ``Project`` over it).
+
+    Every cell reads no column and already has its column's type: Spark types an inline table's column
+    as the widest type of its cells (``findWiderTypeWithoutStringPromotion``: ``(1), (2.5)`` is
+    ``decimal(11,1)``; a string meeting a number is an error) and the builder inserts the casts. A
+    column is nullable when one of its cells is. Spark evaluates the cells while it analyses the query,
+    whatever later reads them: an error in a cell is the query's outcome, ``AnalysisException
+    [INVALID_INLINE_TABLE.FAILED_SQL_EXPRESSION_EVALUATION]`` (raised as a ``ParseException`` when
+    the parser already evaluates the cell), even where no row is demanded."""
+
+    rows: tuple[tuple[Expr, ...], ...]
+    schema: Schema
+
+
+Rel = Table | Project | Filter | Join | Aggregate | Distinct | DropDuplicates | SetOp | Sort | Limit | Values
 
 # ---------------------------------------------------------------------------------------------------
 # Programs

@@ -367,6 +367,63 @@ def table(name: str, schema: Schema, loc: Loc | None = None) -> R.Table:
     return R.Table(name, schema, loc=loc)
 
 
+def values(rows: Sequence[Sequence[R.Expr]], names: Sequence[str], loc: Loc | None = None) -> R.Values:
+    """An inline table (SQL ``VALUES``): each column typed as the widest type of its cells (Spark's
+    ``findWiderTypeWithoutStringPromotion``: no string promotion, so ``(1), ('a')`` is an error), each
+    cell cast to it, nullable when a cell is. ``values([()], [])`` is the one-row relation without
+    columns a ``SELECT`` without ``FROM`` reads."""
+    if not rows:
+        raise AnalysisError("an inline table needs at least one row", loc)
+    width = len(names)
+    for i, row in enumerate(rows):
+        if len(row) != width:
+            raise AnalysisError(
+                f"inline table expected {width} columns but found {len(row)} columns in row {i} "
+                "(INVALID_INLINE_TABLE.NUM_COLUMNS_MISMATCH)",
+                loc,
+            )
+        for cell in row:
+            if not reads_no_column(cell):
+                raise AnalysisError(
+                    "an inline table's cell cannot read a column "
+                    "(INVALID_INLINE_TABLE.CANNOT_EVALUATE_EXPRESSION_IN_INLINE_TABLE)",
+                    cell.loc or loc,
+                )
+    types: list[SqlType] = []
+    for c, name in enumerate(names):
+        t: SqlType = NULL
+        for row in rows:
+            w = wider(t, row[c].type)
+            if w is None:
+                raise AnalysisError(
+                    f"incompatible types in the column {name} of the inline table: {t.simple} and "
+                    f"{row[c].type.simple} (INVALID_INLINE_TABLE.INCOMPATIBLE_TYPES_IN_INLINE_TABLE)",
+                    row[c].loc or loc,
+                )
+            t = w
+        types.append(t)
+    cells = tuple(tuple(coerce(e, t) for e, t in zip(row, types, strict=True)) for row in rows)
+    fields = tuple(Field(n, t, any(row[c].nullable for row in cells))
+                   for c, (n, t) in enumerate(zip(names, types, strict=True)))
+    return R.Values(cells, Schema(fields), loc=loc)
+
+
+def one_row(loc: Loc | None = None) -> R.Values:
+    """Spark's ``OneRowRelation``: one row, no columns (what ``SELECT 1`` projects)."""
+    return R.Values(((),), Schema(()), loc=loc)
+
+
+def reads_no_column(node: object) -> bool:
+    """Does this expression (or tuple of them) read no column and no aggregate: a constant?"""
+    if isinstance(node, R.Col | R.AggCall):
+        return False
+    if isinstance(node, tuple):
+        return all(reads_no_column(x) for x in node)
+    if isinstance(node, R.RNode):
+        return all(reads_no_column(getattr(node, f)) for f in node.__dataclass_fields__ if f != "loc")
+    return True
+
+
 def project(source: R.Rel, exprs: Sequence[R.Expr], names: Sequence[str], loc: Loc | None = None
             ) -> R.Project:
     fields = tuple(Field(n, e.type, e.nullable) for e, n in zip(exprs, names, strict=True))

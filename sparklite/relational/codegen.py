@@ -38,6 +38,7 @@ import math
 import re
 
 from sparklite.relational import ast as R
+from sparklite.relational.printer import show_compound
 from sparklite.relational.types import (
     BIGINT,
     INT,
@@ -296,7 +297,25 @@ class _Gen:
             src, cols = self.rel(node.source)
             self._fresh()
             return self._emit(f"{src}.limit({int(node.count)})"), cols
+        if isinstance(node, R.Values):
+            return self._values(node)
         raise CodegenError(f"unknown relation node {type(node).__name__}")
+
+    def _values(self, node: R.Values) -> tuple[str, list[str]]:
+        """An inline table as the SQL a user writes (``spark.sql("SELECT * FROM VALUES ...")``): Spark
+        evaluates its cells while analysing it, which no DataFrame spelling does. Without columns,
+        Spark's one-row relation: a ``SELECT`` without ``FROM``, its column dropped."""
+        if "from pyspark.sql import SparkSession" not in self.lines:
+            self.lines.insert(0, "from pyspark.sql import SparkSession")
+        k = self._fresh()
+        names = self._names(k, len(node.schema))
+        if not names:
+            if len(node.rows) != 1:
+                raise CodegenError("an inline table without columns has one row")
+            return self._emit("SparkSession.active().sql('SELECT 1').select()"), names
+        rows = ", ".join("(" + ", ".join(sql_expr(c) for c in row) + ")" for row in node.rows)
+        text = f"SELECT * FROM VALUES {rows} AS t({', '.join(names)})"
+        return self._emit(f"SparkSession.active().sql({_str(text)})"), names
 
     def _join(self, node: R.Join) -> tuple[str, list[str]]:
         left, lcols = self.rel(node.left)
@@ -408,3 +427,65 @@ class _Gen:
             args = ", ".join(ex(a, cols) for a in ordered)
             return f"F.call_function({_str(e.name)}{', ' if args else ''}{args})"
         raise CodegenError(f"unknown expression node {type(e).__name__}")
+
+
+# -- Spark SQL text of constant expressions (the cells of an inline table) ------------------------------
+
+
+def sql_lit(value: object, t: SqlType) -> str:
+    """A SQL literal of exactly type ``t`` (``1L`` bigint, ``1.50BD`` decimal(3,2), ``1.5D`` double)."""
+    if value is None:
+        return "NULL" if isinstance(t, NullType) else f"CAST(NULL AS {type_name(t).upper()})"
+    if isinstance(t, BooleanType):
+        return "true" if value else "false"
+    if isinstance(t, IntegralType):
+        v = int(value)  # type: ignore[call-overload]
+        suffix = {64: "L", 32: "", 16: "S", 8: "Y"}[t.bits]
+        return f"{v}{suffix}"
+    if isinstance(t, DoubleType):
+        x = float(value)  # type: ignore[arg-type]
+        if math.isnan(x):
+            return "CAST('NaN' AS DOUBLE)"
+        if math.isinf(x):
+            return f"CAST('{'' if x > 0 else '-'}Infinity' AS DOUBLE)"
+        return f"{x!r}D"
+    if isinstance(t, DecimalType):
+        d = value if isinstance(value, decimal.Decimal) else decimal.Decimal(str(value))
+        text = format(d, "f")
+        natural = _natural_decimal(decimal.Decimal(text))
+        return f"{text}BD" if natural == t else f"CAST({text}BD AS {type_name(t).upper()})"
+    if isinstance(t, StringType):
+        return "'" + str(value).replace("\\", "\\\\").replace("'", "\\'") + "'"
+    if isinstance(t, DateType):
+        assert isinstance(value, datetime.date)
+        return f"DATE '{value.isoformat()}'"
+    raise CodegenError(f"literal of type {t.simple} has no SQL spelling")
+
+
+def sql_expr(e: R.Expr) -> str:
+    """Spark SQL text for an expression that reads no column (an inline table's cell), typed as the
+    kernel types it: every cast written out, decimal widenings the builder adds left out as in the
+    DataFrame code."""
+    s = sql_expr
+    if isinstance(e, R.Col):
+        raise CodegenError("an inline table's cell reads no column")
+    if isinstance(e, R.Lit):
+        return sql_lit(e.value, e.type)
+    if isinstance(e, R.Arith):
+        left, right = _decimal_operands(e)
+        if e.try_:
+            if e.op not in _TRY_ARITH:
+                raise CodegenError(f"try_ of {e.op!r} has no Spark function")
+            return f"{_TRY_ARITH[e.op]}({s(left)}, {s(right)})"
+        if e.op == "pmod":
+            return f"pmod({s(left)}, {s(right)})"
+        return f"({s(left)} {e.op} {s(right)})"
+    compound = show_compound(e, s)
+    if compound is not None:
+        return compound
+    if isinstance(e, R.Func):
+        ordered = e.args
+        if e.name in ("trim", "ltrim", "rtrim") and len(ordered) == 2:
+            ordered = (ordered[1], ordered[0])  # the registry's trim(chars, s), as in the DataFrame code
+        return f"`{e.name}`({', '.join(s(a) for a in ordered)})"
+    raise CodegenError(f"unknown expression node {type(e).__name__}")

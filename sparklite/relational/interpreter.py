@@ -89,6 +89,7 @@ from sparklite.relational.ast import (
     SetOp,
     Sort,
     Table,
+    Values,
 )
 from sparklite.relational.functions import (
     FUNCTIONS,
@@ -126,6 +127,13 @@ CAVEAT_LIMIT_TIES = "nondeterministic: limit through tied rows, then further pro
 CAVEAT_FIRST = "nondeterministic: first() without orderBy"
 CAVEAT_FIRST_TIES = "nondeterministic: first() among tied rows"
 CAVEAT_JVM_DOUBLE = "jvm-dependent: a double's decimal form (Double.toString differs between JDKs)"
+
+# A cell of an inline table (``VALUES``) that raises: Spark evaluates the cells while analysing the query,
+# so this is the outcome whatever reads them; the parser already raises it, as a ``ParseException``,
+# for a cell it can evaluate unresolved (``2147483647 + 1``, ``CAST('x' AS INT)``), the analyser as an
+# ``AnalysisException`` for the others (``1/0``, which needs a cast inserted first).
+INLINE_TABLE_ERROR = RelError("AnalysisException", "INVALID_INLINE_TABLE.FAILED_SQL_EXPRESSION_EVALUATION")
+INLINE_TABLE_PARSE_ERROR = RelError("ParseException", "INVALID_INLINE_TABLE.FAILED_SQL_EXPRESSION_EVALUATION")
 
 
 def latent_caveat(error: RelError) -> str:
@@ -226,7 +234,7 @@ _EXPR_METHODS: Mapping[type, str] = MappingProxyType({
 _REL_METHODS: Mapping[type, str] = MappingProxyType({
     Table: "_table", Project: "_project", Filter: "_filter", Join: "_join", Aggregate: "_aggregate",
     Distinct: "_distinct", DropDuplicates: "_drop_duplicates", SetOp: "_setop", Sort: "_sort",
-    Limit: "_limit",
+    Limit: "_limit", Values: "_values",
 })
 
 _DIV_LIKE = ("/", "div", "%", "pmod")
@@ -460,6 +468,36 @@ class _Interp:
                 if len(r) != width:
                     raise ValueError(f"table {t.name!r}: row {r!r} does not have {width} columns")
         return _Data(parts, narrow=True)
+
+    def _values(self, v: Values) -> _Data:
+        """An inline table: its cells evaluated (their errors were raised up front, by ``program``),
+        as one partition whose split Spark decides (so not ``narrow``)."""
+        rows = []
+        for row in v.rows:
+            mark = len(self.created)
+            values = tuple(self.ev(c, ()) for c in row)
+            del self.created[mark:]  # reported up front (only a lenient run gets here with one)
+            rows.append(tuple(None if isinstance(x, _Poison) else x for x in values))
+        return _Data([rows])
+
+    def check_inline_tables(self, node: Any) -> None:
+        """Spark evaluates every inline table's cells while analysing the query: a cell that raises is
+        the outcome, before anything runs and whatever reads it. Its own error (and any latent one
+        evaluating it records) is replaced by ``INLINE_TABLE_ERROR``."""
+        if isinstance(node, Values):
+            for row in node.rows:
+                for cell in row:
+                    mark = len(self.created)
+                    value = self.ev(cell, ())
+                    del self.created[mark:]
+                    if isinstance(value, _Poison):
+                        self.caveats.add(other_error_caveat(INLINE_TABLE_PARSE_ERROR))
+                        self.demand(self.fail(INLINE_TABLE_ERROR))
+            return
+        for name in ("source", "left", "right"):
+            child = getattr(node, name, None)
+            if child is not None:
+                self.check_inline_tables(child)
 
     def _project(self, p: Project) -> _Data:
         data = self.rel(p.source)
@@ -855,6 +893,7 @@ class _Interp:
 
     def program(self) -> Any:
         body = self.prog.body
+        self.check_inline_tables(body)
         if isinstance(body, Action):
             return self.action(body)
         return self.observe(self.rel(body), body.schema)

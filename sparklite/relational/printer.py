@@ -21,6 +21,7 @@ parsed back (codegen is the executable form).
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 from sparklite.relational import ast as R
 from sparklite.relational.types import (
@@ -36,7 +37,7 @@ from sparklite.relational.types import (
     StringType,
 )
 
-__all__ = ["show", "show_expr", "show_rel", "show_lit"]
+__all__ = ["show", "show_expr", "show_rel", "show_lit", "show_compound"]
 
 _INDENT = "  "
 
@@ -94,6 +95,9 @@ def _rel_lines(rel: R.Rel, depth: int) -> list[str]:
         head, kids = f"Sort [{keys}]", [rel.source]
     elif isinstance(rel, R.Limit):
         head, kids = f"Limit {rel.count}", [rel.source]
+    elif isinstance(rel, R.Values):
+        rows = ", ".join("(" + ", ".join(show_expr(c) for c in row) + ")" for row in rel.rows)
+        return [f"{pad}Values [{', '.join(rel.schema.names)}] {rows}"]
     else:
         head, kids = f"<{type(rel).__name__}>", []
     out = [pad + head]
@@ -163,6 +167,18 @@ def show_expr(e: R.Expr) -> str:
         if e.op == "pmod":
             return f"pmod({s(e.left)}, {s(e.right)})"
         return f"({s(e.left)} {e.op} {s(e.right)})"
+    compound = show_compound(e, s)
+    if compound is not None:
+        return compound
+    if isinstance(e, R.Func):
+        return f"{e.name}({', '.join(s(a) for a in e.args)})"
+    return f"<{type(e).__name__}>"
+
+
+def show_compound(e: R.Expr, s: Callable[[R.Expr], str]) -> str | None:
+    """Unary minus, comparisons, logic, ``IS NULL``, ``CASE``, ``IN`` and casts in Spark SQL syntax, the
+    operands written by ``s`` (``show_expr``, or codegen's SQL for inline table cells); None for
+    other nodes."""
     if isinstance(e, R.Neg):
         return f"(- {s(e.operand)})"
     if isinstance(e, R.Cmp):
@@ -184,6 +200,4 @@ def show_expr(e: R.Expr) -> str:
         return f"({s(e.operand)} IN ({', '.join(s(v) for v in e.values)}))"
     if isinstance(e, R.Cast):
         return f"{'TRY_CAST' if e.try_ else 'CAST'}({s(e.operand)} AS {_type(e.type)})"
-    if isinstance(e, R.Func):
-        return f"{e.name}({', '.join(s(a) for a in e.args)})"
-    return f"<{type(e).__name__}>"
+    return None
