@@ -303,3 +303,27 @@ def test_aggregate_argument_errors_are_compared_row_by_row() -> None:
         f"g: {AGG}",
     )
     assert not isinstance(out, rel_terms.RelProof), out
+
+
+def test_literal_relations_are_sums_of_terms_without_variables(tmp_path) -> None:
+    from verifier.api import check
+
+    def sql(name: str, text: str) -> str:
+        p = tmp_path / f"{name}.sql"
+        p.write_text(text)
+        return str(p)
+
+    same = check(
+        sql("l", "SELECT * FROM (VALUES (1, 2), (3, 3)) AS t0(c1, c2) WHERE t0.c1 = t0.c2"),
+        sql("r", "SELECT * FROM (VALUES (3, 3)) AS t0(c1, c2)"),
+        replay=False,
+        timeout=10,
+    )
+    assert same.verdict == "equivalent", same.reason
+    other = check(
+        sql("l2", "SELECT * FROM (VALUES (1, 2), (3, 3)) AS t0(c1, c2) WHERE t0.c1 <= t0.c2"),
+        sql("r2", "SELECT * FROM (VALUES (3, 3)) AS t0(c1, c2)"),
+        replay=False,
+        timeout=10,
+    )
+    assert other.verdict == "not_equivalent", other.reason

@@ -284,6 +284,13 @@ class Normaliser:
         out = tuple(VCol(v, i, f.type, f.nullable) for i, f in enumerate(t.schema.fields))
         return Normal((Term((Bind(v, src),), (), out),), *_cols(t.schema))
 
+    def _values(self, v: R.Values) -> Normal:
+        """A literal relation: one term without variables per row. (Spark evaluates its cells while
+        analysing the query, so a cell that may raise is not covered.)"""
+        if any(effects.may_raise(c) for row in v.rows for c in row):
+            raise NotNormalisable("a literal relation (VALUES) with a cell that may raise")
+        return Normal(tuple(Term((), (), tuple(row)) for row in v.rows), *_cols(v.schema))
+
     def _project(self, p: R.Project) -> Normal:
         n = self.rel(p.source)
         terms = tuple(
