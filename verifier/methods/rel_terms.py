@@ -664,8 +664,7 @@ def _raising_constant(program: R.RelProgram) -> str | None:
                 return show_expr(e)
             if not z3.is_false(z3.simplify(z3.Or(sym.err, sym.latent))):
                 return show_expr(e)
-            return None
-        for c in effects.children(e):
+        for c in effects.children(e):  # folded one by one: a raising part behind a false AND counts
             found = visit(c)
             if found is not None:
                 return found
