@@ -10,7 +10,7 @@ sources the prover showed equal on both sides share one class, so one predicate 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -223,13 +223,12 @@ class Scope:
         return make(z3.BoolVal(False), z3.Exists(bound, z3.And(*body)) if bound else z3.And(*body), e.type)
 
 
-def bind_rows(
-    ctx: Context, binds: Sequence[Bind], names: Callable[[Bind], str]
-) -> tuple[dict[int, Row], list[z3.BoolRef]]:
+def bind_rows(ctx: Context, binds: Sequence[Bind], prefix: str) -> tuple[dict[int, Row], list[z3.BoolRef]]:
+    """Fresh rows for a term's variables (named ``prefix0``, ``prefix1``...) and their facts."""
     rows: dict[int, Row] = {}
     facts: list[z3.BoolRef] = []
-    for b in binds:
-        _, row, f = ctx.row(names(b), b.source)
+    for k, b in enumerate(binds):
+        _, row, f = ctx.row(f"{prefix}{k}", b.source)
         rows[b.var] = row
         facts += f
     return rows, facts

@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sparklite.relational import ast as R
-from sparklite.relational import effects
+from sparklite.relational import build, effects
 from sparklite.relational.types import BIGINT, BOOLEAN, INT, DoubleType, Schema, SqlType
 
 
@@ -217,9 +217,7 @@ def walk(e: Any, visit: Callable[[Any], None]) -> None:
 def rename(e: Any, mapping: dict[int, int]) -> Any:
     return map_expr(
         e,
-        lambda x: (
-            dataclasses.replace(x, var=mapping.get(x.var, x.var)) if isinstance(x, VCol) else None
-        ),
+        lambda x: dataclasses.replace(x, var=mapping.get(x.var, x.var)) if isinstance(x, VCol) else None,
     )
 
 
@@ -405,7 +403,7 @@ class Normaliser:
     def _sort(self, s: R.Sort) -> Normal:
         """Sort keys that read no column (``ORDER BY 'a', name``) order nothing: dropped."""
         n = self.rel(s.source)
-        keys = [k for k in s.keys if _columns_of(k.expr) or effects.may_raise(k.expr)]
+        keys = [k for k in s.keys if not build.reads_no_column(k.expr) or effects.may_raise(k.expr)]
         terms = tuple(dataclasses.replace(t, keys=tuple(subst(k.expr, t.out) for k in keys)) for t in n.terms)
         return Normal(terms, n.types, n.nullables, order=tuple((k.ascending, k.nulls_first) for k in keys))
 
@@ -560,17 +558,7 @@ class Normaliser:
                 if all(i < nk for i in read) and not any(isinstance(k.type, DoubleType) for k in src.keys):
 
                     def make(src: AggSrc = src, nk: int = nk) -> Source:
-                        inner = dataclasses.replace(
-                            src.source,
-                            order=None,
-                            terms=tuple(
-                                dataclasses.replace(u, out=tuple(subst(k, u.out) for k in src.keys), keys=())
-                                for u in src.source.terms
-                            ),
-                            types=src.types[:nk],
-                            nullables=src.nullables[:nk],
-                        )
-                        return DistinctSrc(inner, src.types[:nk], src.nullables[:nk])
+                        return DistinctSrc(project(src.source, src.keys), src.types[:nk], src.nullables[:nk])
 
                     b = Bind(b.var, self.derived_for(("keys of", id(src)), make))
             binds.append(b)
@@ -681,11 +669,17 @@ def _columns_read(var: int, exprs: Sequence[Any]) -> set[int]:
     return out
 
 
-def _columns_of(e: Any) -> bool:
-    """Does ``e`` read a column (or any leaf other than a literal)?"""
-    found: list[Any] = []
-    walk(e, lambda x: found.append(x) if isinstance(x, R.Col | VCol | Exists) else None)
-    return bool(found)
+def project(n: Normal, exprs: Sequence[R.Expr]) -> Normal:
+    """``exprs`` (over ``n``'s columns) as the rows of ``n``, unordered."""
+    return dataclasses.replace(
+        n,
+        order=None,
+        terms=tuple(
+            dataclasses.replace(t, out=tuple(subst(e, t.out) for e in exprs), keys=()) for t in n.terms
+        ),
+        types=tuple(e.type for e in exprs),
+        nullables=tuple(e.nullable for e in exprs),
+    )
 
 
 def _unordered(n: Normal) -> Normal:

@@ -39,7 +39,7 @@ from typing import Any
 
 import z3
 
-from encoder.relational.context import Classes, Context, Scope
+from encoder.relational.context import Classes, Context, Scope, bind_rows
 from encoder.relational.normal import (
     AggSrc,
     Bind,
@@ -55,12 +55,13 @@ from encoder.relational.normal import (
     distinct_keys,
     kinds_of,
     normalise,
+    project,
     subst,
     walk,
 )
 from encoder.relational.smt import NotEncodable, Sym, make, same, true_
 from sparklite.relational import ast as R
-from sparklite.relational import effects
+from sparklite.relational import build, effects
 from sparklite.relational.types import BIGINT, BOOLEAN, DecimalType, DoubleType, IntegralType
 from verifier.methods.base import Inconclusive, NotApplicable, Proved
 
@@ -101,7 +102,7 @@ def run(
         return NotApplicable(NAME, str(exc))
     demanded = not (isinstance(left.body, R.Action) and left.body.kind == "count")
     if not demanded:
-        nl, nr = _no_output(nl), _no_output(nr)
+        nl, nr = project(nl, ()), project(nr, ())  # count(): only how many rows
     prover = Prover(timeout_s=timeout_s, until=until, left_derived=_derived(nl))
     try:
         prover.bag_equal(nl, nr, demanded=demanded)
@@ -149,14 +150,6 @@ def _bodies(left: R.RelProgram, right: R.RelProgram, ignore_names: bool) -> tupl
     return lr, rr
 
 
-def _no_output(n: Normal) -> Normal:
-    from dataclasses import replace
-
-    return replace(
-        n, order=None, terms=tuple(replace(t, out=(), keys=()) for t in n.terms), types=(), nullables=()
-    )
-
-
 def _derived(n: Normal) -> list[Source]:
     """Every derived source of a program, innermost first."""
     out: list[Source] = []
@@ -170,8 +163,6 @@ def _derived(n: Normal) -> list[Source]:
                 visit_expr(e)
 
     def visit_expr(e: Any) -> None:
-        from encoder.relational.normal import walk
-
         def f(x: Any) -> None:
             if isinstance(x, Exists):
                 for b in x.binds:
@@ -301,11 +292,7 @@ class Prover:
         if any(kinds_of(c) for c in t.conds):
             return True
         ctx = Context(self.classes, self.ufs)
-        rows, facts = {}, []
-        for k, b in enumerate(t.binds):
-            _, row, f = ctx.row(f"s{k}", b.source)
-            rows[b.var] = row
-            facts += f
+        rows, facts = bind_rows(ctx, t.binds, "s")
         scope = Scope(ctx, rows)
         conds = [true_(scope.expr(c)) for c in t.conds]
         try:
@@ -409,8 +396,10 @@ class Prover:
                     loose.append(z3.And(holds, s.latent))
         read = _poison_reads([*t.conds, *((*t.out, *(t.keys if ordered else ())) if demanded else ())])
         if read and t.joined:
-            raise Unproved("an aggregate whose arguments may raise is read after a join: Spark computes it "
-                           "for groups the join does not keep")
+            raise Unproved(
+                "an aggregate whose arguments may raise is read after a join: Spark computes it "
+                "for groups the join does not keep"
+            )
         # Spark computes an aggregate it reads for every group, whatever the conditions keep (the
         # interpreter raises only for the groups kept, with a latent-error caveat for the others)
         err = z3.Or(err, *[scope.expr(v).err for v in read])
@@ -520,13 +509,13 @@ class Prover:
         for src in (a, b):
             if any(kinds_of(subst(k, t.out)) for k in src.keys for t in src.source.terms):
                 raise Unproved("a grouping key may raise")
-        raising = any(src.poison[len(src.keys):] != tuple(frozenset() for _ in src.aggs) for src in (a, b))
+        raising = any(src.poison[len(src.keys) :] != tuple(frozenset() for _ in src.aggs) for src in (a, b))
         last: Unproved | None = None
         for order in itertools.permutations(range(len(nb))):
             if any(na[p][:2] != nb[order[p]][:2] for p in range(len(na))):
                 continue
-            pa = _project(a.source, [*a.keys, *[x for f in na for x in f[2]]])
-            pb = _project(b.source, [*b.keys, *[x for p in range(len(nb)) for x in nb[order[p]][2]]])
+            pa = project(a.source, [*a.keys, *[x for f in na for x in f[2]]])
+            pb = project(b.source, [*b.keys, *[x for p in range(len(nb)) for x in nb[order[p]][2]]])
             try:  # where an argument may raise, each row's error is compared too
                 self.bag_equal(pa, pb, demanded=raising)
             except Unproved as exc:
@@ -567,11 +556,7 @@ class Prover:
         for xs, ys in ((a, b), (b, a)):
             for t in xs.terms:
                 ctx = Context(self.classes, self.ufs)
-                rows, facts = {}, []
-                for k, bd in enumerate(t.binds):
-                    _, row, f = ctx.row(f"t{k}", bd.source)
-                    rows[bd.var] = row
-                    facts += f
+                rows, facts = bind_rows(ctx, t.binds, "t")
                 scope = Scope(ctx, rows)
                 for c in (*t.conds, *t.out):
                     if kinds_of(c):
@@ -620,21 +605,9 @@ def _distinct_view(n: Normal) -> Normal | None:
     return b.source.source
 
 
-def _project(n: Normal, exprs: Sequence[R.Expr]) -> Normal:
-    from dataclasses import replace
-
-    return replace(
-        n,
-        order=None,
-        terms=tuple(replace(t, out=tuple(subst(e, t.out) for e in exprs), keys=()) for t in n.terms),
-        types=tuple(e.type for e in exprs),
-        nullables=tuple(e.nullable for e in exprs),
-    )
-
-
 def _raising_constant(program: R.RelProgram) -> str | None:
-    """The error kinds of a sub-expression that reads no column and raises (``1/0``, ``2147483647 + 1``),
-    if the program has one. Spark's optimiser folds such constants and raises their error on every
+    """A sub-expression that reads no column and raises (``1/0``, ``2147483647 + 1``),
+    shown, if the program has one. Spark's optimiser folds such constants and raises their error on every
     input (observed even where an ``AND`` before it is false), unless the column holding it is pruned
     first; the interpreter raises them per row, so no proof relies on either."""
     from sparklite.relational.printer import show_expr
@@ -651,13 +624,10 @@ def _raising_constant(program: R.RelProgram) -> str | None:
                     elif _is_rel(y):
                         yield from exprs(y)
 
-    def constant(e: Any) -> bool:
-        return not isinstance(e, R.Col) and all(constant(c) for c in effects.children(e))
-
     def visit(e: Any) -> str | None:
         if isinstance(e, R.AggCall):
             return next((f for f in map(visit, e.args) if f is not None), None)
-        if constant(e) and effects.may_raise(e):
+        if build.reads_no_column(e) and effects.may_raise(e):
             try:
                 sym = Scope(Context(Classes()), {}).expr(e)
             except NotEncodable:
@@ -679,8 +649,7 @@ def _raising_constant(program: R.RelProgram) -> str | None:
 
 
 def _is_rel(x: Any) -> bool:
-    return isinstance(x, R.Action | R.Table | R.Project | R.Filter | R.Join | R.Aggregate | R.Distinct
-                      | R.DropDuplicates | R.SetOp | R.Sort | R.Limit) or type(x).__name__ == "Values"
+    return isinstance(x, R.Rel | R.Action)
 
 
 def _poison_reads(exprs: Sequence[Any]) -> list[VCol]:
