@@ -35,7 +35,7 @@ from typing import Any
 
 from sparklite.relational import ast as R
 from sparklite.relational import build, effects
-from sparklite.relational.types import BIGINT, BOOLEAN, INT, DoubleType, Schema, SqlType
+from sparklite.relational.types import BOOLEAN, DoubleType, Schema, SqlType
 
 
 class NotNormalisable(Exception):
@@ -774,11 +774,9 @@ def normalise(rel: R.Rel, first_var: int = 0) -> Normal:
 
 __all__ = [
     "AggSrc",
-    "BIGINT",
     "Bind",
     "DistinctSrc",
     "Exists",
-    "INT",
     "Normal",
     "NotNormalisable",
     "OpaqueSrc",

@@ -62,7 +62,7 @@ from encoder.relational.normal import (
 from encoder.relational.smt import NotEncodable, Sym, make, same, true_
 from sparklite.relational import ast as R
 from sparklite.relational import build, effects
-from sparklite.relational.types import BIGINT, BOOLEAN, DecimalType, DoubleType, IntegralType
+from sparklite.relational.types import BIGINT, DoubleType, IntegralType
 from verifier.methods.base import Inconclusive, NotApplicable, Proved
 
 NAME = "NoAgg"
@@ -536,7 +536,7 @@ class Prover:
 
     def note_aggregate(self, call: R.AggCall) -> None:
         arg = call.args[0] if call.args else None
-        if call.name in ("sum", "sum_distinct") and isinstance(call.type, IntegralType | DecimalType):
+        if effects.agg_raise_kinds(call):  # also the decimal sum inside avg
             self.assumptions.add(
                 "an integral or decimal sum does not overflow (not compared: ARITHMETIC_OVERFLOW of sum)"
             )
@@ -701,4 +701,4 @@ def _describe(src: Source) -> str:
     return src.kind
 
 
-__all__ = ["NAME", "NAME_AGG", "RelProof", "run", "BOOLEAN"]
+__all__ = ["NAME", "NAME_AGG", "RelProof", "run"]
