@@ -43,6 +43,8 @@ from frontend.dataframe import (
 )
 from frontend.df_values import (
     DFV,
+    FUNCTIONS_MODULE,
+    TYPES_MODULE,
     ActionV,
     BoundV,
     ModV,
@@ -504,6 +506,17 @@ class _ScriptTranslator(DataFrameTranslator):
                 )
             if any(pyast.unparse(n) in ("sys.argv", "argv") for n in pyast.walk(stmt.test)):
                 self.arg_checks.append((pyast.unparse(stmt), self.loc(stmt)))
+        if isinstance(stmt, pyast.ImportFrom) and any(a.name == "*" for a in stmt.names) \
+                and any(stmt is s for s in self.tree.body):
+            # a module-level star import: the module scan read it (info.star_modules resolves its names)
+            if stmt.level == 0 and stmt.module and canonical(stmt.module) in (FUNCTIONS_MODULE, TYPES_MODULE):
+                return None
+            raise UnsupportedError(
+                f"'from {'.' * stmt.level}{stmt.module or ''} import *' is not supported (star imports of "
+                "pyspark.sql.functions and pyspark.sql.types are)",
+                self.loc(stmt),
+                construct="import",
+            )
         if isinstance(stmt, pyast.Try | pyast.With | pyast.While | pyast.Raise):
             kind = type(stmt).__name__.lower()
             raise UnsupportedError(

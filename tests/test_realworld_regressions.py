@@ -195,3 +195,51 @@ def test_a_date_past_year_9999_is_a_caveat_not_an_error() -> None:
         with pytest.raises(SqlError) as info:
             parse_date(s)
         assert not isinstance(info.value, DateOutOfRange)
+
+
+# -- input: back-quoted DDL names, star imports ---------------------------------------------------------
+
+
+def test_back_quoted_ddl_names_are_read_as_spark_reads_them() -> None:
+    from sparklite.relational.types import parse_ddl
+    from verifier.replay_df import ddl
+
+    schema = parse_ddl("`order id` INT NOT NULL, `a,b` DECIMAL(10,2), `x``y` STRING, plain BIGINT")
+    assert schema.names == ("order id", "a,b", "x`y", "plain")
+    assert not schema.fields[0].nullable
+    assert parse_ddl(str(schema)) == schema  # printed back quoted
+    assert parse_ddl(ddl(schema)) == schema  # as the replay hands it to Spark
+
+
+def test_a_dataframe_function_over_back_quoted_columns(tmp_path: Path) -> None:
+    src = textwrap.dedent('''\
+        from typing import Annotated
+        from pyspark.sql import DataFrame
+        import pyspark.sql.functions as F
+
+        def f(orders: Annotated[DataFrame, "`order id` INT NOT NULL, `unit price` INT"]) -> DataFrame:
+            return orders.filter(F.col("unit price") > 10).select("order id", "unit price")
+        ''')
+    (tmp_path / "l.py").write_text(src)
+    (tmp_path / "r.py").write_text(src.replace("> 10", ">= 10"))
+    assert check(f"{tmp_path}/l.py::f", f"{tmp_path}/l.py::f").verdict == "equivalent"
+    result = check(f"{tmp_path}/l.py::f", f"{tmp_path}/r.py::f")
+    assert result.verdict == "not_equivalent"
+    assert result.counterexample is not None
+    assert "unit price" in str(result.counterexample.inputs)
+
+
+def test_a_module_level_star_import_in_a_dataframe_script(tmp_path: Path) -> None:
+    """``from pyspark.sql.functions import *`` at module level was 'an import inside a function'."""
+    body = 'df.select(upper(col("x")).alias("u"), (col("y") + 1).alias("z")).show()\n'
+    path = tmp_path / "star.py"
+    path.write_text(HEAD.replace("import sys\n", "import sys\nfrom pyspark.sql.functions import *\n") + body)
+    sp = translate_df_script_file(str(path))
+    assert [k.kind for k in sp.sinks] == ["show"]
+    assert check(str(path), str(path)).verdict != "error"
+    other = tmp_path / "other.py"
+    other.write_text(HEAD.replace("import sys\n", "import sys\nfrom os.path import *\n") + "df.show()\n")
+    with pytest.raises(InputError) as info:
+        translate_df_script_file(str(other))
+    assert info.value.loc is not None and info.value.loc.line == 2
+    assert "import *" in str(info.value) and "inside a function" not in str(info.value)

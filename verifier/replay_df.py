@@ -29,8 +29,8 @@ class DataFrameReplayError(RuntimeError):
 
 def ddl(schema: Schema) -> str:
     """The schema as a Spark DDL string (backticked names, NOT NULL kept)."""
-    return ", ".join(f"`{f.name}` {f.type.simple.upper()}{'' if f.nullable else ' NOT NULL'}"
-                     for f in schema.fields)
+    return ", ".join(f"`{f.name.replace('`', '``')}` {f.type.simple.upper()}"
+                     f"{'' if f.nullable else ' NOT NULL'}" for f in schema.fields)
 
 
 def input_frames(spark: Any, params: Sequence[R.TableParam], tables: Tables, layout: Layout | None,
