@@ -339,6 +339,8 @@ def is_dataframe_function(fn: pyast.FunctionDef, module: Any) -> bool:
     for a in (*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs):
         if a.annotation is not None and _mentions_dataframe(a.annotation, aliases):
             return True
+        if a.annotation is not None and _mentions_session(a.annotation):  # def f(spark: SparkSession, df)
+            return True
     for node in pyast.walk(fn):
         if isinstance(node, pyast.Attribute) and isinstance(node.ctx, pyast.Load):
             if node.attr in DATAFRAME_ONLY_METHODS or node.attr == "sql":
@@ -366,6 +368,11 @@ def _column_filter(node: pyast.AST) -> bool:
     return isinstance(arg, pyast.Compare | pyast.BinOp | pyast.UnaryOp) or (
         isinstance(arg, pyast.Constant) and isinstance(arg.value, str)
     )
+
+
+def _mentions_session(node: pyast.AST) -> bool:
+    return any(isinstance(n, pyast.Name) and n.id == "SparkSession"
+               or isinstance(n, pyast.Attribute) and n.attr == "SparkSession" for n in pyast.walk(node))
 
 
 def _mentions_dataframe(node: pyast.AST, aliases: set[str]) -> bool:

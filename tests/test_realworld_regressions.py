@@ -243,3 +243,63 @@ def test_a_module_level_star_import_in_a_dataframe_script(tmp_path: Path) -> Non
         translate_df_script_file(str(other))
     assert info.value.loc is not None and info.value.loc.line == 2
     assert "import *" in str(info.value) and "inside a function" not in str(info.value)
+
+
+# -- replay and input: the session parameter, --schema on code RDDs could also run ------------------------
+
+_GROUPED = '''\
+def counts(df):
+    return df.groupBy("dept").count()
+'''
+_GROUPED_AGG = '''\
+import pyspark.sql.functions as F
+
+def counts(df):
+    return df.groupBy("dept").agg(F.count("*").alias("count"))
+'''
+
+
+def test_schema_makes_a_parameter_a_dataframe(tmp_path: Path) -> None:
+    """``df.groupBy(cols).count()`` uses only names RDDs have too: with ``--schema df=...`` it was read
+    as RDD code ('RDD method groupBy is not supported') and the schema ignored."""
+    (tmp_path / "a.py").write_text(_GROUPED)
+    (tmp_path / "b.py").write_text(_GROUPED_AGG)
+    schema = ("df=dept INT, x INT",)
+    result = check(f"{tmp_path}/a.py::counts", f"{tmp_path}/b.py::counts", schema=schema)
+    assert result.verdict == "equivalent", result.reason
+    session = "from pyspark.sql import SparkSession\n\n" + _GROUPED.replace("(df)", "(spark: SparkSession, df)")
+    (tmp_path / "c.py").write_text(session)
+    assert check(f"{tmp_path}/c.py::counts", f"{tmp_path}/b.py::counts", schema=schema).verdict == "equivalent"
+    no_schema = check(f"{tmp_path}/c.py::counts", f"{tmp_path}/c.py::counts")  # DataFrame code: asks for it
+    assert no_schema.verdict == "error" and "has no schema" in (no_schema.reason or "")
+
+
+_SESSION = '''\
+from typing import Annotated
+from pyspark.sql import DataFrame, SparkSession
+
+def f(spark: SparkSession, df: Annotated[DataFrame, "id INT NOT NULL, price INT"]) -> DataFrame:
+    df.createOrReplaceTempView("t")
+    return spark.sql("SELECT id, price FROM t WHERE price > 10")
+'''
+
+
+def test_a_session_parameter_is_no_input_and_gets_the_replays_session(tmp_path: Path) -> None:
+    from verifier.loading import load
+    from verifier.replay_df import call_arguments
+
+    (tmp_path / "l.py").write_text(_SESSION)
+    loaded = load(f"{tmp_path}/l.py::f")
+    assert [p.name for p in loaded.program.params] == ["df"]
+    session = object()
+    assert call_arguments(loaded, loaded.program.params, ["frame"], session) == [session, "frame"]
+
+
+@pytest.mark.spark
+def test_a_function_taking_the_session_replays_on_spark(tmp_path: Path, spark_session) -> None:
+    """The replay called ``f(df)`` for ``def f(spark: SparkSession, df)``: TypeError, no replay."""
+    (tmp_path / "l.py").write_text(_SESSION)
+    (tmp_path / "r.py").write_text(_SESSION.replace("> 10", ">= 10"))
+    result = check(f"{tmp_path}/l.py::f", f"{tmp_path}/r.py::f", replay=True)
+    assert result.verdict == "not_equivalent", result.reason
+    assert result.counterexample is not None and result.counterexample.replayed_on_spark is True
