@@ -267,9 +267,10 @@ def test_schema_makes_a_parameter_a_dataframe(tmp_path: Path) -> None:
     schema = ("df=dept INT, x INT",)
     result = check(f"{tmp_path}/a.py::counts", f"{tmp_path}/b.py::counts", schema=schema)
     assert result.verdict == "equivalent", result.reason
-    session = "from pyspark.sql import SparkSession\n\n" + _GROUPED.replace("(df)", "(spark: SparkSession, df)")
-    (tmp_path / "c.py").write_text(session)
-    assert check(f"{tmp_path}/c.py::counts", f"{tmp_path}/b.py::counts", schema=schema).verdict == "equivalent"
+    session = _GROUPED.replace("(df)", "(spark: SparkSession, df)")
+    (tmp_path / "c.py").write_text("from pyspark.sql import SparkSession\n\n" + session)
+    with_session = check(f"{tmp_path}/c.py::counts", f"{tmp_path}/b.py::counts", schema=schema)
+    assert with_session.verdict == "equivalent"
     no_schema = check(f"{tmp_path}/c.py::counts", f"{tmp_path}/c.py::counts")  # DataFrame code: asks for it
     assert no_schema.verdict == "error" and "has no schema" in (no_schema.reason or "")
 
