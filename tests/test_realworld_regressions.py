@@ -304,3 +304,12 @@ def test_a_function_taking_the_session_replays_on_spark(tmp_path: Path, spark_se
     result = check(f"{tmp_path}/l.py::f", f"{tmp_path}/r.py::f", replay=True)
     assert result.verdict == "not_equivalent", result.reason
     assert result.counterexample is not None and result.counterexample.replayed_on_spark is True
+
+
+def test_a_call_to_a_dataframe_helper_makes_dataframe_code(tmp_path: Path) -> None:
+    (tmp_path / "h.py").write_text('def clean(df):\n    return df.select("dept", "x")\n\n\n'
+                                   'def counts(df):\n    return clean(df).groupBy("dept").count()\n')
+    result = check(f"{tmp_path}/h.py::counts", f"{tmp_path}/h.py::counts")
+    assert result.verdict == "error" and "has no schema" in (result.reason or "")
+    proved = check(f"{tmp_path}/h.py::counts", f"{tmp_path}/h.py::counts", schema=("df=dept INT, x INT",))
+    assert proved.verdict == "equivalent", proved.reason
