@@ -477,7 +477,7 @@ def _take(src: LazyBag, num: int) -> Ranked:
                 except StopIteration:
                     break
         scanned += try_n
-    raw = raw[:num]
+    raw = [_unpickled(x) for x in raw[:num]]  # sent to the driver
     # of a sorted bag: a prefix of Spark's exact order; unsorted: which elements come first is Spark's
     # partition order, a fact of this partitioning, and their order is not observed
     return Ranked(raw, range(len(raw)) if src.ranked else [0] * len(raw))
@@ -685,7 +685,7 @@ class _Evaluator:
             return _intersection(left, self.bag(e.right, env))
         if isinstance(e, A.Collect):
             src = self.bag(e.source, env)
-            items = src.elements()
+            items = [_unpickled(x) for x in src.elements()]  # sent to the driver
             return Ranked(items, range(len(items)) if src.ranked else [0] * len(items))
         if isinstance(e, A.Take):
             src = self.bag(e.source, env)

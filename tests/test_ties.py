@@ -178,3 +178,21 @@ def test_the_issues_counterexample_replays_on_spark() -> None:
     result = check(f"r.union(s).sortBy({K}).take(1)", f"s.union(r).sortBy({K}).take(1)", replay=True)
     assert result.verdict == "not_equivalent", (result.verdict, result.reason)
     assert result.counterexample is not None and result.counterexample.replayed_on_spark
+
+
+def test_collected_nans_are_distinct_objects_on_the_driver() -> None:
+    """A NaN every element shares (a driver value in the closure) reaches the driver as one object per
+    element, so ``sorted`` there compares the tuples without the identity shortcut and keeps the input
+    order (every comparison is False), as PySpark does."""
+    body = "sorted(r.map(lambda x: (m, x)).collect())"
+    src = HEADER + f"def f(r: RDD[int], m: float):\n    return {body}\n"
+    got = sequence(run(translate_source(src, "f"), {"m": NAN}, {"r": ((2, 1, 3),)}))
+    assert [x for _, x in got] == [2, 1, 3]
+
+
+def test_a_closure_nan_is_one_object_inside_a_task() -> None:
+    """Inside a task, a closure's NaN is one object (the closure is unpickled once per task): the
+    per-partition heap compares ``(m, x)`` tuples by ``x`` (Spark 4: ``[(nan, 1), (nan, 2), (nan, 3)]``)."""
+    src = HEADER + "def f(r: RDD[int], m: float):\n    return r.map(lambda x: (m, x)).takeOrdered(3)\n"
+    got = sequence(run(translate_source(src, "f"), {"m": NAN}, {"r": ((2, 1, 3),)}))
+    assert [x for _, x in got] == [1, 2, 3]
