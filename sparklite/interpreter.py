@@ -768,9 +768,10 @@ def _reduce(f: Callable[[Any, Any], Any], src: LazyBag) -> Any:
 
 def _observe(value: Any, result: bool = True) -> Outcome:
     """What the caller sees: bags collected (left to right) into multisets, sorted bags and ordered
-    actions' lists as sequences modulo ties, dicts as ``DictValue``. A list the program returns (alone or
-    in its result tuple) is a sequence too, each element its own group, so ``sorted(R.collect())`` and
-    ``R.sortBy(lambda x: x).collect()`` are observed alike; a list inside an element is a ``ListValue``."""
+    actions' lists as the exact sequences Spark returns (each element its own group of a ``Sorted``),
+    dicts as ``DictValue``. A list the program returns (alone or in its result tuple) is a sequence too,
+    so ``sorted(R.collect())`` and ``R.sortBy(lambda x: x).collect()`` are observed alike; a list inside
+    an element is a ``ListValue``."""
     if isinstance(value, LazyBag):
         if value.ranked:
             items = [_observe(x, False) for x in value.elements()]

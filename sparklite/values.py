@@ -176,7 +176,8 @@ def observe_like(actual: Any, reference: Outcome) -> Outcome:
     lists), the way ``reference`` (the interpreter's outcome for the same run) is observed, so that the
     two compare with ``outcomes_equal``.
 
-    Spark returns an ordered result as one concrete list, the interpreter as a ``Sorted`` modulo ties:
+    Spark returns an ordered result as one concrete list, the interpreter as a ``Sorted`` (exact for RDD
+    results, whose groups are single elements; modulo ties for SQL's ``ORDER BY``):
     the list is cut into runs of the reference's group sizes, each run must equal its group as a multiset,
     and when the reference was cut inside its last group (``taken``) the last run must be a sub-multiset
     of that group's candidates. When it is consistent the result *is* the reference; otherwise the list
