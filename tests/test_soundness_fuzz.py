@@ -168,6 +168,8 @@ def generate_pair(seed: int, index: int, max_depth: int = MAX_DEPTH, flavor: str
 
     if flavor == "rich":
         return _generate_rich_pair(seed, index)
+    if flavor == "ties":
+        return _generate_ties_pair(seed, index)
     rng = random.Random(f"{seed}:{index}")
     config = GenConfig(max_depth=max_depth, max_defs=1, max_lets=1, p_tuple_body=0.1)
     # The generator's unconstrained draws are mostly programs with several arbitrary (partition-dependent)
@@ -201,17 +203,25 @@ def generate_pair(seed: int, index: int, max_depth: int = MAX_DEPTH, flavor: str
 def _generate_rich_pair(seed: int, index: int) -> tuple[A.Program, A.Program, tuple[str, ...], str] | None:
     """A random program over strings, floats, None and lists (``flavor="rich"``) and a variant."""
     from sparklite.generate import RichConfig, random_program
-    from sparklite.typecheck import typecheck
 
     rng = random.Random(f"rich:{seed}:{index}")
     # small programs, as for the classic flavor: big random ones are mostly unknown within the timeout
     config = RichConfig(max_depth=2, expr_depth=2, max_bag_params=1, max_scalar_params=1, max_lets=1,
                         p_tuple_body=0.1)
     program = random_program(rng, flavor="rich", config=config)
+    return _typed_variant(program, lambda: make_variant(program, rng, mutate=rng.random() < 0.5,
+                                                        steps=rng.choice((1, 2, 3)), rich=True))
+
+
+def _typed_variant(program: A.Program, draw: Callable[[], Any]
+                   ) -> tuple[A.Program, A.Program, tuple[str, ...], str] | None:
+    """Up to six ``draw()``s of a variant of ``program``: the first well-typed one with the same result
+    type, as typed programs with the variant's steps and intent."""
+    from sparklite.typecheck import typecheck
+
     for _ in range(6):
         try:
-            variant = make_variant(program, rng, mutate=rng.random() < 0.5, steps=rng.choice((1, 2, 3)),
-                                   rich=True)
+            variant = draw()
         except Exception:  # noqa: BLE001 - a rule built an ill-typed intermediate (Int rules on floats)
             continue
         if variant is None:
@@ -224,6 +234,17 @@ def _generate_rich_pair(seed: int, index: int) -> tuple[A.Program, A.Program, tu
             continue
         return before.program, after.program, variant.steps, variant.intended
     return None
+
+
+def _generate_ties_pair(seed: int, index: int) -> tuple[A.Program, A.Program, tuple[str, ...], str] | None:
+    """An ordered result over a union, a shuffle or a zipped union whose sort key ties often, and a variant
+    (``flavor="ties"``): Spark returns ties in input order, so swapping a union's sides under a sort
+    changes the result while ``takeOrdered(n, k)`` = ``sortBy(k).take(n)`` keeps it (issue 26)."""
+    from fuzzutil import ties_program, ties_variant
+
+    rng = random.Random(f"ties:{seed}:{index}")
+    program = ties_program(rng)
+    return _typed_variant(program, lambda: ties_variant(program, rng))
 
 
 def ask_verifier(rec: PairRecord, make_pair: Callable[[], tuple[Any, Any, tuple[str, ...], str] | None],
@@ -427,10 +448,26 @@ def test_soundness_fuzz_over_strings_and_floats() -> None:
     """The same judge over programs of strings, floats, None, lists and ordered results."""
     campaign = run_campaign(SEED, RICH_PAIRS, workers=int(os.environ.get("SPARKEQ_FUZZ_WORKERS", WORKERS)),
                             flavor="rich")
+    _assert_sound_and_decisive(campaign, RICH_PAIRS)
+
+
+TIES_PAIRS = int(os.environ.get("SPARKEQ_TIES_FUZZ_PAIRS", "120"))
+
+
+def test_soundness_fuzz_ties_under_sorts() -> None:
+    """The same judge over sorts, takeOrdered and top with ties, over unions (swapped as a mutation),
+    shuffles and zipped unions, under random partitionings (issue 26)."""
+    campaign = run_campaign(SEED, TIES_PAIRS, workers=int(os.environ.get("SPARKEQ_FUZZ_WORKERS", WORKERS)),
+                            flavor="ties")
+    _assert_sound_and_decisive(campaign, TIES_PAIRS)
+
+
+def _assert_sound_and_decisive(campaign: Campaign, pairs: int) -> None:
+    """No violation, no crash, every pair checked, and both definite verdicts among them."""
     print(campaign.summary())
     assert not campaign.violations, "SOUNDNESS violations:\n" + "\n\n".join(
         f"pair {r.index} ({', '.join(r.steps)}): {r.violation}" for r in campaign.violations)
-    assert len(campaign.checked) + len(campaign.crashes) >= RICH_PAIRS, campaign.summary()
+    assert len(campaign.checked) + len(campaign.crashes) >= pairs, campaign.summary()
     assert not campaign.crashes, "crashes:\n" + "\n\n".join(
         f"pair {r.index} ({', '.join(r.steps)}): {r.crash}" for r in campaign.crashes[:5])
     verdicts = Counter(r.verdict for r in campaign.checked)
