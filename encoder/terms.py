@@ -51,7 +51,7 @@ from encoder.basic import (
     fresh,
     fresh_like,
     leaves,
-    opt,
+    padded,
     rebuild,
     sym_eq,
 )
@@ -422,15 +422,17 @@ class _TermEncoder(BasicEncoder):
         None. "No element of the other side has key k" is an uninterpreted predicate of k (``has``,
         ``verification-conditions.md`` section 6): a proof holds for every predicate, the real one
         included. Both programs share it only for one other side read the same way (same expression of
-        the inputs); otherwise each program gets its own, which is always sound."""
+        the inputs); otherwise each program gets its own, which is always sound. Which alternative an
+        element comes from says whether its side was padded; the side's value is Python's one ``None``
+        either way (``padded``: the padding or-ed into a stored option, never an option of an option)."""
         left, right = self.bag(lft), self.bag(rgt)
         out = []
         for a in left:
             for b in right:
                 if not (_is_pair(a.value) and _is_pair(b.value)):
                     raise EncodingError("outer join of bags whose elements are not pairs", e.loc)
-                v = opt(z3.BoolVal(False), a.value[1]) if kind in ("right", "full") else a.value[1]
-                w = opt(z3.BoolVal(False), b.value[1]) if kind in ("left", "full") else b.value[1]
+                v = padded(z3.BoolVal(False), a.value[1]) if kind in ("right", "full") else a.value[1]
+                w = padded(z3.BoolVal(False), b.value[1]) if kind in ("left", "full") else b.value[1]
                 out.append(BagTerm((a.value[0], (v, w)), z3.And(a.present, b.present, sym_eq(a.value[0],
                                    b.value[0])), a.occurrences + b.occurrences, self.bag_params,
                                    a.keyed + b.keyed))
@@ -441,9 +443,9 @@ class _TermEncoder(BasicEncoder):
                 continue
             for t in mine:
                 has = self._has_key(other_expr, t.value[0], other)
-                own = opt(z3.BoolVal(False), t.value[1]) if kind == "full" else t.value[1]
-                none = opt(z3.BoolVal(True), fresh_like(f"{self.side}.none{next(self._counter)}",
-                                                         other[0].value[1]))
+                own = padded(z3.BoolVal(False), t.value[1]) if kind == "full" else t.value[1]
+                none = padded(z3.BoolVal(True), fresh_like(f"{self.side}.none{next(self._counter)}",
+                                                           other[0].value[1]))
                 value = (t.value[0], (own, none) if mine_is_left else (none, own))
                 out.append(BagTerm(value, z3.And(t.present, z3.Not(has)), t.occurrences, self.bag_params,
                                    t.keyed))

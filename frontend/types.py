@@ -1033,7 +1033,8 @@ class Inference:
             u.restrict(ts[0], NUMERIC | {"str"}, "the argument of float()", loc, INT)
             return out, FLOAT
         if name == "str":
-            u.restrict(ts[0], NUMERIC | {"str", "tuple", "none"}, "the argument of str()", loc, INT)
+            # an optional value too: str(None) is 'None' (never unwrapped, so it cannot raise TypeError)
+            u.restrict(ts[0], NUMERIC | {"str", "tuple", "none", "option"}, "the argument of str()", loc, INT)
             return out, STR
         if name == "round":
             u.numeric(ts[0], loc, "the argument of round()", option=False)

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from sparklite import ast as A
 from sparklite import effects
-from sparklite.types import INT, BagType
+from sparklite.types import INT, BagType, TupleType
 
 # ---------------------------------------------------------------------------------------------------
 # Locating and replacing sub-expressions
@@ -444,6 +444,79 @@ MUTATING: dict[str, Rule] = {
 }
 
 
+def _take_ordered_as_sort(n: A.Node, p: A.Program, rng: random.Random) -> A.Node | None:
+    """``takeOrdered(n, k)`` = ``sortBy(k).take(n)`` and ``top(n, k)`` = ``sortBy(k, False).take(n)``:
+    both a prefix of a stable sort of the input sequence (only with a literal count: ``takeOrdered(0)``
+    runs no job, ``take(0)`` of a sort runs its sampling job)."""
+    if isinstance(n, A.TakeOrdered) and n.key is not None and isinstance(n.count, A.IntLit) \
+            and n.count.value > 0:
+        return A.Take(n.count, A.SortBy(n.key, not n.top, n.source))
+    if isinstance(n, A.Take) and isinstance(n.source, A.SortBy) and isinstance(n.count, A.IntLit) \
+            and n.count.value > 0:
+        return A.TakeOrdered(n.count, n.source.key, n.source.source, top=not n.source.ascending)
+    return None
+
+
+def _flip_sort(n: A.Node, p: A.Program, rng: random.Random) -> A.Node | None:
+    if isinstance(n, A.SortBy):
+        return dataclasses.replace(n, ascending=not n.ascending)
+    if isinstance(n, A.TakeOrdered):
+        return dataclasses.replace(n, top=not n.top)
+    return None
+
+
+def _coarser_key(n: A.Node, p: A.Program, rng: random.Random) -> A.Node | None:
+    """A key that orders alike but ties more (``kv`` -> ``kv[0]``): only the order of ties changes."""
+    if isinstance(n, A.SortBy | A.TakeOrdered) and isinstance(n.key, A.Lambda) and len(n.key.params) == 1 \
+            and isinstance(n.key.body, A.Var) and n.key.body.name == n.key.params[0].name:
+        return dataclasses.replace(n, key=lam(1, lambda x: A.Proj(x, 0)))
+    return None
+
+
+TIES_PRESERVING: dict[str, Rule] = {"take_ordered_as_sort": _take_ordered_as_sort}
+TIES_MUTATING: dict[str, Rule] = {"swap_sides": _swap_sides, "flip_sort": _flip_sort,
+                                  "coarser_key": _coarser_key}
+
+
+def ties_program(rng: random.Random) -> A.Program:
+    """A random ordered result over pairs of ints whose keys tie often (the fuzzer's first components
+    are drawn from 0..2): ``sortBy(k).collect()``, ``sortBy(k).take(n)``, ``takeOrdered(n, k)`` or
+    ``top(n, k)`` of a union, a filtered or mapped union, a ``reduceByKey`` (a shuffle) or a union of
+    two of those (Spark zips their partitions), with an injective key or one that ties."""
+    pair = A.Param("r", BagType(TupleType((INT, INT)))), A.Param("s", BagType(TupleType((INT, INT))))
+    r, s = A.Var("r"), A.Var("s")
+    bags: list[Callable[[], A.Expr]] = [
+        lambda: A.Union(r, s),
+        lambda: A.Union(A.Filter(lam(1, lambda x: A.BinOp(">", A.Proj(x, 1), A.IntLit(0))), r), s),
+        lambda: A.Union(r, A.Map(lam(1, lambda x: A.TupleExpr((A.Proj(x, 0), A.Neg(A.Proj(x, 1))))), s)),
+        lambda: A.ReduceByKey(add_fn(), A.Union(r, s)),
+        lambda: A.Union(A.ReduceByKey(add_fn(), r), A.ReduceByKey(add_fn(), s)),
+        lambda: r,
+    ]
+    keys: list[Callable[[], A.Lambda]] = [
+        lambda: lam(1, lambda x: A.Proj(x, 0)),
+        lambda: lam(1, lambda x: A.Proj(x, 1)),
+        lambda: lam(1, lambda x: x),
+        lambda: lam(1, lambda x: A.BinOp("+", A.Proj(x, 0), A.Proj(x, 1))),
+        lambda: lam(1, lambda x: A.TupleExpr((A.Proj(x, 1), A.Proj(x, 0)))),
+    ]
+    bag, key = rng.choice(bags)(), rng.choice(keys)()
+    count = A.IntLit(rng.randint(1, 4))
+    body = rng.choice([
+        lambda: A.Collect(A.SortBy(key, rng.random() < 0.6, bag)),
+        lambda: A.Take(count, A.SortBy(key, rng.random() < 0.6, bag)),
+        lambda: A.TakeOrdered(count, key, bag, top=rng.random() < 0.4),
+    ])()
+    return A.Program("T", pair, (), (), body)
+
+
+def ties_variant(program: A.Program, rng: random.Random) -> Variant | None:
+    """A variant of a ``ties_program``: the generic and the sort rewrites, then (half the time) a swap of
+    a union's sides, a flipped direction or a coarser key."""
+    return make_variant(program, rng, mutate=rng.random() < 0.5, steps=rng.choice((1, 2)),
+                        rules=({**PRESERVING, **TIES_PRESERVING}, TIES_MUTATING))
+
+
 # ---------------------------------------------------------------------------------------------------
 # Variants of whole programs
 # ---------------------------------------------------------------------------------------------------
@@ -482,7 +555,8 @@ def apply_rule(program: A.Program, name: str, rule: Rule, rng: random.Random) ->
 
 
 def make_variant(program: A.Program, rng: random.Random, mutate: bool, steps: int = 2,
-                 rich: bool = False) -> Variant | None:
+                 rich: bool = False, rules: tuple[dict[str, Rule], dict[str, Rule]] | None = None
+                 ) -> Variant | None:
     """A variant of ``program``: ``steps`` preserving rewrites, plus one mutation when ``mutate``; with
     ``rich``, the rewrites over strings and floats join the generic ones."""
     _reset_fresh_names(program)
@@ -490,6 +564,8 @@ def make_variant(program: A.Program, rng: random.Random, mutate: bool, steps: in
     current = program
     preserving = {**PRESERVING, **RICH_PRESERVING} if rich else PRESERVING
     mutating = {**MUTATING, **RICH_MUTATING} if rich else MUTATING
+    if rules is not None:  # (preserving, mutating) of a family of its own
+        preserving, mutating = rules
     for _ in range(steps):
         names = list(preserving)
         rng.shuffle(names)
