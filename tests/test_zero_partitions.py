@@ -205,6 +205,10 @@ SCRIPTS = {
                           "for key, value in counts.collect():\n    print(key, value)\n",
     "key_loop": HEAD + "for key, value in words.map(lambda w: (w, 1)).countByKey().items():\n"
                        "    print(key, value)\n",
+    "read_text_count_loop": HEAD.replace("words = sc.textFile(sys.argv[1])",
+                                         "lines = spark.read.text(sys.argv[1]).rdd.map(lambda r: r[0])\n"
+                                         "words = lines")
+    + "for key, value in words.countByValue().items():\n    print(key, value)\n",
     "top_loop": HEAD + "for w in words.top(2):\n    print(w)\n",
     "ordered_loop": HEAD + "for w in words.takeOrdered(2, key=lambda s: s):\n    print(w)\n",
 }
@@ -225,6 +229,7 @@ def scripts(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     ("count_loop", "reduce_loop"),  # the example: was proved by AggOneK
     ("count_loop_inline", "reduce_loop"),
     ("key_loop", "reduce_loop"),
+    ("read_text_count_loop", "reduce_loop"),  # spark.read.text of an empty file: no partition either
 ])
 def test_script_count_loop_is_not_a_reduce_loop(scripts: dict[str, str], left: str, right: str) -> None:
     r = verifier.check(scripts[left], scripts[right], replay=False)
@@ -286,7 +291,8 @@ def test_zero_partition_facts_on_spark(spark_context: Any, tmp_path: Path) -> No
 
 @pytest.mark.spark
 @pytest.mark.slow
-def test_script_counterexample_replays_on_spark(scripts: dict[str, str]) -> None:
-    r = verifier.check(scripts["count_loop"], scripts["reduce_loop"], replay=True)
+@pytest.mark.parametrize("left", ["count_loop", "read_text_count_loop"])
+def test_script_counterexample_replays_on_spark(scripts: dict[str, str], left: str) -> None:
+    r = verifier.check(scripts[left], scripts["reduce_loop"], replay=True)
     assert r.verdict == "not_equivalent", r.reason
     assert r.counterexample is not None and r.counterexample.replayed_on_spark, r.warnings
