@@ -327,24 +327,9 @@ def test_interpreter_agrees_with_spark_on_inputs_without_partitions(spark_contex
     """Random rich programs (unions, joins, cartesians, sorts, countByValue, top, folds...) over inputs
     of which some have no partition (``exact_rdd``: ``sc.emptyRDD()``): the interpreter's outcome is
     Spark's."""
-    from concurrent.futures import ThreadPoolExecutor
+    from test_interpreter_vs_spark_rich import disagreements
 
-    from test_codegen import spark_outcome
-
-    from sparklite.printer import pretty
-    from sparklite.values import outcomes_equal
-
-    def one(seed: int) -> str | None:
-        program, inputs, parts = _zero_case(seed)
-        expected = run(program, inputs, parts)
-        got = spark_outcome(spark_context, program, inputs, parts, reference=expected)
-        if outcomes_equal(expected, got):
-            return None
-        return (f"seed {seed}: interpreter {expected!r} but Spark {got!r}\n"
-                f"inputs {inputs!r}\npartitions {parts!r}\n{pretty(program)}")
-
-    with ThreadPoolExecutor(4) as pool:
-        failures = [f for f in pool.map(one, range(ZERO_CASES)) if f is not None]
+    failures = disagreements(spark_context, _zero_case, range(ZERO_CASES))
     assert not failures, f"{len(failures)} of {ZERO_CASES} disagree:\n\n" + "\n\n".join(failures[:5])
 
 
