@@ -186,7 +186,8 @@ class ProgramEncoding:
 
     ``scalars`` are the basic parameters (variables ``v:name``, shared by both programs). ``result`` is
     over the placeholders of ``aggregates``/``keyed``. ``error`` says when the program raises
-    ``ValueError`` (an empty ``reduce``/``min``/``max``), also over placeholders. ``hazards`` are the
+    ``ValueError`` (an empty ``reduce``/``min``/``max``), also over placeholders (``no_partition_error``:
+    a ``countByValue`` over an RDD with no partition). ``hazards`` are the
     conditions under which some division could see a zero divisor (over-approximated: placeholders are
     free there).
     """
@@ -201,6 +202,10 @@ class ProgramEncoding:
     error: z3.BoolRef
     hazards: list[z3.BoolRef]
     hazard_kind: dict[int, str] = field(default_factory=dict)
+    no_partition_error: z3.BoolRef = field(default_factory=lambda: z3.BoolVal(False))
+    """When an unused ``countByValue``/``top`` raises ``ValueError`` because its source has no
+    partition, over the shared flags ``nopart:i`` (input ``i`` has no partition). Kept apart from
+    ``error``, which the methods read with the accumulators: only ``methods._shared.prepare`` reads it."""
 
     def kind_of(self, hazard: z3.BoolRef) -> str:
         """The exception ``hazard`` stands for (``BasicEncoder.hazard``)."""
@@ -552,9 +557,13 @@ def encode_program(program: A.Program, side: str) -> ProgramEncoding:
     enc.top_env.update(scalars)
     # The driver is strict: every let is evaluated, used or not, so an unused ``let m = R.min()`` still
     # makes the program raise on an empty R (its condition joins ``errors``).
+    unused = _unused_lets(program)
+    no_partition: list[z3.BoolRef] = []
     for let in program.lets:
         if enc.is_bag(let.value):
             enc.bag_lets[let.name] = let.value
+        elif let.name in unused and _raises_without_partitions(let.value):
+            no_partition.append(_no_partition_error(enc, program, let.value))
         else:
             enc.top_env[let.name] = enc.expr(let.value, enc.top_env)
     result = _result(enc, program.body)
@@ -571,7 +580,44 @@ def encode_program(program: A.Program, side: str) -> ProgramEncoding:
         error=z3.Or(*enc.errors) if enc.errors else z3.BoolVal(False),
         hazards=list(enc.div_hazards),
         hazard_kind=dict(enc.hazard_kind),
+        no_partition_error=z3.Or(*no_partition) if no_partition else z3.BoolVal(False),
     )
+
+
+def _unused_lets(program: A.Program) -> set[str]:
+    mentioned = {n.name for root in (program.body, *(b.value for b in program.lets))
+                 for n in A.walk(root) if isinstance(n, A.Var)}
+    return {b.name for b in program.lets} - mentioned
+
+
+def _raises_without_partitions(e: A.Expr) -> bool:
+    return isinstance(e, A.CountByValue) or (isinstance(e, A.TakeOrdered) and e.top)
+
+
+def _no_partition_error(enc: _TermEncoder, program: A.Program, action: A.Expr) -> z3.BoolRef:
+    """An unused ``countByValue()``/``top(n)`` (a script's loop over ``countByValue().items()`` keeps the
+    job where Python runs it): its value is never read, but it raises ``ValueError`` when its source has
+    no partition (``sparklite.no_partitions``). Whether input ``i`` has no partition is a free Boolean
+    ``nopart:i`` shared by both programs (inputs are matched by position); that it is then also empty
+    is left out, which only adds inputs to what a proof covers. The source is forced as the job does."""
+    from sparklite import effects, no_partitions
+
+    enc.bag(action.source)  # type: ignore[attr-defined]  # the job computes every partition of it
+    bags = effects.bag_lets(program)
+    names = [p.name for p in program.params if isinstance(p.type, BagType)]
+    if len(names) > no_partitions.MAX_INPUTS:
+        raise UnsupportedShape("a countByValue/top over too many inputs to tell when it has no partition",
+                               action.loc)
+    flags = {n: z3.Bool(f"nopart:{i}") for i, n in enumerate(names)}
+    worlds = []
+    for world in no_partitions.zero_partition_worlds(names):
+        raises = no_partitions.raises_without_partitions(action, world, bags)
+        if raises is None:
+            raise UnsupportedShape("a countByValue/top whose source's partition count is not known",
+                                   action.loc)
+        if raises:
+            worlds.append(z3.And(*(flags[n] if n in world else z3.Not(flags[n]) for n in names)))
+    return z3.Or(*worlds) if worlds else z3.BoolVal(False)
 
 
 def _unused_bag_lets(program: A.Program, enc: _TermEncoder) -> list[str]:

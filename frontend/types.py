@@ -1309,8 +1309,9 @@ class Inference:
                     results.append(INT)
                 elif kind_ == "list":
                     results.append(TList(v))
-                else:
-                    u.restrict(v, frozenset({"int", "float"}), f"{kind_} of a group", loc, INT)
+                else:  # Python's min/max order strings too (by code point); sum adds numbers only
+                    kinds = frozenset({"int", "float"} if kind_ == "sum" else {"int", "float", "str"})
+                    u.restrict(v, kinds, f"{kind_} of a group", loc, INT)
                     results.append(v)
             out = TTup([k, results[0] if len(results) == 1 else TTup(results)])
             return replace(e, source=src), TBag(out)

@@ -144,7 +144,9 @@ class LazyBag:
 
     @staticmethod
     def of(partitions: Partitioning | Iterable[Iterable[Any]]) -> LazyBag:
-        parts = [list(p) for p in partitions] or [[]]  # like verifier.spark.exact_rdd: never 0 partitions
+        # ``()`` is an RDD with no partition at all (``sc.textFile`` of an empty file, ``sc.emptyRDD()``):
+        # empty, but unlike one empty partition it makes ``countByValue``/``top`` raise
+        parts = [list(p) for p in partitions]
         return LazyBag(len(parts), False, lambda: parts)
 
     def raw_parts(self) -> Parts:
@@ -399,6 +401,8 @@ def _sort_by(src: LazyBag, key: Callable[[Any], Any], ascending: bool) -> LazyBa
     bags. The sort is computed all at once; with ``n > 1`` Spark runs it (its ``count`` and sampling
     jobs) when ``sortBy`` is called (see ``_Evaluator``)."""
     n = src.nparts
+    if n == 0:  # sortByKey of an empty RDD returns it unchanged: still no partition
+        return LazyBag(0, False, lambda: [], ranked=True)
 
     def compute() -> Parts:
         keyed = [[(_unpickled(key(x)), x) for x in p] for p in src.parts()]
@@ -495,8 +499,10 @@ def _take_ordered(src: LazyBag, num: int, key: Callable[[Any], Any] | None, top:
     (``LazyBag.start_task``)."""
     if num < 0 and not top:
         raise ProgramError("ValueError")  # "top N cannot be negative."
-    if num == 0 and not top:
-        return Ranked([], [])
+    if (num == 0 or src.nparts == 0) and not top:
+        return Ranked([], [])  # takeOrdered checks the partition count before any job
+    if src.nparts == 0:  # top is mapPartitions(nlargest).reduce(merge): no partition, nothing to reduce
+        raise ProgramError("ValueError")  # "Can not reduce() empty RDD"
     if num <= 0:
         for i in range(src.nparts):
             src.start_task(i)
@@ -522,6 +528,10 @@ class _NanKeys(dict):
 
 
 def _count_by_value(src: LazyBag) -> dict:
+    """PySpark's ``mapPartitions(count).reduce(merge)``: one dict per partition merged by ``reduce``, so
+    an RDD with no partition raises ``ValueError`` (an empty one with partitions gives ``{}``)."""
+    if src.nparts == 0:
+        raise ProgramError("ValueError")  # "Can not reduce() empty RDD"
     counts: dict[Any, tuple[Any, int]] = {}
     for p in src.parts():
         local: dict[Any, tuple[Any, int]] = {}

@@ -415,6 +415,29 @@ def _case_fold(n: A.Node, p: A.Program, rng: random.Random) -> A.Node | None:
     return None
 
 
+def _count_by_value_as_reduce(n: A.Node, p: A.Program, rng: random.Random) -> A.Node | None:
+    """``countByValue()`` -> ``map(x -> (x, 1)).reduceByKey(add).collectAsMap()``: the same dict on every
+    RDD with partitions, but only ``countByValue`` raises on one with none (an empty text file)."""
+    if not isinstance(n, A.CountByValue):
+        return None
+    x, a, b = fresh_name("x"), fresh_name("a"), fresh_name("b")
+    one = A.Lambda((A.Param(x),), A.TupleExpr((A.Var(x), A.IntLit(1))))
+    add = A.Lambda((A.Param(a), A.Param(b)), A.BinOp("+", A.Var(a), A.Var(b)))
+    v = fresh_name("v")
+    ident = A.Lambda((A.Param(v),), A.Var(v))
+    return A.CollectAsMap(A.CombineByKey(ident, add, add, A.Map(one, n.source), surface="reduceByKey"))
+
+
+def _top_as_sorted_take(n: A.Node, p: A.Program, rng: random.Random) -> A.Node | None:
+    """``top(k, key)`` -> ``sortBy(key, ascending=False).take(k)``: the same list (modulo ties) on every
+    RDD with partitions, but only ``top`` raises on one with none."""
+    if not (isinstance(n, A.TakeOrdered) and n.top):
+        return None
+    x = fresh_name("x")
+    key = n.key if n.key is not None else A.Lambda((A.Param(x),), A.Var(x))
+    return A.Take(n.count, A.SortBy(key, False, n.source))
+
+
 RICH_PRESERVING: dict[str, Rule] = {
     "float_double": _float_double,
     "startswith_slice": _startswith_slice,
@@ -425,6 +448,8 @@ RICH_MUTATING: dict[str, Rule] = {
     "float_assoc": _float_assoc,
     "split_separator": _split_separator,
     "case_fold": _case_fold,
+    "count_by_value_as_reduce": _count_by_value_as_reduce,
+    "top_as_sorted_take": _top_as_sorted_take,
 }
 
 

@@ -34,7 +34,7 @@ import z3
 
 from encoder.basic import BasicEncoder, EncodingError, Sym, fresh, is_float, is_str, leaves, sym_eq, sym_lt
 from sparklite import ast as A
-from sparklite import effects
+from sparklite import effects, no_partitions
 from sparklite.typecheck import type_of
 from sparklite.types import BagType
 from verifier.methods._shared import Unknown, counter_model
@@ -49,6 +49,7 @@ class _Shape:
     key: A.Fn | None  # None: the element itself
     ascending: bool
     count: int | None  # None: the whole bag
+    top: bool = False  # top(n): raises ValueError when the bag has no partition (an empty text file)
 
 
 def run(pair: Pair, options: Options) -> MethodOutcome:
@@ -63,6 +64,9 @@ def run(pair: Pair, options: Options) -> MethodOutcome:
         # keeping nothing, takeOrdered(0)/top(0) read no element while take(0) of a sortBy runs its
         # sampling job: which raises then depends on the form and the partition count
         return NotApplicable(NAME, "nothing is kept from a bag that may raise")
+    if not _raise_alike_without_partitions(pair, s1, s2):
+        return NotApplicable(NAME, "top() raises on an input with no partition (an empty text file) where "
+                                   "the other program does not")
     try:
         same_order = _same_order(pair, s1, s2, options)
     except (EncodingError, Unknown) as exc:
@@ -105,8 +109,31 @@ def _shape(program: A.Program) -> _Shape | None:
         return None if n is None else _Shape(body.source.source, body.source.key, body.source.ascending, n)
     if isinstance(body, A.TakeOrdered):
         n = _literal(body.count)
-        return None if n is None else _Shape(body.source, body.key, not body.top, n)
+        return None if n is None else _Shape(body.source, body.key, not body.top, n, body.top)
     return None
+
+
+def _raise_alike_without_partitions(pair: Pair, s1: _Shape, s2: _Shape) -> bool:
+    """``top(n)`` is ``reduce`` over one list per partition: it raises ``ValueError`` when its bag has no
+    partition, where ``takeOrdered`` and ``take`` give ``[]`` (``sparklite.no_partitions``). The bags
+    are proved equal below, so the results agree only if, for every set of inputs (by position) with no
+    partition, both programs raise there or neither does."""
+    if not (s1.top or s2.top):
+        return True
+    worlds = no_partitions.paired_worlds(pair.left, pair.right)
+    if worlds is None:
+        return False
+    for zl, zr in worlds:
+        raises = []
+        for prog, shape, empty in ((pair.left, s1, zl), (pair.right, s2, zr)):
+            got = no_partitions.no_partitions(shape.bag, empty, effects.bag_lets(prog)) if shape.top \
+                else False
+            if got is None:
+                return False
+            raises.append(got)
+        if raises[0] != raises[1]:
+            return False
+    return True
 
 
 def _may_raise(program: A.Program, bag: A.Expr) -> bool:
