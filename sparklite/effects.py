@@ -15,6 +15,7 @@ What raises under Spark (``shared/design/spark-semantics.md``):
   ``sparklite.builtins`` lists them;
 - ``first()`` of an empty RDD: ``ValueError``;
 - ``reduce``, ``min()`` and ``max()`` of an empty RDD: ``ValueError`` on the driver;
+- ``takeOrdered(n)`` with ``n < 0``: ``ValueError`` ("top N cannot be negative", before any job);
 - ``countByValue()`` (so ``countByKey()``) and ``top(n)`` of an RDD with *no partition* (``sc.textFile``
   of an empty file, and what Spark builds on it): ``ValueError``, as they end with ``reduce`` over one
   value per partition (an empty RDD *with* partitions gives ``{}`` and ``[]``);
@@ -77,6 +78,8 @@ def raises_here(node: A.Node, env: Mapping[str, Type] | None = None,
         return EMPTY_ACTION
     if isinstance(node, A.CountByValue) or (isinstance(node, A.TakeOrdered) and node.top):
         return EMPTY_ACTION  # over an RDD with no partition (see the module doc)
+    if isinstance(node, A.TakeOrdered) and not (isinstance(node.count, A.IntLit) and node.count.value >= 0):
+        return EMPTY_ACTION  # takeOrdered(n) checks n < 0 first: ValueError whatever the RDD
     if isinstance(node, A.SimpleAgg):
         return EMPTY_RAISING_SIMPLE_AGGS.get(node.kind)
     return None

@@ -53,6 +53,16 @@ def test_unused_lets_go_only_when_they_cannot_raise() -> None:
     assert [b.name for b in out.lets] == ["b", "c"]  # B is lazy: building it cannot raise
 
 
+def test_an_unused_take_ordered_of_a_negative_count_is_kept() -> None:
+    """``takeOrdered(-2)`` raises ``ValueError`` on every RDD, so an unused one is not dropped (the
+    soundness fuzzer's seed 2611 pair 231: dropping it made a counterexample that did not reproduce)."""
+    src = ("program p(R: Bag[Int], n: Int) =\n  let a = takeOrdered(-(2))(R)\n  let b = takeOrdered(n)(R)\n"
+           "  count(R)\n")
+    assert simplified(src) == pretty(parse(src))
+    kept = "program p(R: Bag[Int]) =\n  let a = takeOrdered(2)(R)\n  count(R)\n"
+    assert "takeOrdered" not in simplified(kept)
+
+
 def test_an_action_over_a_let_bound_bag_may_raise_through_the_bag() -> None:
     """Found by the random test below: forcing a let-bound bag runs its definition's functions."""
     src = ("program p(R: Bag[Int]) =\n  let B = map(lambda (x: Int) -> 10 // x)(R)\n  let n = count(B)\n"
