@@ -10,6 +10,7 @@ into ``SyntaxError_`` (an ``InputError``) so that bad input never reaches the us
 from __future__ import annotations
 
 import functools
+import importlib.resources
 import math
 import os
 from collections.abc import Iterator
@@ -37,7 +38,9 @@ from sparklite.types import (
 
 __all__ = ["RESERVED", "SOFT_KEYWORDS", "parse", "parse_expr", "parse_file", "parse_text", "parse_type"]
 
-_GRAMMAR = os.path.join(os.path.dirname(__file__), "grammar.lark")
+# Read as a package resource, not a path next to __file__: sparkeq ships itself to Spark executors as a
+# zip (``SparkContext.addPyFile``), and a module imported from a zip has no directory to open files in.
+_GRAMMAR = importlib.resources.files("sparklite").joinpath("grammar.lark")
 
 #: Words that cannot be used as names (they are keywords of the grammar), unless written in backquotes
 #: (`map`), which makes any text a name.
@@ -88,7 +91,7 @@ class _Layout:
 
 @functools.cache
 def _lark() -> Lark:
-    with open(_GRAMMAR, encoding="utf-8") as fh:
+    with _GRAMMAR.open(encoding="utf-8") as fh:
         grammar = fh.read()
     return Lark(
         grammar,
