@@ -115,7 +115,8 @@ def test_interpreter_agrees_with_spark_on_random_programs(spark_context: Any) ->
 
 
 def test_generator_is_deterministic_and_variants_stay_well_typed() -> None:
-    from sparklite.generate import GenConfig, random_variant
+    from sparklite.generate import GenConfig
+    from sparklite.variants import random_variant
 
     assert random_program(random.Random(7)) == random_program(random.Random(7))
     changed = 0

@@ -163,8 +163,9 @@ def aggregation_count(program: A.Program) -> int:
 def generate_pair(seed: int, index: int, max_depth: int = MAX_DEPTH, flavor: str = "classic"
                   ) -> tuple[A.Program, A.Program, tuple[str, ...], str] | None:
     """A random program and a well-typed variant of it (None when the draw gave nothing usable)."""
-    from sparklite.generate import GenConfig, random_program, random_variant
+    from sparklite.generate import GenConfig, random_program
     from sparklite.typecheck import typecheck
+    from sparklite.variants import random_variant
 
     if flavor == "rich":
         return _generate_rich_pair(seed, index)

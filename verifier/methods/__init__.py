@@ -4,8 +4,9 @@ first (NoAgg, AggOne_sync: their failures are real counterexamples), then the so
 """
 
 from verifier.methods import agg_mult, agg_one, agg_one_sync, by_key, noagg, ordered, support
+from verifier.methods.bag_methods import BAG_METHODS
 
-PROOF_METHODS = (noagg, agg_one_sync, agg_one, agg_mult, by_key, support, ordered)
+PROOF_METHODS = (*BAG_METHODS, ordered)
 
 __all__ = [
     "PROOF_METHODS", "agg_mult", "agg_one", "agg_one_sync", "by_key", "noagg", "ordered", "support",

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 import z3
 
 from encoder.aggregates import AggTerm, acc_init, acc_step
+from encoder.bag_terms import canonical_var, substitute, sym_pairs
 from encoder.basic import EncodingError, Sym, leaves, sym_eq, sym_to_value
 from encoder.terms import (
     BagResult,
@@ -26,11 +27,8 @@ from encoder.terms import (
     TupleResult,
     UnsupportedShape,
     ValueResult,
-    canonical_var,
     encode_program,
     has_aggregation_node,
-    substitute,
-    sym_pairs,
 )
 from sparklite import ast as A
 from sparklite.deadline import Deadline

@@ -32,8 +32,8 @@ from collections.abc import Sequence
 
 import z3
 
+from encoder.bag_terms import substitute, sym_pairs
 from encoder.basic import leaves, sym_eq
-from encoder.terms import substitute, sym_pairs
 from verifier.methods._shared import (
     Prepared,
     SideFold,

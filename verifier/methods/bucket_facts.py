@@ -22,8 +22,9 @@ from collections.abc import Sequence
 import z3
 
 from encoder.aggregates import KeyedAgg
+from encoder.bag_terms import substitute, sym_pairs
 from encoder.basic import leaves
-from encoder.terms import ProgramEncoding, substitute, sym_pairs
+from encoder.terms import ProgramEncoding
 
 MAX_ROUNDS = 8
 

@@ -26,16 +26,9 @@ from __future__ import annotations
 import z3
 
 from encoder.aggregates import KeyedAgg
+from encoder.bag_terms import BagTerm, substitute, sym_pairs
 from encoder.basic import Sym, fresh_like, leaves, sym_eq
-from encoder.terms import (
-    BagResult,
-    BagTerm,
-    ProgramEncoding,
-    TupleResult,
-    constant_names,
-    substitute,
-    sym_pairs,
-)
+from encoder.terms import BagResult, ProgramEncoding, TupleResult, constant_names
 from verifier.methods._shared import (
     Prepared,
     Unknown,

@@ -30,8 +30,9 @@ from collections import Counter
 
 import z3
 
+from encoder.bag_terms import Alts, BagTerm
 from encoder.basic import sym_eq
-from encoder.terms import Alts, BagResult, BagTerm, TupleResult, ValueResult
+from encoder.terms import BagResult, TupleResult, ValueResult
 from verifier.methods._shared import (
     Prepared,
     Unknown,

@@ -59,12 +59,10 @@ def run(pair: Pair, options: Options) -> MethodOutcome:
         return Inconclusive(NAME, f"could not compare the orders: {exc}")
     if same_order is not None:
         return NotApplicable(NAME, same_order)
-    from verifier.methods import PROOF_METHODS
+    from verifier.methods.bag_methods import BAG_METHODS
 
     bags = Pair(_with_body(pair.left, s1.bag), _with_body(pair.right, s2.bag), pair.sequential_ok)
-    for method in PROOF_METHODS:
-        if method.NAME == NAME:
-            continue
+    for method in BAG_METHODS:
         outcome = method.run(bags, options)
         if isinstance(outcome, Proved):
             kept = "all elements" if s1.count is None else f"the first {s1.count}"

@@ -35,8 +35,9 @@ from dataclasses import dataclass
 
 import z3
 
+from encoder.bag_terms import Alts, BagTerm
 from encoder.basic import BasicEncoder, EncodingError, Sym, fresh_like, sym_eq
-from encoder.terms import Alts, BagResult, BagTerm, ProgramEncoding, UnsupportedShape, encode_program
+from encoder.terms import BagResult, ProgramEncoding, UnsupportedShape, encode_program
 from sparklite import ast as A
 from sparklite.desugar import desugar
 from verifier.methods._shared import Unknown, candidate_from, counter_model, find_model, singleton_bags
