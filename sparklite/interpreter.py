@@ -144,7 +144,7 @@ class LazyBag:
 
     @staticmethod
     def of(partitions: Partitioning | Iterable[Iterable[Any]]) -> LazyBag:
-        parts = [list(p) for p in partitions] or [[]]  # like verifier.spark.exact_rdd: never 0 partitions
+        parts = [list(p) for p in partitions] or [[]]  # as verifier.runtime.spark.exact_rdd: never none
         return LazyBag(len(parts), False, lambda: parts)
 
     def raw_parts(self) -> Parts:

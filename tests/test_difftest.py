@@ -1,4 +1,4 @@
-"""verifier.difftest: random differential testing finds known differences, deterministically."""
+"""verifier.runtime.difftest: random differential testing finds known differences, deterministically."""
 
 from __future__ import annotations
 
@@ -19,8 +19,8 @@ from sparklite.ast import (
 )
 from sparklite.types import INT, BagType
 from sparklite.values import ErrorOutcome
-from verifier.difftest import InputGenerator, diff_on_spark, program_constants, search
-from verifier.methods.base import LoadedProgram
+from verifier.core.methods.base import LoadedProgram
+from verifier.runtime.difftest import InputGenerator, diff_on_spark, program_constants, search
 
 R = (Param("R", BagType(INT)),)
 
@@ -118,8 +118,8 @@ def test_diff_on_spark_finds_partition_dependence(spark_context, tmp_path) -> No
 
 @pytest.mark.spark
 def test_spark_fallback_turns_unknown_into_a_replayed_counterexample(spark_context, tmp_path) -> None:
-    from verifier.difftest import spark_fallback
-    from verifier.result import Result
+    from verifier.core.result import Result
+    from verifier.runtime.difftest import spark_fallback
 
     path = tmp_path / "sums.py"
     path.write_text("from operator import add\nfrom pyspark import RDD\n\n\n"
@@ -138,7 +138,7 @@ def test_spark_fallback_turns_unknown_into_a_replayed_counterexample(spark_conte
 def test_cli_diff_on_spark_flag(spark_context, tmp_path, capsys) -> None:
     import json
 
-    from verifier.cli import main
+    from verifier.interfaces.cli import main
 
     path = tmp_path / "pair.py"
     path.write_text("from pyspark import RDD\n\n\ndef a(R: RDD[int]) -> RDD[int]:\n"
