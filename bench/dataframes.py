@@ -41,7 +41,7 @@ def main() -> int:
     parser.add_argument("--timeout", type=float, default=10.0, help="per check (default 10 s)")
     parser.add_argument("--replays", type=int, default=8, help="not-equivalent pairs to replay (default 8)")
     args = parser.parse_args()
-    from verifier.core.api import check
+    from verifier import check
 
     cases = json.loads((REPO / "cases" / "df" / "manifest.json").read_text())["cases"]
     rows = []

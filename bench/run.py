@@ -17,7 +17,7 @@ Writes ``bench/results/results.md`` (tables, the machine it ran on), ``results.j
    able to conclude anything.
 
 The random-testing baseline is deliberately plain (uniform integers, random partitionings, no boundary
-or key bias: ``verifier.runtime.difftest`` with ``naive=True``), i.e. what a user gets from a quick property
+or key bias: ``verifier.core.difftest`` with ``naive=True``), i.e. what a user gets from a quick property
 test; sparkeq's own biased generator is reported alongside, on the interpreter.
 """
 
@@ -227,8 +227,8 @@ def deadlines(clock: Clock, timeouts: tuple[float, ...] = (1.0, 2.0, 3.0, 5.0)) 
 
 def _loaded_pair(case: dict[str, Any]) -> tuple[Any, Any]:
     from sparklite.typecheck import typecheck
+    from verifier.core.base import LoadedProgram
     from verifier.core.loading import load
-    from verifier.core.methods.base import LoadedProgram
 
     out = []
     for side in ("left", "right"):
@@ -251,7 +251,7 @@ def random_on_spark(case: dict[str, Any], inputs: int, seconds: float, seed: int
 
 
 def biased_on_interpreter(case: dict[str, Any], seed: int) -> dict[str, Any]:
-    from verifier.runtime.difftest import search
+    from verifier.core.difftest import search
 
     try:
         left, right = _loaded_pair(case)

@@ -76,7 +76,7 @@ def _construct(reason: str) -> str:
 
 def check_pair(pid: int, left: str, right: str, workdir: Path, timeout: float, replay: bool,
                ignore_names: bool = False) -> dict[str, Any]:
-    from verifier.core.api import check
+    from verifier import check
 
     lpath, rpath = workdir / f"pair{pid:03d}_left.sql", workdir / f"pair{pid:03d}_right.sql"
     lpath.write_text(left + "\n")

@@ -38,7 +38,7 @@ def check(left: Any, right: Any, **options: Any) -> Result:
     counterexample on Spark), ``master`` (default ``local[2]``), ``function``, ``left_function``,
     ``right_function``. The ``Result`` has ``verdict``, ``reason``, ``counterexample``, ... and
     ``to_json()`` (the JSON contract of docs/json.md)."""
-    from verifier.core.api import check as _check
+    from verifier import check as _check
 
     return _check(left, right, **options)
 

@@ -19,7 +19,7 @@ __all__ = ["assert_equivalent", "assert_not_equivalent", "describe"]
 def assert_equivalent(old: Any, new: Any, **options: Any) -> Result:
     """Fail unless sparkeq *proves* ``old`` and ``new`` equivalent (``unknown`` fails too: no proof).
     ``options`` are ``sparkeq.check``'s. Returns the ``Result`` for further assertions."""
-    from verifier.core.api import check
+    from verifier import check
 
     result = check(old, new, **options)
     if result.verdict != "equivalent":
@@ -30,7 +30,7 @@ def assert_equivalent(old: Any, new: Any, **options: Any) -> Result:
 def assert_not_equivalent(old: Any, new: Any, **options: Any) -> Result:
     """Fail unless sparkeq finds a counterexample (an intended change of behaviour, or a test that a
     known-wrong rewrite is caught). Returns the ``Result`` (its ``counterexample`` holds the inputs)."""
-    from verifier.core.api import check
+    from verifier import check
 
     result = check(old, new, **options)
     if result.verdict != "not_equivalent":

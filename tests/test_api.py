@@ -277,7 +277,7 @@ def test_z3_watchdog_cancels_a_query_past_the_deadline():
 
     import z3
 
-    from verifier.core.api import _z3_watchdog
+    from verifier.core.run import z3_watchdog as _z3_watchdog
 
     x, y, z = z3.Ints("wx wy wz")
     solver = z3.Solver()

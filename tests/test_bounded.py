@@ -6,8 +6,8 @@ import pytest
 
 from sparklite.parser import parse
 from sparklite.values import outcomes_equal
+from verifier.core.base import Inconclusive, Options, Pair, Refuted
 from verifier.core.methods import bounded
-from verifier.core.methods.base import Inconclusive, Options, Pair, Refuted
 from verifier.core.validate import full_partitions, normalise_inputs, run_program
 
 OPTS = Options(timeout_s=20.0)
@@ -115,9 +115,9 @@ def test_encoder_agrees_with_interpreter_on_concrete_inputs() -> None:
     from encoder.basic import value_to_sym
     from encoder.bounded import Evaluator, concrete_outcome, layout_bag
     from sparklite.types import BagType
-    from verifier.core.methods.base import Pair
+    from verifier.core.base import Pair
+    from verifier.core.difftest import InputGenerator
     from verifier.core.methods.bounded import classic
-    from verifier.runtime.difftest import InputGenerator
 
     rng = random.Random(1)
     checked = 0

@@ -1,4 +1,4 @@
-"""End to end: ``check`` and the CLI on DataFrame and SQL pairs (verifier.core.relational_check).
+"""End to end: ``check`` and the CLI on DataFrame and SQL pairs (verifier.core.kinds.relational).
 
 What must hold: a difference the interpreter shows without caveat is ``not_equivalent`` with rows as
 JSON objects per table; a difference that rests on an error is reported only once Spark reproduces it
@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from verifier.core.api import check, replay_counterexample
+from verifier import check, replay_counterexample
 
 REPO = Path(__file__).resolve().parent.parent
 

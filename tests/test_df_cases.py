@@ -491,7 +491,7 @@ def test_equivalent_pair_agrees_on_spark(spark_session, entry):
 def test_sparkeq_verdict(entry):
     """sparkeq on every pair: the expected verdict, never one contradicting the truth, and every
     counterexample reproduced on Spark."""
-    from verifier.core.api import check
+    from verifier import check
 
     def spec(s: str) -> str:
         path, sep, fn = s.partition("::")

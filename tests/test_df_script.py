@@ -1,4 +1,4 @@
-"""DataFrame scripts in script mode (frontend/df_script.py, verifier/core/df_script_check.py;
+"""DataFrame scripts in script mode (frontend/df_script.py, verifier/core/kinds/df_script.py;
 docs/scripts.md).
 
 What is checked, without Spark: the DataFrame pairs of cases/scripts/manifest.json get their expected
@@ -24,14 +24,8 @@ from schema_util import validate
 from frontend.df_script import align_df_sources, is_df_script, translate_df_script, translate_df_script_file
 from sparklite.errors import InputError
 from sparklite.values import Bag, Sorted
-from verifier.core.api import check, replay_counterexamples
-from verifier.core.df_script_check import (
-    DfObservation,
-    csv_field,
-    json_line,
-    observably_differ,
-    observe,
-)
+from verifier import check, replay_counterexamples
+from verifier.core.df_script_search import DfObservation, csv_field, json_line, observably_differ, observe
 from verifier.interfaces.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -279,7 +273,8 @@ def test_counterexamples_replay_on_spark(results):
 def _replayed_alike(left_name, right_name, tables):
     """Both scripts run on Spark with ``tables`` as their files: each writes what the interpreter
     predicts, and they write the same."""
-    from verifier.core.df_script_check import realisable, replay_df_scripts
+    from verifier.core.df_script_search import realisable
+    from verifier.runtime.df_script_replay import replay_df_scripts
 
     left = translate_df_script_file(str(ROOT / "cases" / "scripts" / f"{left_name}.py"))
     right = align_df_sources(

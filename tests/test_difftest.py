@@ -1,4 +1,5 @@
-"""verifier.runtime.difftest: random differential testing finds known differences, deterministically."""
+"""verifier.core.difftest / verifier.runtime.difftest: random differential testing finds known differences,
+deterministically."""
 
 from __future__ import annotations
 
@@ -19,8 +20,9 @@ from sparklite.ast import (
 )
 from sparklite.types import INT, BagType
 from sparklite.values import ErrorOutcome
-from verifier.core.methods.base import LoadedProgram
-from verifier.runtime.difftest import InputGenerator, diff_on_spark, program_constants, search
+from verifier.core.base import LoadedProgram
+from verifier.core.difftest import InputGenerator, program_constants, search
+from verifier.runtime.difftest import diff_on_spark
 
 R = (Param("R", BagType(INT)),)
 

@@ -95,7 +95,8 @@ def test_statement_sees_only_earlier_bindings() -> None:
 
 
 def test_worker_exception_names_are_dug_out_of_spark_messages() -> None:
-    from verifier.runtime.replay import ReplayError, _exception_name
+    from verifier.core.services import ReplayError
+    from verifier.runtime.replay import _exception_name
 
     class Py4JJavaError(Exception):  # the shape of py4j's error: the worker's traceback inside the text
         __module__ = "py4j.protocol"

@@ -8,8 +8,8 @@ from __future__ import annotations
 from test_method_support import OPTS, assert_real, pair
 
 from sparklite.parser import parse
+from verifier.core.base import Inconclusive, NotApplicable, Proved
 from verifier.core.methods import support
-from verifier.core.methods.base import Inconclusive, NotApplicable, Proved
 
 HEAD = "program p(R: Bag[Int], S: Bag[Int], t: Int) =\n  "
 

@@ -7,7 +7,7 @@ import pytest
 
 from sparklite.parser import parse
 from sparklite.values import outcomes_equal
-from verifier.core.methods.base import Options
+from verifier.core.base import Options
 from verifier.core.methods.partition_independence import check_program, find_witness
 from verifier.core.validate import run_program
 

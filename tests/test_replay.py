@@ -10,8 +10,9 @@ import pytest
 from sparklite.ast import Param, Program, Var
 from sparklite.types import INT, BagType, TupleType, Type
 from sparklite.values import Bag, ErrorOutcome
-from verifier.core.methods.base import LoadedProgram
-from verifier.runtime.replay import ReplayError, replay, run_on_spark
+from verifier.core.base import LoadedProgram
+from verifier.core.services import ReplayError
+from verifier.runtime.replay import replay, run_on_spark
 
 pytestmark = pytest.mark.spark
 
@@ -191,7 +192,7 @@ def test_ordered_and_dict_results_replay_modulo_ties(spark_context) -> None:
 NO_JAVA_SCRIPT = textwrap.dedent('''
     from sparklite.ast import Param, Program, Var
     from sparklite.types import INT, BagType
-    from verifier.core.methods.base import LoadedProgram
+    from verifier.core.base import LoadedProgram
     from verifier.runtime.replay import replay
     from verifier.runtime.spark import SparkUnavailable
 

@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from verifier.core.api import check
+from verifier import check
 
 HEAD = """from typing import Annotated
 from pyspark.sql import DataFrame, functions as F

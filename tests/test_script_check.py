@@ -22,8 +22,8 @@ from schema_util import validate
 
 from frontend.script import align_sources, translate_script
 from sparklite.values import Bag, ErrorOutcome, ListValue, Sorted
-from verifier.core.api import check, replay_counterexamples
-from verifier.core.methods.base import Candidate
+from verifier import check, replay_counterexamples
+from verifier.core.base import Candidate
 from verifier.core.script_check import ScriptPair, observably_differ
 from verifier.interfaces.cli import main
 
@@ -239,7 +239,7 @@ def test_scripts_reading_a_file_differently_are_compared_as_spark_reads_it(tmp_p
     then shuffles into another number of partitions, and ``take`` sees other elements first (replayed on
     Spark by hand: the difference is real). Each side runs on its own reading of the file."""
     from frontend.script import translate_script_file
-    from verifier.core.api import kernel
+    from verifier.core.kinds.rdd import kernel
     from verifier.core.script_check import layout_sensitive, reading_difference
 
     left, right = tmp_path / "read_text.py", tmp_path / "text_file.py"

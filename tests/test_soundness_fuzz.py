@@ -106,7 +106,7 @@ def rich_run_args(left: A.Program, right: A.Program, rng: random.Random
                   ) -> tuple[dict[str, Any], dict[str, Any]]:
     """Inputs of any SparkLite type (strings, floats...) from random testing's generator, which knows the
     programs' own literals; an independent seed per call."""
-    from verifier.runtime.difftest import InputGenerator
+    from verifier.core.difftest import InputGenerator
 
     gen = InputGenerator((left, right), seed=rng.randrange(1 << 30), max_len=5, max_parts=3)
     cand = gen.candidate(rng.randint(1, 15))

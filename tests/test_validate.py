@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from sparklite.parser import parse
-from verifier.core.methods.base import Candidate
+from verifier.core.base import Candidate
 from verifier.core.validate import ValidationStats, validate
 
 

@@ -21,7 +21,7 @@ programs, turn such pairs into pairs the methods handle (``verification-conditio
   of an average per key): then both raise exactly when it does, with its error.
 
 A view is for proofs only: its counterexamples are not counterexamples of the original pair (the
-fresh input stands for no concrete input), so ``verifier.core.api`` keeps only a view's ``Proved``.
+fresh input stands for no concrete input), so ``verifier.core.decide`` keeps only a view's ``Proved``.
 """
 
 from __future__ import annotations

@@ -21,7 +21,7 @@ from typing import Any
 
 from sparklite.ast import Loc, Program
 from sparklite.errors import InputError
-from verifier.core.methods.base import LoadedProgram
+from verifier.core.base import LoadedProgram
 
 
 def _read(path: str) -> str:

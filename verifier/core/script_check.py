@@ -2,8 +2,8 @@
 
 ``frontend.script`` turns each script into a SparkLite program whose inputs are the script's sources
 (text files, ``sys.argv`` values, ``parallelize`` literals) and whose result is the tuple of its sinks
-(printed text, loops of printed lines, written part files, the exit code). ``verifier.core.api`` runs the
-ordinary pipeline on the two programs; this module supplies what differs for scripts, as one
+(printed text, loops of printed lines, written part files, the exit code). ``verifier.core.kinds.rdd_script``
+runs the ordinary pipeline on the two programs; this module supplies what differs for scripts, as one
 ``ScriptPair`` per check (no global state):
 
 * **Inputs a script can be given.** A counterexample is a set of *files*: every line must be writable
@@ -50,7 +50,7 @@ from sparklite.values import (
     outcomes_equal,
     to_json,
 )
-from verifier.core.methods.base import Candidate
+from verifier.core.base import Candidate
 from verifier.core.validate import Confirmed, ValidationStats
 
 __all__ = ["ScriptPair", "Evaluation", "observably_differ", "parallelism_of", "describe_sinks",
@@ -101,8 +101,8 @@ class Evaluation:
 class ScriptPair:
     """The two scripts of one check, ``right`` aligned with ``left`` (``frontend.script.align_sources``:
     the same inputs in the same order). Parameters are ``left``'s names throughout, as in the pipeline's
-    ``Pair`` (``verifier.core.api`` renames RIGHT's parameters to LEFT's). ``fallback`` keeps, during one
-    search, the first difference found that rests on an unstable exception."""
+    ``Pair`` (``verifier.core.kinds.rdd`` renames RIGHT's parameters to LEFT's). ``fallback`` keeps, during
+    one search, the first difference found that rests on an unstable exception."""
 
     left: ScriptProgram
     right: ScriptProgram
@@ -146,7 +146,7 @@ class ScriptPair:
 
     def layouts(self, inputs: Mapping[str, Any]) -> tuple[dict[str, Partitioning], dict[str, Partitioning]]:
         """Each side's partitioning of ``inputs`` as Spark reads them (by LEFT's parameter names)."""
-        from verifier.runtime.script_replay import spark_partitions
+        from verifier.core.script_inputs import spark_partitions
 
         left = spark_partitions(self.left, inputs, self.parallelism)
         right_inputs = self.right_inputs(inputs)
@@ -176,7 +176,7 @@ class ScriptPair:
         return Evaluation(Candidate(inputs, lparts, candidate.origin), rparts, lo, ro, differs, stable)
 
     def search_hook(self, left: Program, right: Program) -> Any:
-        """The ``evaluate`` callback of ``verifier.runtime.difftest.search``: a stable difference at once; an
+        """The ``evaluate`` callback of ``verifier.core.difftest.search``: a stable difference at once; an
         unstable one is kept (``fallback``) while the search looks a little longer for a stable one."""
         self.fallback = None
         patience = [_STABLE_PATIENCE]

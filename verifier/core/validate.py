@@ -19,7 +19,7 @@ from typing import Any
 from sparklite.ast import Program
 from sparklite.types import BagType, BoolType, TupleType
 from sparklite.values import Outcome, Partitioning, outcomes_equal
-from verifier.core.methods.base import Candidate
+from verifier.core.base import Candidate
 
 # All partitionings of every bag are tried only while their product stays this small.
 MAX_PARTITIONING_COMBOS = 64

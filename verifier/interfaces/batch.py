@@ -97,8 +97,8 @@ def _check_options(options: Mapping[str, Any]) -> None:
 
 def _load(side: Side, function: str | None) -> Any:
     """The side as a ``LoadedProgram`` from its shipped text (named by its path), else from its spec."""
+    from verifier.core.base import LoadedProgram
     from verifier.core.loading import load, load_python_source
-    from verifier.core.methods.base import LoadedProgram
 
     path, sep, func = side.spec.partition("::")
     if side.text is None or not path.endswith((".py", ".sl")):
@@ -114,7 +114,7 @@ def check_pair(pair: Pair, options: Mapping[str, Any]) -> Result:
     """Check one pair (in a worker process or a Spark task): never raises, an input error is a
     verdict and anything else an ``unknown`` naming the bug."""
     from sparklite.errors import InputError
-    from verifier.core.api import check
+    from verifier import check
 
     opts = {**options, **pair.options, "replay": False}
     try:

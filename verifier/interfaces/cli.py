@@ -127,7 +127,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _check(args: argparse.Namespace) -> int:
     """Decide without Spark, show the verdict, then replay a counterexample (the slow part) with a
     status line, and show what Spark said."""
-    from verifier.core.api import check
+    from verifier import check
 
     if args.timeout is not None and not 0 < args.timeout < float("inf"):  # also rejects nan
         print("sparkeq: --timeout must be a positive number of seconds", file=sys.stderr)
@@ -172,7 +172,7 @@ def _diff_on_spark(result: Result, args: argparse.Namespace) -> Result:
 
 
 def _replayed(result: Result, args: argparse.Namespace) -> Result:
-    from verifier.core.api import replay_counterexample
+    from verifier import replay_counterexample
 
     with _status(f"replaying the counterexample on Spark ({args.master}{_starting(args.master)})"):
         return replay_counterexample(result, args.left, args.right, master=args.master, timeout=args.timeout,

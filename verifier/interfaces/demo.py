@@ -136,7 +136,7 @@ def _split(items: list[Any], k: int) -> list[list[Any]]:
 def _typed(loaded: Any) -> Any:
     """``loaded`` with the type checker's view of its program (inferred parameter types filled in)."""
     from sparklite.typecheck import typecheck
-    from verifier.core.methods.base import LoadedProgram
+    from verifier.core.base import LoadedProgram
 
     program = getattr(typecheck(loaded.program), "program", None) or loaded.program
     return LoadedProgram(program, loaded.language, loaded.path, loaded.function, loaded.source,
@@ -239,7 +239,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     console = Console()
 
-    from verifier.runtime.spark import SparkUnavailable, exact_rdd, get_context, require_java
+    from verifier.core.services import SparkUnavailable
+    from verifier.runtime.spark import exact_rdd, get_context, require_java
 
     try:
         require_java()

@@ -41,7 +41,7 @@ from verifier.interfaces.cli_options import add_hook_arguments
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from verifier.core.methods.base import LoadedProgram
+    from verifier.core.base import LoadedProgram
     from verifier.core.result import Result
 
 EXIT_OK = 0

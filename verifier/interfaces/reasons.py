@@ -1,6 +1,6 @@
 """One or two sentences a user can act on, for every verdict (``Result.reason``).
 
-The decision pipeline (``verifier.core.api``) records what each step said in ``stats["methods"]``, in the
+The decision pipeline (``verifier.core.check``) records what each step said in ``stats["methods"]``, in the
 methods' own vocabulary (RepVarSets, K1-K4, "not applicable (...)" once per method). That list is the
 detail ``--explain`` shows; the default reason says instead *what blocked the proof*, *where in the
 user's code* and *what was searched*. Nothing here decides anything: it only rewords a finished

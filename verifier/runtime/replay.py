@@ -46,18 +46,14 @@ from sparklite.values import (
     observe_value,
     outcomes_equal,
 )
-from verifier.core.methods.base import LoadedProgram
+from verifier.core.base import LoadedProgram
+from verifier.core.services import ReplayError, SparkUnavailable
 from verifier.runtime.extract import ExtractionError, loaded_function
-from verifier.runtime.spark import DEFAULT_MASTER, SparkUnavailable, exact_rdd, get_context
+from verifier.runtime.spark import DEFAULT_MASTER, exact_rdd, get_context
 
 __all__ = ["ReplayError", "ReplayResult", "SparkUnavailable", "replay", "run_on_spark"]
 
 _EXC_LINE = re.compile(r"^([A-Za-z_][\w.]*)(?::\s|:?$)")
-
-
-class ReplayError(RuntimeError):
-    """A program could not be run on Spark at all (its code cannot be isolated or loaded, or Spark
-    failed for a reason that is not an exception of the program): no outcome to report."""
 
 
 @dataclass(frozen=True)

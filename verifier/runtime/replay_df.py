@@ -17,14 +17,11 @@ from typing import Any
 
 from sparklite.relational import ast as R
 from sparklite.relational.types import Schema
-from verifier.core.methods.base import LoadedProgram
+from verifier.core.base import LoadedProgram
+from verifier.core.services import DataFrameReplayError
 
 Tables = Mapping[str, Sequence[tuple]]
 Layout = Mapping[str, Sequence[Sequence[tuple]]]
-
-
-class DataFrameReplayError(RuntimeError):
-    """The program could not be run on Spark at all (no outcome to compare)."""
 
 
 def ddl(schema: Schema) -> str:

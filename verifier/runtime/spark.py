@@ -18,12 +18,10 @@ import sys
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+from verifier.core.services import SparkUnavailable
+
 DEFAULT_MASTER = "local[2]"
 MIN_JAVA = 17
-
-
-class SparkUnavailable(RuntimeError):
-    """Spark cannot be started here (no Java, too old a Java, or the JVM failed)."""
 
 
 def java_major_version() -> int | None:

@@ -1,5 +1,5 @@
 """Verification methods. ``PROOF_METHODS`` is the ordered list of the paper's proof methods that
-``verifier.core.api`` tries (each module has ``NAME`` and ``run(pair, options)``): the decision procedures
+``verifier.core.decide`` tries (each module has ``NAME`` and ``run(pair, options)``): the decision procedures
 first (NoAgg, AggOne_sync: their failures are real counterexamples), then the sound-but-incomplete ones.
 """
 

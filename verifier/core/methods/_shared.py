@@ -33,7 +33,7 @@ from encoder.terms import (
 from sparklite import ast as A
 from sparklite.deadline import Deadline
 from sparklite.types import BagType, Type
-from verifier.core.methods.base import (
+from verifier.core.base import (
     Candidate,
     Inconclusive,
     MethodOutcome,
@@ -151,7 +151,7 @@ def _solver(timeout_s: float) -> z3.Solver:
 FLOAT_PATIENCE = 5.0
 """Floating point is bit-blasted: an identity as simple as ``x * 2.0 == x + x`` takes Z3 most of a
 second, so a query over floats gets this many per-query timeouts (the check's deadline still bounds it:
-the watchdog in ``verifier.core.api`` interrupts Z3 there)."""
+the watchdog of ``verifier.core.run`` interrupts Z3 there)."""
 
 
 RLIMIT_PER_SECOND = 20_000_000

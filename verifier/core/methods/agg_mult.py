@@ -14,9 +14,9 @@ be preserved by a tuple of every group.
 
 from __future__ import annotations
 
+from verifier.core.base import MethodOutcome, NotApplicable, Options, Pair
 from verifier.core.methods._shared import prepare, value_only
 from verifier.core.methods.agg_one import prove_by_induction
-from verifier.core.methods.base import MethodOutcome, NotApplicable, Options, Pair
 
 NAME = "AggMult"
 

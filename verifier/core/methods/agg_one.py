@@ -23,6 +23,7 @@ from collections.abc import Sequence
 
 import z3
 
+from verifier.core.base import Inconclusive, MethodOutcome, NotApplicable, Options, Pair, Proved
 from verifier.core.methods._shared import (
     Prepared,
     SideFold,
@@ -39,7 +40,6 @@ from verifier.core.methods._shared import (
     step_ratios,
     value_only,
 )
-from verifier.core.methods.base import Inconclusive, MethodOutcome, NotApplicable, Options, Pair, Proved
 
 NAME = "AggOne"
 

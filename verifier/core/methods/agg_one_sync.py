@@ -34,6 +34,7 @@ import z3
 
 from encoder.bag_terms import substitute, sym_pairs
 from encoder.basic import leaves, sym_eq
+from verifier.core.base import Inconclusive, MethodOutcome, NotApplicable, Options, Pair, Proved
 from verifier.core.methods._shared import (
     Prepared,
     SideFold,
@@ -47,7 +48,6 @@ from verifier.core.methods._shared import (
     single_failure,
     value_only,
 )
-from verifier.core.methods.base import Inconclusive, MethodOutcome, NotApplicable, Options, Pair, Proved
 
 NAME = "AggOneSync"
 MAX_PRODUCT_LEAVES = 2

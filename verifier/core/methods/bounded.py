@@ -31,7 +31,7 @@ from encoder.bounded import (
 from sparklite import ast as A
 from sparklite.deadline import Deadline, OutOfTime
 from sparklite.types import BagType, BoolType, IntType, TupleType, Type
-from verifier.core.methods.base import (
+from verifier.core.base import (
     Candidate,
     Inconclusive,
     MethodOutcome,
@@ -83,7 +83,7 @@ def run(pair: Pair, options: Options, *, deadline: float | None = None,
     stats = stats if stats is not None else ValidationStats()
     if not classic(pair):
         # strings, floats, lists: the unrolling and the enumeration are over Int/Bool values; random
-        # testing (verifier.runtime.difftest) searches these programs with values of their own types
+        # testing (verifier.core.difftest) searches these programs with values of their own types
         return NotApplicable(NAME, "bounded search covers Int and Bool inputs; programs over strings or "
                                    "floats are searched by random testing")
     try:

@@ -29,6 +29,16 @@ from encoder.aggregates import KeyedAgg
 from encoder.bag_terms import BagTerm, substitute, sym_pairs
 from encoder.basic import Sym, fresh_like, leaves, sym_eq
 from encoder.terms import BagResult, ProgramEncoding, TupleResult, constant_names
+from verifier.core.base import (
+    Candidate,
+    Inconclusive,
+    MethodOutcome,
+    NotApplicable,
+    Options,
+    Pair,
+    Proved,
+    Refuted,
+)
 from verifier.core.methods._shared import (
     Prepared,
     Unknown,
@@ -45,16 +55,6 @@ from verifier.core.methods._shared import (
     singleton_bags,
     step_ratios,
     term_eq,
-)
-from verifier.core.methods.base import (
-    Candidate,
-    Inconclusive,
-    MethodOutcome,
-    NotApplicable,
-    Options,
-    Pair,
-    Proved,
-    Refuted,
 )
 
 NAME = "AggOneK"

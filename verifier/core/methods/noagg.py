@@ -33,6 +33,15 @@ import z3
 from encoder.bag_terms import Alts, BagTerm
 from encoder.basic import sym_eq
 from encoder.terms import BagResult, TupleResult, ValueResult
+from verifier.core.base import (
+    Inconclusive,
+    MethodOutcome,
+    NotApplicable,
+    Options,
+    Pair,
+    Proved,
+    Refuted,
+)
 from verifier.core.methods._shared import (
     Prepared,
     Unknown,
@@ -47,15 +56,6 @@ from verifier.core.methods._shared import (
     self_product,
     singleton_bags,
     term_eq,
-)
-from verifier.core.methods.base import (
-    Inconclusive,
-    MethodOutcome,
-    NotApplicable,
-    Options,
-    Pair,
-    Proved,
-    Refuted,
 )
 
 NAME = "NoAgg"

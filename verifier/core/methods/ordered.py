@@ -27,8 +27,8 @@ from sparklite import ast as A
 from sparklite import effects
 from sparklite.typecheck import type_of
 from sparklite.types import BagType
+from verifier.core.base import Inconclusive, MethodOutcome, NotApplicable, Options, Pair, Proved
 from verifier.core.methods._shared import Unknown, counter_model
-from verifier.core.methods.base import Inconclusive, MethodOutcome, NotApplicable, Options, Pair, Proved
 
 NAME = "Ordered"
 

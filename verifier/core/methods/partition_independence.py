@@ -37,8 +37,8 @@ from sparklite import ast as A
 from sparklite.desugar import desugar
 from sparklite.types import BagType, is_classic
 from sparklite.values import Outcome, Partitioning
+from verifier.core.base import Options
 from verifier.core.methods._shared import involves_floats, rlimit_for
-from verifier.core.methods.base import Options
 
 NAME = "partition_independence"
 
@@ -334,11 +334,11 @@ def find_witness(program: A.Program, options: Options, deadline: float | None = 
 
 
 def _random_witness(program: A.Program, options: Options, end: float, tries: int = 1000) -> Witness | None:
-    """Random inputs (strings, floats: ``verifier.runtime.difftest``'s generator, biased to values such as
+    """Random inputs (strings, floats: ``verifier.core.difftest``'s generator, biased to values such as
     0.1, 0.2, 0.3 whose float sums depend on grouping) under every small partitioning."""
     from sparklite.values import outcomes_equal as same
+    from verifier.core.difftest import InputGenerator
     from verifier.core.validate import full_partitions, normalise_inputs, partitionings_of, run_program
-    from verifier.runtime.difftest import InputGenerator
 
     parts_max = max(3, options.max_partitions)  # orders inside a partition matter to float sums
     gen = InputGenerator((program,), seed=20170724, max_len=4, max_parts=parts_max)
@@ -394,7 +394,7 @@ def _symbolic_witness(program: A.Program, options: Options, end: float) -> Witne
 
 
 def _enumerated_witness(program: A.Program, options: Options, end: float) -> Witness | None:
-    from verifier.core.methods.base import Pair
+    from verifier.core.base import Pair
     from verifier.core.methods.bounded import enumerate_candidates
     from verifier.core.validate import full_partitions, normalise_inputs, partitionings_of, run_program
 

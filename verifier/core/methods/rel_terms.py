@@ -63,7 +63,7 @@ from encoder.relational.smt import NotEncodable, Sym, make, same, true_
 from sparklite.relational import ast as R
 from sparklite.relational import build, effects
 from sparklite.relational.types import BIGINT, DoubleType, IntegralType
-from verifier.core.methods.base import Inconclusive, NotApplicable, Proved
+from verifier.core.base import Inconclusive, NotApplicable, Proved
 
 NAME = "NoAgg"
 NAME_AGG = "byKey"

@@ -40,8 +40,7 @@ from encoder.basic import BasicEncoder, EncodingError, Sym, fresh_like, sym_eq
 from encoder.terms import BagResult, ProgramEncoding, UnsupportedShape, encode_program
 from sparklite import ast as A
 from sparklite.desugar import desugar
-from verifier.core.methods._shared import Unknown, candidate_from, counter_model, find_model, singleton_bags
-from verifier.core.methods.base import (
+from verifier.core.base import (
     Candidate,
     Inconclusive,
     MethodOutcome,
@@ -50,6 +49,7 @@ from verifier.core.methods.base import (
     Pair,
     Proved,
 )
+from verifier.core.methods._shared import Unknown, candidate_from, counter_model, find_model, singleton_bags
 
 NAME = "Support"
 

@@ -1,8 +1,10 @@
-"""Whole DataFrame scripts in the check pipeline (``docs/scripts.md``, "DataFrame scripts").
+"""What a whole DataFrame script writes, and the search for files on which two scripts write different
+things (``docs/scripts.md``, "DataFrame scripts").
 
 ``frontend.df_script`` reads each script into its sources (tables read from CSV/JSON files or fixed by
 ``createDataFrame``), its sinks in order and the actions they run (``RelProgram``s of the relational
-kernel). This module decides a pair:
+kernel). This module holds the model a pair is decided on (the kind that decides it is
+``verifier.core.kinds.df_script``; the replay on Spark is ``verifier.runtime.df_script_replay``):
 
 * **What a script writes** (``observe``): the actions run in the order the script runs them, on the
   reference interpreter (``sparklite.relational.interpreter``), with each file source in one partition
@@ -32,42 +34,30 @@ from __future__ import annotations
 import ast as pyast
 import json
 import math
-import os
-import re
-import tempfile
 import time
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from frontend.df_script import DfScriptProgram, DfSink, Part
 from sparklite.relational.types import DoubleType, Schema, StringType
 from sparklite.values import Bag, Sorted
-from verifier.core.result import Counterexample, Result
-
-if TYPE_CHECKING:
-    from verifier.core.api import _Run
 
 __all__ = [
+    "DfFound",
     "DfObservation",
     "observe",
     "observably_differ",
     "input_files",
     "realisable",
-    "check_df_scripts",
     "describe",
+    "search",
     "show_lines",
-    "replay_df_scripts",
-    "replay_df_result",
 ]
 
-SEARCH_PATIENCES = 3.0
-PROOF_PATIENCES = 2.0
-METHOD = "bounded"
 _SHRINK_SECONDS = 1.0
-_CONDITION = re.compile(r"\[([A-Z][A-Z0-9_]+(?:\.[A-Z0-9_]+)*)\]")
 
 
 # --- what a script writes ---------------------------------------------------------------------------
@@ -569,7 +559,10 @@ def input_files(sp: DfScriptProgram, tables: Mapping[str, list[tuple]]) -> dict[
 
 
 @dataclass
-class _Found:
+class DfFound:
+    """Input tables on which the scripts' observations differ (``why``: the caveat or error the difference
+    rests on, None for a definite one) and which step found them (``origin``)."""
+
     tables: dict[str, list[tuple]]
     left: DfObservation
     right: DfObservation
@@ -579,23 +572,23 @@ class _Found:
 
 def _pair(
     left: DfScriptProgram, right: DfScriptProgram, tables: dict[str, list[tuple]], origin: str
-) -> _Found | None:
+) -> DfFound | None:
     lo, ro = observe(left, tables), observe(right, tables)
     if not observably_differ(lo, ro):
         return None
-    return _Found(tables, lo, ro, definite(lo, ro), origin)
+    return DfFound(tables, lo, ro, definite(lo, ro), origin)
 
 
 def search(
     left: DfScriptProgram, right: DfScriptProgram, until: float, seed: int = 0
-) -> tuple[_Found | None, _Found | None, int]:
+) -> tuple[DfFound | None, DfFound | None, int]:
     """(a definite difference, the first one that waits for Spark, candidates tried)."""
     from verifier.core.relational_search import Pools, candidates
 
     params = left.params
     pools = Pools.of(params, (*left.actions, *right.actions))
     fixed = {s.param: list(s.rows) for s in left.sources if s.rows is not None}
-    pending: _Found | None = None
+    pending: DfFound | None = None
     tried = 0
     for tables, _, origin in candidates(params, pools, seed):
         if tried > 0 and time.monotonic() >= until:
@@ -616,7 +609,7 @@ def search(
     return None, pending, tried
 
 
-def _shrink(left: DfScriptProgram, right: DfScriptProgram, found: _Found, until: float) -> _Found:
+def _shrink(left: DfScriptProgram, right: DfScriptProgram, found: DfFound, until: float) -> DfFound:
     """Fewer rows, then simpler values, while the difference stays (and stays as definite)."""
     from verifier.core.relational_search import _simpler_values
 
@@ -659,9 +652,6 @@ def _shrink(left: DfScriptProgram, right: DfScriptProgram, found: _Found, until:
     return best
 
 
-# --- the check -----------------------------------------------------------------------------------------
-
-
 def describe(left: DfScriptProgram, right: DfScriptProgram) -> dict[str, Any]:
     """Where each source and sink is in both scripts, for the report (``verifier.interfaces.render``)."""
     sources = [
@@ -679,374 +669,3 @@ def describe(left: DfScriptProgram, right: DfScriptProgram) -> dict[str, Any]:
             }
         )
     return {"left": left.filename, "right": right.filename, "sources": sources, "sinks": sinks}
-
-
-def check_df_scripts(lp: Any, rp: Any, run: _Run) -> Result:
-    """Two DataFrame scripts (``lp.script``/``rp.script`` are ``DfScriptProgram``s)."""
-    from frontend.df_script import align_df_sources
-    from verifier.core.df_script_prove import prove_df_scripts
-
-    left: DfScriptProgram = lp.script
-    right = align_df_sources(left, rp.script)
-    stats: dict[str, Any] = {"script": describe(left, right), "df_script": True}
-    proof = prove_df_scripts(left, right, until=min(run.deadline, run.step_end(PROOF_PATIENCES)))
-    if not isinstance(proof, str):
-        run.warnings.extend(w for w in proof.warnings if w not in run.warnings)
-        return run.result(
-            "equivalent",
-            method=proof.method,
-            explanation=proof.explanation,
-            reason=proof.explanation,
-            assumptions=proof.assumptions,
-            stats=stats,
-        )
-    run.said.append(f"df-script proof: {proof}")
-    until = min(run.deadline, run.step_end(SEARCH_PATIENCES))
-    found, pending, tried = search(left, right, until, run.options.seed)
-    run.said.append(f"df-script search: {tried} candidate input file set(s)")
-    if found is not None:
-        result = _not_equivalent(left, found, run, stats)
-        return replay_df_result(result, left, right, run.options.master) if run.options.replay else result
-    if pending is not None:
-        if run.options.replay:
-            return replay_df_result(
-                _not_equivalent(left, pending, run, stats), left, right, run.options.master
-            )
-        reason = (
-            f"the reference interpreter found input files on which the scripts write different things "
-            f"({json.dumps(input_files(left, pending.tables))}: LEFT {json.dumps(pending.left.to_json())}, "
-            f"RIGHT {json.dumps(pending.right.to_json())}), but the difference rests on {pending.why}: only "
-            "Spark can confirm it; run with replay (the CLI's default, or check(..., replay=True))"
-        )
-        return run.result(
-            "unknown",
-            method=METHOD,
-            reason=reason,
-            stats={**stats, "pending": True, "df_found": pending, "tried": tried},
-        )
-    reason = (
-        f"no difference on {tried} candidate input file set(s) (empty files, small files with NULLs "
-        f"and boundary values, random files), and no proof: {proof}"
-    )
-    return run.result("unknown", method=METHOD, reason=reason, stats={**stats, "tried": tried})
-
-
-def _not_equivalent(left: DfScriptProgram, found: _Found, run: _Run, stats: dict[str, Any]) -> Result:
-    cex = _not_equivalent_cex(left, found)
-    if found.why is None:
-        why = f"{found.origin} found input files on which the scripts write different things"
-    else:
-        why = (
-            f"{found.origin} found input files on which the interpreter shows the scripts writing different "
-            f"things; the difference rests on {found.why}, so it stands only if Spark reproduces it"
-        )
-    return run.result(
-        "not_equivalent",
-        method=METHOD,
-        counterexample=cex,
-        explanation=why,
-        stats={**{k: v for k, v in stats.items() if k != "pending"}, "df_found": found},
-    )
-
-
-# --- replay: both unmodified scripts on Spark --------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class RunObservation:
-    """A real run: its stdout lines, the files of every written path (header, lines), the error."""
-
-    lines: tuple[str, ...]
-    files: tuple[tuple[str, Any], ...]
-    error: str | None
-    condition: str | None
-
-    def as_observation(self) -> DfObservation:
-        text = "".join(f"{line}\n" for line in self.lines)
-        return DfObservation((("text", text),), self.files, self.error, frozenset(), self.condition)
-
-
-@dataclass(frozen=True)
-class DfReplay:
-    left: RunObservation
-    right: RunObservation
-    differs: bool
-    left_agrees: bool
-    right_agrees: bool
-    seconds: float = 0.0
-    stderr: tuple[str, str] = ("", "")
-
-
-def _views(
-    sp: DfScriptProgram, tables: Mapping[str, list[tuple]], workdir: str
-) -> tuple[tuple[str, str, str], ...]:
-    """The catalog tables a script reads (``spark.table(name)``, SQL over ``--schema`` tables), written as
-    JSON lines for the replay runner to create as temp views: (name, DDL schema, file)."""
-    views = []
-    for s in sp.sources:
-        if s.kind != "table":
-            continue
-        target = os.path.join(workdir, f"table_{len(views)}.json")
-        with open(target, "w", encoding="utf-8", newline="") as fh:
-            fh.writelines(
-                f"{line}\n" for line in source_lines(s.schema, tables.get(s.param, []), "json", False, ",")
-            )
-        ddl = ", ".join(f"`{f.name.replace('`', '``')}` {f.type}" for f in s.schema.fields)
-        views.append((s.param, ddl, target))
-    return tuple(views)
-
-
-def _write_inputs(sp: DfScriptProgram, tables: Mapping[str, list[tuple]], workdir: str) -> list[str]:
-    from verifier.runtime.script_replay import ReplayError
-
-    argv: list[str | None] = [None] * (sp.argv_length - 1)
-    for s in sp.sources:
-        if s.kind not in ("csv", "json"):
-            continue
-        text = "".join(
-            f"{line}\n" for line in source_lines(s.schema, tables.get(s.param, []), s.kind, s.header, s.sep)
-        )
-        if s.literal_path is not None:
-            if os.path.isabs(s.literal_path):
-                raise ReplayError(
-                    f"{s.loc}: the script reads the absolute path {s.literal_path!r}: a replay "
-                    "cannot redirect it without editing the script (use sys.argv or a relative "
-                    "path)"
-                )
-            target = os.path.join(workdir, s.literal_path)
-        else:
-            target = os.path.join(workdir, f"input_{s.argv_index}.{s.kind}")
-        os.makedirs(os.path.dirname(target) or workdir, exist_ok=True)
-        with open(target, "w", encoding="utf-8", newline="") as fh:
-            fh.write(text)
-        if s.argv_index is not None:
-            argv[s.argv_index - 1] = target
-    for k in sp.sinks:
-        if k.kind == "write" and k.argv_index is not None:
-            argv[k.argv_index - 1] = os.path.join(workdir, f"output_{k.argv_index}")
-        elif k.kind == "write" and k.literal_path is not None and os.path.isabs(k.literal_path):
-            raise ReplayError(f"{k.loc}: the script writes the absolute path {k.literal_path!r}")
-    return [a if a is not None else f"unused_{i + 1}" for i, a in enumerate(argv)]
-
-
-def _written(sp: DfScriptProgram, argv: Sequence[str], workdir: str) -> tuple[tuple[str, Any], ...]:
-    out: dict[str, Any] = {}
-    for k in sp.sinks:
-        if k.kind != "write":
-            continue
-        assert k.path is not None
-        where = k.literal_path if k.literal_path is not None else argv[k.argv_index - 1]  # type: ignore[operator]
-        directory = os.path.join(workdir, where)
-        if not os.path.isdir(directory):
-            out[k.path] = ("(nothing written)", Bag.of([]))
-            continue
-        header = None
-        lines: list[str] = []
-        for name in sorted(os.listdir(directory)):
-            if not name.startswith("part-") or name.endswith(".crc"):
-                continue
-            with open(os.path.join(directory, name), encoding="utf-8", errors="replace") as fh:
-                part = fh.read().splitlines()
-            if k.header and part:
-                header, part = part[0], part[1:]
-            lines.extend(canonical_json(x) if k.fmt == "json" else x for x in part)
-        out[k.path] = (header if lines else None, Bag.of(lines))
-    return tuple(sorted(out.items()))
-
-
-def _agrees(run: RunObservation, predicted: DfObservation) -> bool:
-    if predicted.error is not None or run.error is not None:
-        if predicted.error is None or run.error is None:
-            return False
-        return predicted.condition is None or predicted.condition == run.condition
-    obs = run.as_observation()
-    if dict(obs.files) != dict(predicted.files):
-        return False
-    if obs.line_keys() != predicted.line_keys():
-        return False
-    text = predicted.text()
-    return text is None or text == obs.text()
-
-
-def replay_df_scripts(
-    pairs: Sequence[
-        tuple[
-            DfScriptProgram, DfScriptProgram, Mapping[str, list[tuple]], tuple[DfObservation, DfObservation]
-        ]
-    ],
-    master: str = "local[2]",
-) -> list[DfReplay]:
-    """Run both unmodified scripts of every pair on Spark with the pair's input files (all runs in one
-    Python process: one JVM start), and compare what they wrote."""
-    from verifier.runtime.script_replay import ScriptJob, run_scripts
-
-    start = time.monotonic()
-    with tempfile.TemporaryDirectory(prefix="sparkeq-dfreplay-") as root:
-        plans = []
-        for i, (left, right, tables, refs) in enumerate(pairs):
-            sides = []
-            for side, sp, ref in (("left", left, refs[0]), ("right", right, refs[1])):
-                wd = os.path.join(root, f"{i}-{side}")
-                os.makedirs(wd)
-                sides.append((sp, ref, _write_inputs(sp, tables, wd), wd))
-            plans.append(sides)
-        jobs = [
-            ScriptJob(sp.filename, tuple(argv), wd, _views(sp, tables, wd))
-            for sides in plans
-            for sp, _, argv, wd in sides
-        ]
-        runs = iter(run_scripts(jobs, master))
-        out = []
-        for sides in plans:
-            seen = []
-            for sp, ref, argv, wd in sides:
-                r = next(runs)
-                cond = None
-                if r.exception is not None:
-                    found = _CONDITION.findall(r.stderr)
-                    cond = found[-1] if found else None
-                error = None if r.exception is None else r.exception + (f" [{cond}]" if cond else "")
-                if r.exception is None and r.exit_code != 0:
-                    error = f"SystemExit({r.exit_code})"
-                obs = RunObservation(r.stdout_lines, _written(sp, argv, wd), error, cond)
-                seen.append((obs, _agrees(obs, ref), r.stderr))
-            (lo, la, lerr), (ro, ra, rerr) = seen
-            differs = observably_differ(lo.as_observation(), ro.as_observation())
-            out.append(
-                DfReplay(
-                    lo, ro, differs, la, ra, (time.monotonic() - start) / max(1, len(plans)), (lerr, rerr)
-                )
-            )
-    return out
-
-
-def replay_df_result(result: Result, left: DfScriptProgram, right: DfScriptProgram, master: str) -> Result:
-    """Replay a DataFrame scripts' counterexample; ``not_equivalent`` stands (replayed) only when Spark's
-    runs differ and each is what the interpreter predicted; runs that write the same make it ``unknown``."""
-    return replay_df_results([(result, left, right)], master)[0]
-
-
-def replay_df_results(
-    items: Sequence[tuple[Result, DfScriptProgram, DfScriptProgram]], master: str
-) -> list[Result]:
-    import dataclasses
-
-    from verifier.runtime.script_replay import ReplayError
-
-    todo = [(r, lsp, rsp, r.stats.get("df_found")) for r, lsp, rsp in items]
-    runnable = [(r, lsp, rsp, f) for r, lsp, rsp, f in todo if f is not None]
-    try:
-        replays = (
-            replay_df_scripts(
-                [(lsp, rsp, f.tables, (f.left, f.right)) for _, lsp, rsp, f in runnable], master
-            )
-            if runnable
-            else []
-        )
-    except (ReplayError, OSError, RuntimeError) as exc:
-        return [_warned(r, f"counterexample not replayed on Spark: {exc}") for r, *_ in items]
-    done = iter(replays)
-    out = []
-    for r, lsp, _, f in todo:
-        if f is None:
-            out.append(r)
-            continue
-        rep = next(done)
-        stats = {
-            **r.stats,
-            "spark_left": rep.left.as_observation().to_json(),
-            "spark_right": rep.right.as_observation().to_json(),
-            "replay_seconds": rep.seconds,
-        }
-        stats.pop("pending", None)
-        r = dataclasses.replace(r, stats=stats)
-        seen = (
-            f"LEFT {json.dumps(rep.left.as_observation().to_json())}, "
-            f"RIGHT {json.dumps(rep.right.as_observation().to_json())}"
-        )
-        broken = _environment_failure(rep)
-        if broken is not None:
-            out.append(_warned(r, f"counterexample not replayed on Spark: {broken}"))
-            continue
-        cex = r.counterexample
-        if cex is None:  # a pending difference: the candidate behind it
-            cex = _not_equivalent_cex(lsp, f)
-        if rep.differs and rep.left_agrees and rep.right_agrees:
-            out.append(
-                dataclasses.replace(
-                    r,
-                    verdict="not_equivalent",
-                    counterexample=dataclasses.replace(cex, replayed_on_spark=True),
-                )
-            )
-            continue
-        if not rep.differs:
-            reason = (
-                f"the reference interpreter found a difference (LEFT {json.dumps(f.left.to_json())}, RIGHT "
-                f"{json.dumps(f.right.to_json())}), but run on Spark with the same files both scripts "
-                f"write the same ({seen})"
-            )
-            reason += (
-                ": this is a gap in sparkeq's model of Spark, please report it"
-                if f.why is None
-                else f" (the difference rested on {f.why}, which Spark did not reproduce)"
-            )
-            out.append(dataclasses.replace(r, verdict="unknown", reason=reason, counterexample=None))
-            continue
-        if f.why is not None:
-            out.append(
-                dataclasses.replace(
-                    r,
-                    verdict="unknown",
-                    counterexample=None,
-                    reason=(
-                        f"the interpreter's difference rests on {f.why}, and Spark's runs differ but "
-                        f"not as predicted ({seen}): not confirmed"
-                    ),
-                )
-            )
-            continue
-        out.append(
-            _warned(
-                dataclasses.replace(r, counterexample=cex),
-                "counterexample not replayed on Spark: "
-                f"Spark's runs differ from each other, but not as the interpreter predicted ({seen})",
-            )
-        )
-    return out
-
-
-def _not_equivalent_cex(sp: DfScriptProgram, f: _Found) -> Counterexample:
-    return Counterexample(
-        inputs=input_files(sp, f.tables),
-        partitions=None,
-        left=f.left.to_json(),
-        right=f.right.to_json(),
-        replayed_on_spark=False,
-        left_outcome=f.left,
-        right_outcome=f.right,
-        origin=f.origin,
-    )
-
-
-def _environment_failure(rep: DfReplay) -> str | None:
-    text = rep.stderr[0] + rep.stderr[1]
-    if (
-        rep.left.error is not None
-        and rep.left.error == rep.right.error
-        and not (rep.left_agrees or rep.right_agrees)
-    ):
-        if (
-            "ModuleNotFoundError" in rep.left.error
-            or "JAVA_GATEWAY_EXITED" in text
-            or "Java gateway process exited" in text
-        ):
-            tail = (rep.stderr[0].strip().splitlines() or [rep.left.error])[-1]
-            return f"both scripts failed on Spark before running a job ({tail})"
-    return None
-
-
-def _warned(result: Result, warning: str) -> Result:
-    import dataclasses
-
-    return dataclasses.replace(result, warnings=(*result.warnings, warning))

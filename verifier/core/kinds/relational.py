@@ -1,5 +1,4 @@
-"""The check of a DataFrame/SQL pair, from loaded programs to a ``Result`` (``verifier.core.api`` routes
-here).
+"""The program kind of two DataFrame/SQL programs: their check, from loaded programs to a ``Result``.
 
 Order: align the tables (``verifier.core.relational_search.align``), search for a difference under the
 deadline, and answer. A definite difference is ``not_equivalent`` at once (replay then runs as for RDD
@@ -13,11 +12,13 @@ from __future__ import annotations
 
 import json
 import time
-from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
+from typing import Any
 
+from sparklite.errors import InputError
 from sparklite.relational import ast as R
+from verifier.core.base import Inconclusive, LoadedProgram, NotApplicable
 from verifier.core.methods import rel_terms
-from verifier.core.methods.base import Inconclusive, LoadedProgram, NotApplicable
 from verifier.core.methods.rel_terms import RelProof
 from verifier.core.relational_search import (
     Found,
@@ -31,9 +32,8 @@ from verifier.core.relational_search import (
     search,
 )
 from verifier.core.result import Counterexample, Result
-
-if TYPE_CHECKING:
-    from verifier.core.api import _Run
+from verifier.core.run import CheckOptions, Run, load_both, plain_reason, with_warning
+from verifier.core.services import NO_REPLAYER, Services
 
 SEARCH_PATIENCES = 2.0
 PROOF_PATIENCES = 2.0
@@ -44,7 +44,7 @@ def is_relational(loaded: LoadedProgram) -> bool:
     return isinstance(loaded.program, R.RelProgram)
 
 
-def check_relational(lp: LoadedProgram, rp: LoadedProgram, run: _Run) -> Result:
+def check_relational(lp: LoadedProgram, rp: LoadedProgram, run: Run) -> Result:
     from sparklite.errors import InputError
 
     if not (is_relational(lp) and is_relational(rp)):
@@ -96,7 +96,7 @@ def check_relational(lp: LoadedProgram, rp: LoadedProgram, run: _Run) -> Result:
                       stats={**stats, "tried": found.tried})
 
 
-def _prove(left: R.RelProgram, right: R.RelProgram, run: _Run) -> RelProof | Inconclusive | NotApplicable:
+def _prove(left: R.RelProgram, right: R.RelProgram, run: Run) -> RelProof | Inconclusive | NotApplicable:
     """The term-matching proof (``verifier.core.methods.rel_terms``), within a share of the budget."""
     until = min(run.deadline, run.step_end(PROOF_PATIENCES))
     return rel_terms.run(left, right, timeout_s=max(0.05, until - time.monotonic()), until=until,
@@ -120,7 +120,7 @@ def _what(kind: str) -> str:
             "count": "a count", "first": "one row"}[kind]
 
 
-def _not_equivalent(left: R.RelProgram, found: Found, run: _Run, stats: dict[str, Any],
+def _not_equivalent(left: R.RelProgram, found: Found, run: Run, stats: dict[str, Any],
                     assumptions: tuple[str, ...] = ()) -> Result:
     """The counterexample (its tables respect the declared keys, listed in ``assumptions``)."""
     from sparklite.relational.values import rel_to_json
@@ -144,11 +144,10 @@ def _not_equivalent(left: R.RelProgram, found: Found, run: _Run, stats: dict[str
                       assumptions=assumptions, stats={**stats, "found": found})
 
 
-def replay_relational(result: Result, lp: LoadedProgram, rp: LoadedProgram, run: _Run) -> Result:
+def replay_relational(result: Result, lp: LoadedProgram, rp: LoadedProgram, run: Run) -> Result:
     """Run both original programs on Spark with the counterexample's tables; keep ``not_equivalent``
     only if Spark shows a difference too."""
-    from verifier.runtime.replay_df import DataFrameReplayError, run_on_spark
-    from verifier.runtime.spark import SparkUnavailable
+    from verifier.core.services import DataFrameReplayError, SparkUnavailable
 
     found: Found | None = result.stats.get("found") or result.stats.get("pending")
     if found is None:
@@ -156,9 +155,12 @@ def replay_relational(result: Result, lp: LoadedProgram, rp: LoadedProgram, run:
     names = result.stats.get("relational", {}).get("names", {})
     ignore = run.options.ignore_names
     started = time.monotonic()
+    replayer = run.services.replayer
     try:
-        lo = run_on_spark(lp, found.tables, found.layout, {}, run.options.master, found.left)
-        ro = run_on_spark(rp, found.tables, found.layout, names, run.options.master, found.right)
+        if replayer is None:
+            raise SparkUnavailable(NO_REPLAYER)
+        lo = replayer.run_dataframe(lp, found.tables, found.layout, {}, run.options.master, found.left)
+        ro = replayer.run_dataframe(rp, found.tables, found.layout, names, run.options.master, found.right)
     except (SparkUnavailable, DataFrameReplayError) as exc:
         if not found.definite:
             return run.result("unknown", method=METHOD, reason=(
@@ -212,7 +214,7 @@ def _inputs_text(left: R.RelProgram, found: Found) -> str:
     return json.dumps(inputs_json(left.params, found.tables), default=str)
 
 
-def pending_result(result: Result, left: R.RelProgram, run: _Run) -> Result:
+def pending_result(result: Result, left: R.RelProgram, run: Run) -> Result:
     """The ``not_equivalent`` candidate behind an ``unknown`` that waits for Spark (the CLI checks
     without replay, shows nothing yet, then replays): replaying it decides the verdict."""
     pending: Found | None = result.stats.get("pending")
@@ -220,3 +222,42 @@ def pending_result(result: Result, left: R.RelProgram, run: _Run) -> Result:
         return result
     stats = {k: v for k, v in result.stats.items() if k != "pending"}
     return _not_equivalent(left, pending, run, stats, result.assumptions)
+
+
+def _replay_relational(result: Result, left: Any, right: Any, run: Run) -> Result:
+    """``replay_counterexample`` for a DataFrame/SQL pair: a counterexample, or a pending difference
+    that only Spark can confirm."""
+    try:
+        lp, rp = load_both(left, right, run)
+    except InputError as exc:  # pragma: no cover - the same sides were loaded by check()
+        return with_warning(result, f"counterexample not replayed on Spark: {exc}")
+    if result.verdict == "unknown":
+        result = pending_result(result, lp.program, run)
+    return plain_reason(replay_relational(result, lp, rp, run), left, right, run.options, run.services)
+
+
+class RelationalKind:
+    """Two DataFrame/SQL programs (``verifier.core.kind.ProgramKind``); one against an RDD program is an
+    error."""
+
+    name = "relational"
+
+    def accepts(self, lp: LoadedProgram, rp: LoadedProgram) -> bool:
+        return is_relational(lp) or is_relational(rp)
+
+    def check(self, lp: LoadedProgram, rp: LoadedProgram, run: Run) -> Result:
+        return check_relational(lp, rp, run)
+
+    def made(self, result: Result) -> bool:
+        return "relational" in result.stats
+
+    def replay(self, items: Sequence[tuple[Result, Any, Any]], opts: CheckOptions, services: Services
+               ) -> list[Result]:
+        out = []
+        for result, left, right in items:
+            started = time.monotonic() - result.seconds
+            out.append(_replay_relational(result, left, right, Run.of(opts, started, services)))
+        return out
+
+
+RELATIONAL = RelationalKind()

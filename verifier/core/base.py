@@ -7,8 +7,8 @@ conditions, discharges them with Z3, and answers:
 - ``Proved``: every condition is valid. Only a method whose conditions imply equivalence *under Spark's
   semantics as modelled by the interpreter* may answer this (see ``Pair.sequential_ok``).
 - ``Refuted``: a condition whose failure means the programs differ failed; the method supplies concrete
-  *candidate* inputs. Candidates are never reported as they are: ``verifier.core.api`` re-runs both original
-  programs on them with the reference interpreter and keeps only those that really differ.
+  *candidate* inputs. Candidates are never reported as they are: ``verifier.core.decide`` re-runs both
+  original programs on them with the reference interpreter and keeps only those that really differ.
 - ``Inconclusive``: the conditions could not be settled (Lemma 1's step failed on possibly unreachable
   accumulators, Z3 said unknown or timed out, ...). It may still carry candidates worth validating.
 
