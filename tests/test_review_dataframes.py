@@ -223,7 +223,7 @@ def test_df_top_level_cast_names_are_right(tmp_path: Path, spark_session: Any) -
 def test_collect_of_int_vs_bigint_is_the_same_python_value(tmp_path: Path, spark_session: Any) -> None:
     # collect() returns a list of Rows: an int and a bigint column give the same Python ints. sparkeq
     # compares the columns' Spark types of collected rows and says not_equivalent on the EMPTY table,
-    # where both programs return []. Replay does not catch it: verifier/replay_df._observe gives a
+    # where both programs return []. Replay does not catch it: verifier/runtime/replay_df._observe gives a
     # collected list the *interpreter's* columns, so even replay=True reports this as "replayed on Spark".
     ddl = "k INT"
     left = _py(tmp_path, "l", _fn(ddl, 't.select(t.k.cast("bigint")).collect()'))
@@ -351,7 +351,7 @@ def test_unicode_digit_string_cast_to_decimal(tmp_path: Path, spark_session: Any
 
 def test_decimal_column_with_scale_28_crashes(tmp_path: Path) -> None:
     # A DECIMAL(38,30) column (any scale >= 28) crashes check() with decimal.InvalidOperation:
-    # verifier/relational.value_pool quantizes 1 to 30 places in the default 28-digit context.
+    # verifier/core/relational_search.value_pool quantizes 1 to 30 places in the default 28-digit context.
     ddl = "m DECIMAL(38,30)"
     left = _py(tmp_path, "l", _fn(ddl, 't.select((F.col("m") + 1).alias("x"))'))
     right = _py(tmp_path, "r", _fn(ddl, 't.select((F.col("m") + 2).alias("x"))'))
@@ -432,7 +432,8 @@ def test_schema_file_column_named_key_is_dropped(tmp_path: Path) -> None:
 def test_sql_queries_over_one_schema_reading_different_tables(tmp_path: Path) -> None:
     # Two .sql queries over one --schema file are comparable on the schema's tables even when one of
     # them does not read every table (removing a join is the classic rewrite). sparkeq answers "error:
-    # LEFT reads 2 table(s) ... cannot be compared on the same inputs" (verifier/relational.align).
+    # LEFT reads 2 table(s) ... cannot be compared on the same inputs"
+    # (verifier/core/relational_search.align).
     # The pair is not equivalent (an employee whose dept has no row in dept).
     schema = _sql(tmp_path, "schema", "CREATE TABLE emp (id INT NOT NULL, dept INT, PRIMARY KEY (id));\n"
                                       "CREATE TABLE dept (id INT NOT NULL, PRIMARY KEY (id));\n")

@@ -26,7 +26,7 @@ from verifier.core.services import NO_REPLAYER, ReplayError, Services, SparkUnav
 
 
 def prepare_loaded(lp: LoadedProgram, rp: LoadedProgram, run: Run, compare_results: bool = True
-                    ) -> tuple[Pair, tuple[LoadedProgram, LoadedProgram]]:
+                   ) -> tuple[Pair, tuple[LoadedProgram, LoadedProgram]]:
     """Both sides type-checked, RIGHT's parameters renamed to LEFT's, checked comparable (the result
     types only with ``compare_results``: scripts whose outputs differ in shape are still searched), and
     reduced to the kernel the methods read."""
