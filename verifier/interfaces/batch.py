@@ -1,11 +1,11 @@
 """``check_many``: many independent checks, in a local process pool or as Spark tasks on a cluster.
 
 Optimiser tooling and repositories with many pipelines check hundreds of pairs. Each check is
-CPU-bound Python + Z3 (and Z3's context is per process, see ``api._z3_watchdog``), so parallelism
-means processes: a ``concurrent.futures`` process pool locally, or, with ``master``, one Spark task per
-pair on the engine the user already runs (no scheduler of our own). sparkeq's packages are shipped to
-the executors the standard way (``SparkContext.addPyFile`` of a zip); its dependencies (z3-solver,
-lark) must be installed where the executors run, like any PySpark job's.
+CPU-bound Python + Z3 (and Z3's context is per process, see ``verifier.core.run.z3_watchdog``), so
+parallelism means processes: a ``concurrent.futures`` process pool locally, or, with ``master``, one
+Spark task per pair on the engine the user already runs (no scheduler of our own). sparkeq's packages
+are shipped to the executors the standard way (``SparkContext.addPyFile`` of a zip); its dependencies
+(z3-solver, lark) must be installed where the executors run, like any PySpark job's.
 
 Each side is shipped with its file's text (``Side``), so an executor does not need the driver's files;
 file names stay as the user gave them, so messages point at the user's paths. Counterexamples are not

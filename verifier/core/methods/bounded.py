@@ -133,7 +133,7 @@ def _symbolic(pair: Pair, options: Options, end: float, stats: ValidationStats) 
             if remaining <= 0:
                 return Inconclusive(NAME, _summary(options, unknowns, timed_out=True))
             sym = symbolic_inputs(left, dict(zip(bags, sizes, strict=True)))
-            step = Deadline(end)  # never later than the check's deadline (api passes the earlier)
+            step = Deadline(end)  # never later than the check's deadline (decide passes the earlier)
             enc_l = Evaluator(left, deadline=step).run(sym.laid_out(layout))
             enc_r = Evaluator(right, deadline=step).run(sym.laid_out(layout))
             solver = z3.Solver()
