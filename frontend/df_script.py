@@ -43,6 +43,8 @@ from frontend.dataframe import (
 )
 from frontend.df_values import (
     DFV,
+    FUNCTIONS_MODULE,
+    TYPES_MODULE,
     ActionV,
     BoundV,
     ModV,
@@ -323,12 +325,16 @@ def _renamed(program: R.RelProgram, names: dict[str, str], params: tuple[R.Table
 class _ArgV:
     """``sys.argv[i]``."""
 
+    DESCRIPTION = "sys.argv[i] (an input path)"
+
     index: int
 
 
 @dataclass(frozen=True)
 class _ReaderChain:
     """``spark.read`` with its format, options and schema so far."""
+
+    DESCRIPTION = "spark.read"
 
     fmt: str | None = None
     options: tuple[tuple[str, Any], ...] = ()
@@ -338,6 +344,8 @@ class _ReaderChain:
 @dataclass(frozen=True)
 class _Writer:
     """``df.write`` with its format and options so far."""
+
+    DESCRIPTION = "df.write"
 
     df: Any
     fmt: str | None = None
@@ -349,12 +357,16 @@ class _Writer:
 class _StructV:
     """A ``StructType`` literal (or a ``StructField``: one field)."""
 
+    DESCRIPTION = "a StructType"
+
     fields: tuple[Field, ...]
 
 
 @dataclass(frozen=True)
 class _RowV:
     """The loop variable of ``for row in df.collect():`` (its columns)."""
+
+    DESCRIPTION = "a collected row"
 
     columns: tuple[str, ...]
 
@@ -363,12 +375,16 @@ class _RowV:
 class _FieldV:
     """``row.name`` / ``row["name"]`` / ``row[i]``."""
 
+    DESCRIPTION = "a field of a collected row"
+
     column: int
 
 
 @dataclass(frozen=True)
 class _StrV:
     """``str(x)`` / an f-string or ``%`` format of printable pieces: text made of parts."""
+
+    DESCRIPTION = "a text built from printed values"
 
     parts: tuple[Part, ...]
 
@@ -490,6 +506,17 @@ class _ScriptTranslator(DataFrameTranslator):
                 )
             if any(pyast.unparse(n) in ("sys.argv", "argv") for n in pyast.walk(stmt.test)):
                 self.arg_checks.append((pyast.unparse(stmt), self.loc(stmt)))
+        if isinstance(stmt, pyast.ImportFrom) and any(a.name == "*" for a in stmt.names) \
+                and any(stmt is s for s in self.tree.body):
+            # a module-level star import: the module scan read it (info.star_modules resolves its names)
+            if stmt.level == 0 and stmt.module and canonical(stmt.module) in (FUNCTIONS_MODULE, TYPES_MODULE):
+                return None
+            raise UnsupportedError(
+                f"'from {'.' * stmt.level}{stmt.module or ''} import *' is not supported (star imports of "
+                "pyspark.sql.functions and pyspark.sql.types are)",
+                self.loc(stmt),
+                construct="import",
+            )
         if isinstance(stmt, pyast.Try | pyast.With | pyast.While | pyast.Raise):
             kind = type(stmt).__name__.lower()
             raise UnsupportedError(
@@ -833,6 +860,25 @@ class _ScriptTranslator(DataFrameTranslator):
                 return super().ev(node, env)
             return self.percent(node.left.value, list(items), node)  # type: ignore[return-value]
         return super().ev(node, env)
+
+    def binop(self, op: str, left: Value, right: Value, loc: Loc) -> Value:
+        """``"count: " + str(df.count())``: text joined from pieces that are strings whatever the data
+        (constants, ``str(...)``, formats). A row's field is not one of them: ``row.name + ","`` raises
+        TypeError in Python when the field is NULL or not a string, which is not modelled."""
+        texts = (_StrV, PyV)
+        if op == "+" and isinstance(left, texts) and isinstance(right, texts) \
+                and (isinstance(left, _StrV) or isinstance(right, _StrV)):
+            if all(isinstance(v, _StrV) or isinstance(v.value, str) for v in (left, right)):
+                pieces = [p for v in (left, right) for p in self.printable(v, self.stmt or pyast.Pass())]
+                return _StrV(tuple(_merged(pieces)))  # type: ignore[return-value]
+        if op == "+" and (isinstance(left, _FieldV) or isinstance(right, _FieldV)):
+            raise UnsupportedError(
+                "'+' on a field of a collected row is not modelled (Python raises TypeError when the "
+                "field is NULL or not a string): print it with str(row.x), an f-string or print's commas",
+                loc,
+                construct="+",
+            )
+        return super().binop(op, left, right, loc)
 
     def fstring(self, node: pyast.JoinedStr, env: Env) -> Value:
         parts: list[Part] = []
@@ -1212,6 +1258,8 @@ class _SparkContextV:
 class _Kept:
     """An action's result bound to a name: the job ran at the assignment (sink ``sink``)."""
 
+    DESCRIPTION = "an action's result"
+
     value: ActionV
     sink: int
 
@@ -1221,10 +1269,7 @@ def _action_of(v: Any) -> R.Action:
 
 
 def _what(v: Any) -> str:
-    try:
-        return describe(v)
-    except Exception:  # noqa: BLE001 - one of this module's own values
-        return type(v).__name__.strip("_")
+    return describe(v)
 
 
 def _merged(parts: Sequence[Part]) -> list[Part]:
