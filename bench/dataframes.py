@@ -3,7 +3,7 @@
 Writes ``bench/results/dataframes.md`` and ``dataframes.json``. Two questions:
 
 1. How long does a check take in-process on the bundled DataFrame/SQL pairs (``cases/df``, no replay)?
-   Equivalent pairs stop at the proof (``verifier.methods.rel_terms``). A difference that rests on an
+   Equivalent pairs stop at the proof (``verifier.core.methods.rel_terms``). A difference that rests on an
    error counts as "pending" there: it is reported once Spark replays it.
    Not-equivalent pairs stop at the first definite difference; pairs with no difference search until
    the search budget ends (``unknown``), so their time is the budget, not a cost of the pair.
@@ -41,7 +41,7 @@ def main() -> int:
     parser.add_argument("--timeout", type=float, default=10.0, help="per check (default 10 s)")
     parser.add_argument("--replays", type=int, default=8, help="not-equivalent pairs to replay (default 8)")
     args = parser.parse_args()
-    from verifier.api import check
+    from verifier import check
 
     cases = json.loads((REPO / "cases" / "df" / "manifest.json").read_text())["cases"]
     rows = []
@@ -55,7 +55,7 @@ def main() -> int:
         rows.append({"name": case["name"], "expected": case["expected"], "verdict": verdict,
                      "seconds": time.perf_counter() - started})
         print(f"{case['name']:45s} {verdict:15s} {rows[-1]['seconds']:.3f}", flush=True)
-    from verifier.spark import get_session
+    from verifier.runtime.spark import get_session
 
     get_session("local[2]").range(1).count()  # start the JVM and the Python workers first
     replays = []

@@ -17,7 +17,7 @@ Writes ``bench/results/results.md`` (tables, the machine it ran on), ``results.j
    able to conclude anything.
 
 The random-testing baseline is deliberately plain (uniform integers, random partitionings, no boundary
-or key bias: ``verifier.difftest`` with ``naive=True``), i.e. what a user gets from a quick property
+or key bias: ``verifier.core.difftest`` with ``naive=True``), i.e. what a user gets from a quick property
 test; sparkeq's own biased generator is reported alongside, on the interpreter.
 """
 
@@ -71,7 +71,7 @@ def machine() -> dict[str, Any]:
                 break
     except OSError:
         pass
-    from verifier.spark import java_major_version
+    from verifier.runtime.spark import java_major_version
 
     return {
         "cpu": cpu,
@@ -137,7 +137,7 @@ def per_pair(cases: list[dict[str, Any]], timeout: float, clock: Clock) -> list[
 def cold_cli(case: dict[str, Any], reps: int, replay: bool = False) -> dict[str, Any]:
     """Wall time of ``sparkeq check`` as a fresh process; with ``replay`` it also starts a JVM."""
     exe = REPO / ".venv" / "bin" / "sparkeq"
-    cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "verifier.cli"]
+    cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "verifier.interfaces.cli"]
     flags = ["--json"] if replay else ["--json", "--no-replay"]
     cmd += ["check", spec(case["left"]), spec(case["right"]), *flags]
     walls, inner, codes = [], [], []
@@ -150,7 +150,7 @@ def cold_cli(case: dict[str, Any], reps: int, replay: bool = False) -> dict[str,
             inner.append(json.loads(proc.stdout)["seconds"])
         except (ValueError, KeyError):
             inner.append(None)
-    shown = "sparkeq" if exe.exists() else "python -m verifier.cli"
+    shown = "sparkeq" if exe.exists() else "python -m verifier.interfaces.cli"
     return {"case": case["name"], "command": f"{shown} check LEFT RIGHT {' '.join(flags)}",
             "wall": walls, "check_seconds": inner, "exit_codes": codes}
 
@@ -227,8 +227,8 @@ def deadlines(clock: Clock, timeouts: tuple[float, ...] = (1.0, 2.0, 3.0, 5.0)) 
 
 def _loaded_pair(case: dict[str, Any]) -> tuple[Any, Any]:
     from sparklite.typecheck import typecheck
-    from verifier.loading import load
-    from verifier.methods.base import LoadedProgram
+    from verifier.core.base import LoadedProgram
+    from verifier.core.loading import load
 
     out = []
     for side in ("left", "right"):
@@ -239,7 +239,7 @@ def _loaded_pair(case: dict[str, Any]) -> tuple[Any, Any]:
 
 
 def random_on_spark(case: dict[str, Any], inputs: int, seconds: float, seed: int) -> dict[str, Any]:
-    from verifier.difftest import diff_on_spark
+    from verifier.runtime.difftest import diff_on_spark
 
     try:
         left, right = _loaded_pair(case)
@@ -251,7 +251,7 @@ def random_on_spark(case: dict[str, Any], inputs: int, seconds: float, seed: int
 
 
 def biased_on_interpreter(case: dict[str, Any], seed: int) -> dict[str, Any]:
-    from verifier.difftest import search
+    from verifier.core.difftest import search
 
     try:
         left, right = _loaded_pair(case)
@@ -265,7 +265,7 @@ def biased_on_interpreter(case: dict[str, Any], seed: int) -> dict[str, Any]:
 def against_random(cases: list[dict[str, Any]], args: argparse.Namespace, clock: Clock,
                    proofs: dict[str, dict[str, Any]]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     from verifier import check
-    from verifier.spark import exact_rdd, get_context
+    from verifier.runtime.spark import exact_rdd, get_context
 
     sc = get_context(args.master)
     exact_rdd(sc, [[1], [2]]).map(lambda x: x + 1).collect()  # warm the JVM and the Python workers

@@ -76,7 +76,7 @@ def _construct(reason: str) -> str:
 
 def check_pair(pid: int, left: str, right: str, workdir: Path, timeout: float, replay: bool,
                ignore_names: bool = False) -> dict[str, Any]:
-    from verifier.api import check
+    from verifier import check
 
     lpath, rpath = workdir / f"pair{pid:03d}_left.sql", workdir / f"pair{pid:03d}_right.sql"
     lpath.write_text(left + "\n")
@@ -97,7 +97,7 @@ def check_pair(pid: int, left: str, right: str, workdir: Path, timeout: float, r
     pending = result.stats.get("pending")
     if pending is not None:
         from sparklite.relational.values import rel_to_json
-        from verifier.relational import inputs_json
+        from verifier.core.relational_search import inputs_json
 
         row["pending"] = {"inputs": inputs_json(_params(lpath, rpath), pending.tables), "why": pending.why,
                           "left": rel_to_json(pending.left), "right": rel_to_json(pending.right)}
@@ -106,8 +106,8 @@ def check_pair(pid: int, left: str, right: str, workdir: Path, timeout: float, r
 
 def _params(lpath: Path, rpath: Path) -> Any:
     """The aligned tables of a pair (the counterexample's table order and column names)."""
-    from verifier.loading import load, load_schemas
-    from verifier.relational import align
+    from verifier.core.loading import load, load_schemas
+    from verifier.core.relational_search import align
 
     schemas = load_schemas(str(SCHEMA))
     left = load(str(lpath), schemas=schemas).program

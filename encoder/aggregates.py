@@ -38,7 +38,7 @@ from encoder.basic import (
 from sparklite import ast as A
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
-    from encoder.terms import BagTerm
+    from encoder.bag_terms import BagTerm
 
 AccKind = Literal["fold", "reduce"]
 Step = Callable[..., Sym]  # step(acc, elem, path=None) -> acc

@@ -313,7 +313,7 @@ def align_df_sources(left: DfScriptProgram, right: DfScriptProgram) -> DfScriptP
 
 
 def _renamed(program: R.RelProgram, names: dict[str, str], params: tuple[R.TableParam, ...]) -> R.RelProgram:
-    from verifier.relational import _rename_tables
+    from verifier.core.relational_search import _rename_tables
 
     return replace(program, params=params, body=_rename_tables(program.body, names))
 

@@ -4,4 +4,4 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
-.venv/bin/python -m verifier.demo "$@"
+.venv/bin/python -m verifier.interfaces.demo "$@"

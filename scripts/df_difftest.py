@@ -66,7 +66,7 @@ def main(argv: list[str] | None = None) -> int:
                     help="also draw expressions Spark's optimiser folds (constants, absorbing literals)")
     args = ap.parse_args(argv)
 
-    from verifier.spark import get_session
+    from verifier.runtime.spark import get_session
 
     spark = get_session()
     seeds = range(args.seed, args.seed + args.programs)

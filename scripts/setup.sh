@@ -27,7 +27,7 @@ if [ ! -x .venv/bin/python ]; then
   "$PY" -m venv .venv
 fi
 # Install (or refresh) the project and its dev tools; quiet unless it fails.
-if ! .venv/bin/python -c 'import z3, pyspark, lark, rich, sqlglot, pytest, jsonschema, pre_commit, verifier, sparkeq' 2>/dev/null \
+if ! .venv/bin/python -c 'import z3, pyspark, lark, rich, sqlglot, pytest, jsonschema, pre_commit, importlinter, verifier, sparkeq' 2>/dev/null \
    || [ pyproject.toml -nt .venv/.sparkeq-installed ]; then
   .venv/bin/python -m pip install --disable-pip-version-check -q -e '.[dev]'
   touch .venv/.sparkeq-installed

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
 
-    from verifier.result import Counterexample, Result
+    from verifier.core.result import Counterexample, Result
 
 __all__ = ["Counterexample", "Result", "__version__", "check", "check_many"]
 
@@ -38,7 +38,7 @@ def check(left: Any, right: Any, **options: Any) -> Result:
     counterexample on Spark), ``master`` (default ``local[2]``), ``function``, ``left_function``,
     ``right_function``. The ``Result`` has ``verdict``, ``reason``, ``counterexample``, ... and
     ``to_json()`` (the JSON contract of docs/json.md)."""
-    from verifier.api import check as _check
+    from verifier import check as _check
 
     return _check(left, right, **options)
 
@@ -46,8 +46,8 @@ def check(left: Any, right: Any, **options: Any) -> Result:
 def check_many(pairs: Iterable[Any], *, workers: int | None = None, master: str | None = None,
                progress: Callable[[int, Result], None] | None = None, **options: Any) -> list[Result]:
     """Check many pairs, in a local process pool (``workers``) or as Spark tasks (``master``); see
-    ``verifier.batch.check_many``. Results come back in the order of ``pairs``."""
-    from verifier.batch import check_many as _check_many
+    ``verifier.interfaces.batch.check_many``. Results come back in the order of ``pairs``."""
+    from verifier.interfaces.batch import check_many as _check_many
 
     return _check_many(pairs, workers=workers, master=master, progress=progress, **options)
 
@@ -56,7 +56,7 @@ def __getattr__(name: str) -> Any:
     if name == "__version__":  # read lazily: importlib.metadata costs ~30 ms at every start
         return _version()
     if name in ("Result", "Counterexample"):
-        from verifier import result
+        from verifier.core import result
 
         return getattr(result, name)
     raise AttributeError(f"module 'sparkeq' has no attribute {name!r}")

@@ -2,7 +2,7 @@
 
 import sys
 
-from verifier.cli import main
+from verifier.interfaces.cli import main
 
 if __name__ == "__main__":
     sys.exit(main())

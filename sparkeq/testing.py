@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from verifier.result import Result
+from verifier.core.result import Result
 
 __all__ = ["assert_equivalent", "assert_not_equivalent", "describe"]
 
@@ -19,7 +19,7 @@ __all__ = ["assert_equivalent", "assert_not_equivalent", "describe"]
 def assert_equivalent(old: Any, new: Any, **options: Any) -> Result:
     """Fail unless sparkeq *proves* ``old`` and ``new`` equivalent (``unknown`` fails too: no proof).
     ``options`` are ``sparkeq.check``'s. Returns the ``Result`` for further assertions."""
-    from verifier.api import check
+    from verifier import check
 
     result = check(old, new, **options)
     if result.verdict != "equivalent":
@@ -30,7 +30,7 @@ def assert_equivalent(old: Any, new: Any, **options: Any) -> Result:
 def assert_not_equivalent(old: Any, new: Any, **options: Any) -> Result:
     """Fail unless sparkeq finds a counterexample (an intended change of behaviour, or a test that a
     known-wrong rewrite is caught). Returns the ``Result`` (its ``counterexample`` holds the inputs)."""
-    from verifier.api import check
+    from verifier import check
 
     result = check(old, new, **options)
     if result.verdict != "not_equivalent":
@@ -45,7 +45,7 @@ def describe(result: Result, expectation: str, width: int = 100) -> str:
 
     from rich.console import Console
 
-    from verifier.render import render
+    from verifier.interfaces.render import render
 
     buffer = io.StringIO()
     console = Console(file=buffer, width=width, no_color=True, force_terminal=False, highlight=False)

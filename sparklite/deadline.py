@@ -1,10 +1,10 @@
 """The time budget of one check, passed down to every loop that can run long.
 
 Why an object and an exception: Z3 calls are bounded by per-query timeouts and cancelled by the
-watchdog in ``verifier.api``, but the Python-side work around them -- building terms, instantiating
+watchdog in ``verifier.core.run``, but the Python-side work around them -- building terms, instantiating
 candidate witnesses, unrolling programs over bounded inputs, running the interpreter on candidates --
 is not, and on wide tuples or long pipelines it dominates (a 7-way join with ``--timeout 3`` once took
-26 s). Those loops call ``Deadline.check`` and stop with ``OutOfTime``, which ``verifier.api`` turns
+26 s). Those loops call ``Deadline.check`` and stop with ``OutOfTime``, which ``verifier.core.decide`` turns
 into ``unknown`` ("ran out of time"). Stopping early can only lose a verdict, never make one up: a proof
 is only reported once all of its conditions were shown valid.
 

@@ -21,14 +21,13 @@ unicode up to astral characters, numbers to parse, NaN, +-0.0, infinities, 1e308
 stays deterministic under Spark: no NaN reaches a key of a shuffle, ``distinct`` or a sort, and its tasks
 raise at most one kind of exception.
 
-``random_variant`` makes a small type-preserving change (a constant, an operator, the order of a union,
-``fold`` written as ``aggregate`` ...) for soundness fuzzing of program *pairs*; some of its changes keep
-the meaning (possibly only for some partitionings), most do not.
+``sparklite.variants.random_variant`` makes a small type-preserving change (a constant, an operator,
+the order of a union, ``fold`` written as ``aggregate`` ...) for soundness fuzzing of program *pairs*;
+some of its changes keep the meaning (possibly only for some partitionings), most do not.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -57,7 +56,7 @@ from sparklite.types import (
 from sparklite.values import Partitioning
 
 __all__ = ["GenConfig", "RichConfig", "random_program", "random_inputs", "random_partitionings",
-           "random_value", "random_variant"]
+           "random_value"]
 
 P_II = TupleType((INT, INT))
 P_IP = TupleType((INT, P_II))          # (Int, (Int, Int)): join results, nested tuples
@@ -1176,98 +1175,3 @@ class _RichGen:
         if r < 0.75:
             return self.dict_action(depth)
         return self.value(rng.choice([INT, STR, FLOAT, R_SI, BOOL]), depth - 1)
-
-
-# ---------------------------------------------------------------------------------------------------
-# Variants
-# ---------------------------------------------------------------------------------------------------
-
-
-def _rebuild(node: Any, f: Callable[[A.Node], A.Node | None]) -> Any:
-    """Bottom-up rewrite: children first, then ``f`` (None keeps the node)."""
-    if isinstance(node, tuple):
-        return tuple(_rebuild(x, f) for x in node)
-    if not isinstance(node, A.Node):
-        return node
-    changes = {}
-    for fld in dataclasses.fields(node):
-        if fld.name == "loc":
-            continue
-        old = getattr(node, fld.name)
-        new = _rebuild(old, f)
-        if new is not old:
-            changes[fld.name] = new
-    if changes:
-        node = dataclasses.replace(node, **changes)
-    out = f(node)
-    return node if out is None else out
-
-
-_ARITH_SWAP = {"+": ["-", "*"], "-": ["+", "*"], "*": ["+", "-"], "//": ["%"], "%": ["//"]}
-_CMP_SWAP = {"<": ["<=", ">"], "<=": ["<", ">="], ">": [">=", "<"], ">=": [">", "<="], "==": ["!="],
-             "!=": ["=="], "and": ["or"], "or": ["and"]}
-
-
-def _mutation(rng: random.Random, node: A.Node) -> A.Node | None:
-    if isinstance(node, A.IntLit):
-        return A.IntLit(node.value + rng.choice([-2, -1, 1, 2]), loc=node.loc)
-    if isinstance(node, A.BinOp) and node.op in _ARITH_SWAP:
-        op = rng.choice(_ARITH_SWAP[node.op])
-        if op in ("//", "%") and not isinstance(node.right, A.IntLit):
-            return None
-        return dataclasses.replace(node, op=op)
-    if isinstance(node, A.BinOp) and node.op in _CMP_SWAP:
-        return dataclasses.replace(node, op=rng.choice(_CMP_SWAP[node.op]))
-    if isinstance(node, A.Union):
-        return dataclasses.replace(node, left=node.right, right=node.left)
-    if isinstance(node, A.SimpleAgg) and node.kind in ("min", "max"):
-        return dataclasses.replace(node, kind="max" if node.kind == "min" else "min")
-    if isinstance(node, A.Fold):
-        return A.Aggregate(node.zero, node.op, node.op, node.source, loc=node.loc)
-    if isinstance(node, A.FoldByKey):
-        return A.AggregateByKey(node.zero, node.op, node.op, node.source, loc=node.loc)
-    if isinstance(node, A.Ite):
-        return dataclasses.replace(node, cond=A.Not(node.cond), then=node.orelse, orelse=node.then)
-    return None
-
-
-def _mutable_count(program: A.Program) -> int:
-    count = 0
-
-    def visit(n: A.Node) -> None:
-        nonlocal count
-        if _mutation(random.Random(0), n) is not None:
-            count += 1
-
-    _rebuild(program, lambda n: visit(n))
-    return count
-
-
-class _Editor:
-    """Applies ``_mutation`` to the ``target``-th mutable node of a bottom-up traversal."""
-
-    def __init__(self, rng: random.Random, target: int) -> None:
-        self.rng = rng
-        self.target = target
-        self.seen = -1
-
-    def __call__(self, node: A.Node) -> A.Node | None:
-        if _mutation(random.Random(0), node) is None:
-            return None
-        self.seen += 1
-        return _mutation(self.rng, node) if self.seen == self.target else None
-
-
-def random_variant(rng: random.Random, program: A.Program, changes: int = 1) -> A.Program:
-    """``program`` with ``changes`` random type-preserving edits (constants +-1/2, an arithmetic or
-    comparison operator swapped, union operands swapped, min<->max, ``fold`` as ``aggregate`` with the
-    same function, a negated ``if``). Union swaps, ``fold``->``aggregate`` and negated ``if`` keep the
-    meaning (the union swap only as a bag; partition order changes); the others usually do not. The
-    result may equal the input when the program has nothing to change."""
-    for _ in range(changes):
-        n = _mutable_count(program)
-        if n == 0:
-            return program
-        target = rng.randrange(n)
-        program = _rebuild(program, _Editor(rng, target))
-    return program

@@ -8,7 +8,7 @@ import pytest
 @pytest.fixture(scope="session")
 def spark_context():
     """The test run's SparkContext (real Spark, local[2]); skips nothing: a missing Java fails loudly."""
-    from verifier.spark import get_context
+    from verifier.runtime.spark import get_context
 
     return get_context("local[2]")
 
@@ -16,7 +16,7 @@ def spark_context():
 @pytest.fixture(scope="session")
 def spark_session(spark_context):
     """The test run's SparkSession over the same context (DataFrame and SQL tests)."""
-    from verifier.spark import get_session
+    from verifier.runtime.spark import get_session
 
     return get_session("local[2]")
 

@@ -209,8 +209,8 @@ OUTER_MUTATING = {
 
 
 def observed(t: Type | None) -> Type | None:
-    """What a result is compared as (``verifier.api``'s rule): ``Option[T]`` and ``T``, lists and bags,
-    alike, so ``join`` and a filtered outer join are comparable programs."""
+    """What a result is compared as (``verifier.core.kinds.rdd``'s rule): ``Option[T]`` and ``T``, lists and
+    bags, alike, so ``join`` and a filtered outer join are comparable programs."""
     if isinstance(t, OptionType):
         return observed(t.elem)
     if isinstance(t, ListType | BagType):

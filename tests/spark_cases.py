@@ -206,7 +206,7 @@ def observe(value: Any) -> Outcome:
 
 def run_on_spark(sc: Any, fn: Callable[..., Any], kinds: list[ParamKind], inputs: dict[str, Any],
                  partitions: dict[str, list[list[Any]]]) -> Outcome:
-    from verifier.spark import exact_rdd
+    from verifier.runtime.spark import exact_rdd
 
     args = []
     for k in kinds:
@@ -352,7 +352,7 @@ def main(argv: list[str] | None = None) -> int:
                     help="store each found difference of a not_equivalent pair as its witness")
     args = ap.parse_args(argv)
 
-    from verifier.spark import get_context
+    from verifier.runtime.spark import get_context
 
     sc = get_context()
     data = json.loads(MANIFEST.read_text())

@@ -12,7 +12,7 @@ from schema_util import validate
 import verifier
 from sparklite.parser import parse
 from sparklite.values import outcomes_equal
-from verifier.validate import full_partitions, normalise_inputs, run_program
+from verifier.core.validate import full_partitions, normalise_inputs, run_program
 
 JSON_KEYS = ["schema_version", "verdict", "method", "reason", "counterexample", "warnings", "assumptions",
              "seconds"]
@@ -239,7 +239,7 @@ def test_partition_dependent_counterexample_replays_on_spark(tmp_path: Path, spa
 
 def test_loading_variants(tmp_path: Path) -> None:
     from sparklite.errors import InputError
-    from verifier.loading import load
+    from verifier.core.loading import load
 
     single = write(tmp_path, "single.py", PY_LEFT)
     assert load(single).function == "p1"  # the file's single pipeline
@@ -277,7 +277,7 @@ def test_z3_watchdog_cancels_a_query_past_the_deadline():
 
     import z3
 
-    from verifier.api import _z3_watchdog
+    from verifier.core.run import z3_watchdog as _z3_watchdog
 
     x, y, z = z3.Ints("wx wy wz")
     solver = z3.Solver()

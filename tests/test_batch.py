@@ -12,7 +12,7 @@ import pytest
 from schema_util import validate
 
 import sparkeq
-from verifier.cli import main
+from verifier.interfaces.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 FIX = Path(__file__).resolve().parent / "interface_fixtures"

@@ -6,9 +6,9 @@ import pytest
 
 from sparklite.parser import parse
 from sparklite.values import outcomes_equal
-from verifier.methods import bounded
-from verifier.methods.base import Inconclusive, Options, Pair, Refuted
-from verifier.validate import full_partitions, normalise_inputs, run_program
+from verifier.core.base import Inconclusive, Options, Pair, Refuted
+from verifier.core.methods import bounded
+from verifier.core.validate import full_partitions, normalise_inputs, run_program
 
 OPTS = Options(timeout_s=20.0)
 
@@ -88,7 +88,7 @@ def _case_programs() -> list[tuple[str, object]]:
     import json
     from pathlib import Path
 
-    from verifier.loading import load
+    from verifier.core.loading import load
 
     root = Path(__file__).resolve().parent.parent
     manifest = root / "cases" / "manifest.json"
@@ -115,9 +115,9 @@ def test_encoder_agrees_with_interpreter_on_concrete_inputs() -> None:
     from encoder.basic import value_to_sym
     from encoder.bounded import Evaluator, concrete_outcome, layout_bag
     from sparklite.types import BagType
-    from verifier.difftest import InputGenerator
-    from verifier.methods.base import Pair
-    from verifier.methods.bounded import classic
+    from verifier.core.base import Pair
+    from verifier.core.difftest import InputGenerator
+    from verifier.core.methods.bounded import classic
 
     rng = random.Random(1)
     checked = 0

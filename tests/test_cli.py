@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from schema_util import validate
 
-from verifier.cli import main
+from verifier.interfaces.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = Path(sys.executable).parent / "sparkeq"
@@ -115,7 +115,7 @@ def test_cold_start_is_fast_and_lazy_about_spark(tmp_path: Path) -> None:
     code = textwrap.dedent(f"""
         import sys, time
         t0 = time.perf_counter()
-        from verifier.cli import main
+        from verifier.interfaces.cli import main
         rc = main(["check", {left!r}, {right!r}, "--json", "--no-replay"])
         print("pyspark" in sys.modules, time.perf_counter() - t0, file=sys.stderr)
         sys.exit(rc)
@@ -151,7 +151,7 @@ def test_without_java_the_verdict_stands_with_a_warning(tmp_path: Path) -> None:
     right = sl(tmp_path, "r.sl", "filter(lambda x -> x >= 5)(R)")
     env = {k: v for k, v in os.environ.items() if k != "JAVA_HOME"}
     env["PATH"] = str(tmp_path)  # no java on PATH: replay cannot start Spark
-    command = [str(SCRIPT)] if SCRIPT.exists() else [sys.executable, "-m", "verifier.cli"]
+    command = [str(SCRIPT)] if SCRIPT.exists() else [sys.executable, "-m", "verifier.interfaces.cli"]
     proc = subprocess.run([*command, "check", left, right, "--json"], capture_output=True, text=True,
                           timeout=300, cwd=ROOT, env=env)
     assert proc.returncode == 1, proc.stderr

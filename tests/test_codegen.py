@@ -83,7 +83,7 @@ def run_on_spark(sc: Any, module_text: str, func_name: str, program: A.Program, 
     else one partition in list order, as the interpreter) and the scalar inputs, and collect the result
     left to right, observed like ``reference`` when given (see ``_collect``). Spark failures become
     ``ErrorOutcome``s; any other exception propagates."""
-    from verifier.spark import exact_rdd
+    from verifier.runtime.spark import exact_rdd
 
     namespace: dict[str, Any] = {"__name__": "sparkeq_generated"}
     exec(compile(module_text, f"<sparkeq:{func_name}>", "exec"), namespace)  # noqa: S102 - our own codegen

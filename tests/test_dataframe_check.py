@@ -1,4 +1,4 @@
-"""End to end: ``check`` and the CLI on DataFrame and SQL pairs (verifier.relational_check).
+"""End to end: ``check`` and the CLI on DataFrame and SQL pairs (verifier.core.kinds.relational).
 
 What must hold: a difference the interpreter shows without caveat is ``not_equivalent`` with rows as
 JSON objects per table; a difference that rests on an error is reported only once Spark reproduces it
@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from verifier.api import check, replay_counterexample
+from verifier import check, replay_counterexample
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -189,8 +189,8 @@ def test_rdd_against_dataframe_is_an_input_error(tmp_path: Path) -> None:
 
 
 def _cli(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "verifier.cli", "check", *args], capture_output=True,
-                          text=True, cwd=REPO, timeout=300)
+    return subprocess.run([sys.executable, "-m", "verifier.interfaces.cli", "check", *args],
+                          capture_output=True, text=True, cwd=REPO, timeout=300)
 
 
 def test_cli_json_and_exit_codes(tmp_path: Path, schema_file: str) -> None:

@@ -15,7 +15,7 @@ import z3
 
 import verifier
 from sparklite.deadline import Deadline, OutOfTime
-from verifier.methods.agg_one_sync import _instantiations
+from verifier.core.methods.agg_one_sync import _instantiations
 
 
 def _join_parity_pair(k: int) -> tuple[tuple[str, str], tuple[str, str]]:

@@ -14,8 +14,8 @@ from sparklite.desugar import SURFACE_ONLY, desugar, is_kernel
 from sparklite.generate import GenConfig, random_program
 from sparklite.parser import parse
 from sparklite.printer import pretty
-from verifier.methods import partition_independence as pi
-from verifier.methods.base import Options
+from verifier.core.base import Options
+from verifier.core.methods import partition_independence as pi
 
 
 def kernel_of(src: str) -> A.Program:

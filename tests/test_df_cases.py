@@ -395,7 +395,7 @@ def _session(spark: Any) -> Any:
 
 
 def run_side(spark: Any, pair: Pair, side: Side, layout: Layout) -> tuple:
-    from verifier.spark import exact_dataframe
+    from verifier.runtime.spark import exact_dataframe
 
     def attempt() -> tuple:
         session = _session(spark)
@@ -491,7 +491,7 @@ def test_equivalent_pair_agrees_on_spark(spark_session, entry):
 def test_sparkeq_verdict(entry):
     """sparkeq on every pair: the expected verdict, never one contradicting the truth, and every
     counterexample reproduced on Spark."""
-    from verifier.api import check
+    from verifier import check
 
     def spec(s: str) -> str:
         path, sep, fn = s.partition("::")
@@ -516,7 +516,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     import argparse
     import time
 
-    from verifier.spark import get_session
+    from verifier.runtime.spark import get_session
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--trials", type=int, default=30)

@@ -1,4 +1,5 @@
-"""DataFrame scripts in script mode (frontend/df_script.py, verifier/df_script_check.py; docs/scripts.md).
+"""DataFrame scripts in script mode (frontend/df_script.py, verifier/core/kinds/df_script.py;
+docs/scripts.md).
 
 What is checked, without Spark: the DataFrame pairs of cases/scripts/manifest.json get their expected
 verdicts with their witness files and outputs (CSV lines with a header, JSON lines), the equivalent ones
@@ -23,15 +24,9 @@ from schema_util import validate
 from frontend.df_script import align_df_sources, is_df_script, translate_df_script, translate_df_script_file
 from sparklite.errors import InputError
 from sparklite.values import Bag, Sorted
-from verifier.api import check, replay_counterexamples
-from verifier.cli import main
-from verifier.df_script_check import (
-    DfObservation,
-    csv_field,
-    json_line,
-    observably_differ,
-    observe,
-)
+from verifier import check, replay_counterexamples
+from verifier.core.df_script_search import DfObservation, csv_field, json_line, observably_differ, observe
+from verifier.interfaces.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 MANIFEST = json.loads((ROOT / "cases" / "scripts" / "manifest.json").read_text())
@@ -278,7 +273,8 @@ def test_counterexamples_replay_on_spark(results):
 def _replayed_alike(left_name, right_name, tables):
     """Both scripts run on Spark with ``tables`` as their files: each writes what the interpreter
     predicts, and they write the same."""
-    from verifier.df_script_check import realisable, replay_df_scripts
+    from verifier.core.df_script_search import realisable
+    from verifier.runtime.df_script_replay import replay_df_scripts
 
     left = translate_df_script_file(str(ROOT / "cases" / "scripts" / f"{left_name}.py"))
     right = align_df_sources(
@@ -364,7 +360,7 @@ RENAMED = "res = emp.where(emp.salary > 0).select('dept', emp.salary.alias('pay'
 def _prove(tmp_path, left_sink, right_sink, right_res=RES, right_mode=""):
     import time
 
-    from verifier.df_script_prove import prove_df_scripts
+    from verifier.core.df_script_prove import prove_df_scripts
 
     paths = []
     for name, res, sink, mode in (("left", RES, left_sink, ""), ("right", right_res, right_sink, right_mode)):

@@ -1,4 +1,5 @@
-"""verifier.difftest: random differential testing finds known differences, deterministically."""
+"""verifier.core.difftest / verifier.runtime.difftest: random differential testing finds known differences,
+deterministically."""
 
 from __future__ import annotations
 
@@ -19,8 +20,9 @@ from sparklite.ast import (
 )
 from sparklite.types import INT, BagType
 from sparklite.values import ErrorOutcome
-from verifier.difftest import InputGenerator, diff_on_spark, program_constants, search
-from verifier.methods.base import LoadedProgram
+from verifier.core.base import LoadedProgram
+from verifier.core.difftest import InputGenerator, program_constants, search
+from verifier.runtime.difftest import diff_on_spark
 
 R = (Param("R", BagType(INT)),)
 
@@ -129,8 +131,8 @@ def test_diff_on_spark_finds_partition_dependence(spark_context, tmp_path) -> No
 
 @pytest.mark.spark
 def test_spark_fallback_turns_unknown_into_a_replayed_counterexample(spark_context, tmp_path) -> None:
-    from verifier.difftest import spark_fallback
-    from verifier.result import Result
+    from verifier.core.result import Result
+    from verifier.runtime.difftest import spark_fallback
 
     path = tmp_path / "sums.py"
     path.write_text("from operator import add\nfrom pyspark import RDD\n\n\n"
@@ -151,7 +153,7 @@ def test_spark_fallback_turns_unknown_into_a_replayed_counterexample(spark_conte
 def test_cli_diff_on_spark_flag(spark_context, tmp_path, capsys) -> None:
     import json
 
-    from verifier.cli import main
+    from verifier.interfaces.cli import main
 
     path = tmp_path / "pair.py"
     path.write_text("from pyspark import RDD\n\n\ndef a(R: RDD[int]) -> RDD[int]:\n"

@@ -1,4 +1,4 @@
-"""verifier.extract: only the pipeline and what it needs is executed (no Spark needed here)."""
+"""verifier.runtime.extract: only the pipeline and what it needs is executed (no Spark needed here)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from verifier.extract import ExtractionError, extract, loaded_function
+from verifier.runtime.extract import ExtractionError, extract, loaded_function
 
 SOURCE = textwrap.dedent('''
     from __future__ import annotations
@@ -95,7 +95,8 @@ def test_statement_sees_only_earlier_bindings() -> None:
 
 
 def test_worker_exception_names_are_dug_out_of_spark_messages() -> None:
-    from verifier.replay import ReplayError, _exception_name
+    from verifier.core.services import ReplayError
+    from verifier.runtime.replay import _exception_name
 
     class Py4JJavaError(Exception):  # the shape of py4j's error: the worker's traceback inside the text
         __module__ = "py4j.protocol"

@@ -129,7 +129,7 @@ def collect_rdds(value: Any) -> Any:
 
 def run_spark(fn: Any, args: list[Any]) -> Any:
     """The pipeline's result on Spark (RDDs collected), or the ``ErrorOutcome`` of what it raised."""
-    from verifier.replay import _exception_name
+    from verifier.runtime.replay import _exception_name
 
     try:
         return collect_rdds(fn(*args))
@@ -193,7 +193,7 @@ def _linearizes(items: list[Any], reference: Sorted) -> bool:
 @pytest.mark.spark
 @pytest.mark.parametrize("path,name", PIPELINES, ids=[f"{p.stem}::{n}" for p, n in PIPELINES])
 def test_translation_agrees_with_spark(spark_context: Any, path: pathlib.Path, name: str) -> None:
-    from verifier.spark import exact_rdd
+    from verifier.runtime.spark import exact_rdd
 
     program = translate_file(str(path), name)
     typecheck(program)  # the frontend's output must type-check

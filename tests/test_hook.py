@@ -1,8 +1,8 @@
 """``sparkeq hook``: real git repositories under tmp_path, real Z3, no Spark (``--no-replay``).
 
 Each test commits an old version of a module, edits it (in the working tree or the index) and runs the
-hook in-process through ``verifier.cli.main`` -- the same entry point as the console script -- except
-the end-to-end test, which installs the documented ``.git/hooks/pre-commit`` script and lets
+hook in-process through ``verifier.interfaces.cli.main`` -- the same entry point as the console script --
+except the end-to-end test, which installs the documented ``.git/hooks/pre-commit`` script and lets
 ``git commit`` run the real ``sparkeq`` executable.
 """
 
@@ -20,8 +20,8 @@ import pytest
 from schema_util import validate
 
 from verifier import check
-from verifier.cli import main
-from verifier.result import Result
+from verifier.core.result import Result
+from verifier.interfaces.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 SPARKEQ = Path(sys.executable).parent / "sparkeq"
@@ -373,7 +373,7 @@ def test_plain_git_pre_commit_hook_blocks_a_broken_refactor(repo: Path) -> None:
 def test_a_crash_in_one_function_is_unknown_not_fatal(repo: Path, capsys: pytest.CaptureFixture[str],
                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     """A bug while checking one function must not hide the other functions' verdicts."""
-    from verifier import hook as hook_module
+    from verifier.interfaces import hook as hook_module
 
     real = hook_module._check_function
 

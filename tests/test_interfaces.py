@@ -18,8 +18,8 @@ from schema_util import validate
 
 import sparkeq
 from sparkeq.testing import assert_equivalent, assert_not_equivalent
-from verifier.cli import main
-from verifier.render import render
+from verifier.interfaces.cli import main
+from verifier.interfaces.render import render
 
 ROOT = Path(__file__).resolve().parent.parent
 FIX = Path(__file__).resolve().parent / "interface_fixtures"

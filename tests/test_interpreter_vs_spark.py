@@ -2,8 +2,8 @@
 
 Each case is a random well-typed program (``sparklite.generate``), random small inputs and a random
 explicit partitioning of every input bag. The interpreter's outcome must equal what codegen's PySpark
-computes on exactly that partitioning (``verifier.spark.exact_rdd``): bags as multisets, values exactly,
-errors by kind. Spark is the truth: a disagreement is a bug in the interpreter (or in codegen).
+computes on exactly that partitioning (``verifier.runtime.spark.exact_rdd``): bags as multisets, values
+exactly, errors by kind. Spark is the truth: a disagreement is a bug in the interpreter (or in codegen).
 
 Cases run a few at a time from threads on the one SparkContext: a Spark job on tiny data is mostly
 scheduling latency, which overlaps well. ``SPARKEQ_DIFF_CASES`` changes the number of cases (default 320).
@@ -115,7 +115,8 @@ def test_interpreter_agrees_with_spark_on_random_programs(spark_context: Any) ->
 
 
 def test_generator_is_deterministic_and_variants_stay_well_typed() -> None:
-    from sparklite.generate import GenConfig, random_variant
+    from sparklite.generate import GenConfig
+    from sparklite.variants import random_variant
 
     assert random_program(random.Random(7)) == random_program(random.Random(7))
     changed = 0

@@ -5,7 +5,7 @@ Each case is a random well-typed program (``random_program(..., flavor="rich")``
 empty strings, unicode up to astral characters, floats with NaN, +-0.0, infinities, 1e308 and 5e-324,
 ``None`` from outer joins, splits, slices, parsing, sorts, ``take``/``top``/``takeOrdered``/``first``,
 ``countByValue``/``collectAsMap``, ``subtract``/``intersection``, ``groupByKey`` to lists), random small
-inputs and a random explicit partitioning of every input bag (``verifier.spark.exact_rdd``). The
+inputs and a random explicit partitioning of every input bag (``verifier.runtime.spark.exact_rdd``). The
 interpreter's outcome must equal what codegen's PySpark computes on exactly that partitioning: bags as
 multisets, ordered results modulo ties (``values.observe_like`` reads Spark's list through the
 interpreter's tie groups), floats as Python compares them but NaN equal to NaN, errors by kind. Spark is

@@ -7,8 +7,8 @@ from test_method_support import OPTS, PAIR, add, assert_real, at, bag, call, lam
 
 from sparklite import ast as A
 from sparklite.types import INT
-from verifier.methods import agg_mult, agg_one, agg_one_sync
-from verifier.methods.base import Inconclusive, NotApplicable, Proved, Refuted
+from verifier.core.base import Inconclusive, NotApplicable, Proved, Refuted
+from verifier.core.methods import agg_mult, agg_one, agg_one_sync
 
 R = {"R": bag()}
 RP = {"R": bag(PAIR)}

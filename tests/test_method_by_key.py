@@ -5,8 +5,8 @@ from __future__ import annotations
 from test_method_support import OPTS, PAIR, add, assert_real, at, bag, call, lam, op, pair, prog, tup, v
 
 from sparklite import ast as A
-from verifier.methods import by_key
-from verifier.methods.base import Inconclusive, NotApplicable, Proved, Refuted
+from verifier.core.base import Inconclusive, NotApplicable, Proved, Refuted
+from verifier.core.methods import by_key
 
 RP = {"R": bag(PAIR)}
 DECILE_ONE = lam("p", tup(op("//", at("p", 1), 10), 1))

@@ -1,4 +1,4 @@
-"""Support (``verifier.methods.support``): programs whose result is a set, compared by supports.
+"""Support (``verifier.core.methods.support``): programs whose result is a set, compared by supports.
 
 Each law is checked on a proof *and* on a near miss, whose candidate the interpreter confirms (the
 method itself never claims a difference)."""
@@ -8,8 +8,8 @@ from __future__ import annotations
 from test_method_support import OPTS, assert_real, pair
 
 from sparklite.parser import parse
-from verifier.methods import support
-from verifier.methods.base import Inconclusive, NotApplicable, Proved
+from verifier.core.base import Inconclusive, NotApplicable, Proved
+from verifier.core.methods import support
 
 HEAD = "program p(R: Bag[Int], S: Bag[Int], t: Int) =\n  "
 

@@ -6,8 +6,8 @@ from test_method_support import OPTS, PAIR, assert_real, at, bag, lam, n, op, pa
 
 from sparklite import ast as A
 from sparklite.types import INT
-from verifier.methods import noagg
-from verifier.methods.base import Inconclusive, NotApplicable, Proved, Refuted
+from verifier.core.base import Inconclusive, NotApplicable, Proved, Refuted
+from verifier.core.methods import noagg
 
 R = {"R": bag()}
 

@@ -10,7 +10,7 @@ from sparklite import ast as A
 from sparklite.interpreter import run as interpret
 from sparklite.types import BOOL, INT, BagType, TupleType
 from sparklite.values import outcomes_equal
-from verifier.methods.base import Candidate, Options, Pair
+from verifier.core.base import Candidate, Options, Pair
 
 PAIR = TupleType((INT, INT))
 OPTS = Options(timeout_s=10.0)

@@ -124,7 +124,7 @@ def _holds_data_none(inputs: dict, made_by_condition: bool) -> bool:
 def test_a_none_in_the_data_tells_the_join_forms_apart(pipelines: Path, left: str, right: str) -> None:
     result = _check(pipelines, left, right)
     assert result.verdict == "not_equivalent", result.explanation
-    # the difference rests on a None stored in the data (validated by the interpreter in verifier.api)
+    # the difference rests on a None stored in the data (validated by the interpreter in verifier.core.decide)
     assert _holds_data_none(dict(result.counterexample.inputs), "cond" in left), result.counterexample
 
 

@@ -7,9 +7,9 @@ import pytest
 
 from sparklite.parser import parse
 from sparklite.values import outcomes_equal
-from verifier.methods.base import Options
-from verifier.methods.partition_independence import check_program, find_witness
-from verifier.validate import run_program
+from verifier.core.base import Options
+from verifier.core.methods.partition_independence import check_program, find_witness
+from verifier.core.validate import run_program
 
 OPTS = Options(timeout_s=20.0)
 

@@ -23,7 +23,7 @@ PER_FILE_TIMEOUT = 5.0
 
 @pytest.mark.skipif(not FILES, reason=f"the shared real-world corpus is not at {CORPUS}")
 def test_no_internal_error_on_the_realworld_corpus() -> None:
-    from verifier.api import check
+    from verifier import check
 
     failures: list[str] = []
     verdicts: dict[str, int] = {}
@@ -62,7 +62,7 @@ def _functions() -> list[tuple[Path, str]]:
 @pytest.mark.slow
 @pytest.mark.skipif(not FILES, reason=f"the shared real-world corpus is not at {CORPUS}")
 def test_no_internal_error_on_the_realworld_functions() -> None:
-    from verifier.api import check
+    from verifier import check
 
     failures: list[str] = []
     units = _functions()

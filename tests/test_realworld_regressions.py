@@ -15,7 +15,7 @@ import pytest
 
 from frontend.df_script import translate_df_script_file
 from sparklite.errors import InputError
-from verifier.api import check
+from verifier import check
 
 HEAD = """\
 import sys
@@ -202,7 +202,7 @@ def test_a_date_past_year_9999_is_a_caveat_not_an_error() -> None:
 
 def test_back_quoted_ddl_names_are_read_as_spark_reads_them() -> None:
     from sparklite.relational.types import parse_ddl
-    from verifier.replay_df import ddl
+    from verifier.runtime.replay_df import ddl
 
     schema = parse_ddl("`order id` INT NOT NULL, `a,b` DECIMAL(10,2), `x``y` STRING, plain BIGINT")
     assert schema.names == ("order id", "a,b", "x`y", "plain")
@@ -286,8 +286,8 @@ def f(spark: SparkSession, df: Annotated[DataFrame, "id INT NOT NULL, price INT"
 
 
 def test_a_session_parameter_is_no_input_and_gets_the_replays_session(tmp_path: Path) -> None:
-    from verifier.loading import load
-    from verifier.replay_df import call_arguments
+    from verifier.core.loading import load
+    from verifier.runtime.replay_df import call_arguments
 
     (tmp_path / "l.py").write_text(_SESSION)
     loaded = load(f"{tmp_path}/l.py::f")

@@ -1,4 +1,4 @@
-"""The DataFrame/SQL prover (``verifier.methods.rel_terms`` over ``encoder.relational``), method level.
+"""The DataFrame/SQL prover (``verifier.core.methods.rel_terms`` over ``encoder.relational``), method level.
 
 Two kinds of test: refactorings it must prove (with what it assumed), and the traps of
 ``dataframe-semantics.md`` it must *not* prove (NULLs, ANSI errors, bags vs sets, keys that were not
@@ -13,9 +13,9 @@ import time
 
 import pytest
 
-from verifier.loading import load_python_source
-from verifier.methods import rel_terms
-from verifier.relational import align
+from verifier.core.loading import load_python_source
+from verifier.core.methods import rel_terms
+from verifier.core.relational_search import align
 
 HEAD = """from typing import Annotated
 from pyspark.sql import DataFrame, functions as F
@@ -242,7 +242,7 @@ def test_does_not_prove_trap(left: str, right: str, params: str) -> None:
 )
 def test_traps_are_refuted_end_to_end(tmp_path, left: str, right: str, params: str) -> None:
     """The traps really differ: the interpreter's search finds a difference for them."""
-    from verifier.api import check
+    from verifier import check
 
     paths = []
     for name, body in (("l", left), ("r", right)):
@@ -308,7 +308,7 @@ def test_aggregate_argument_errors_are_compared_row_by_row() -> None:
 
 
 def test_literal_relations_are_sums_of_terms_without_variables(tmp_path) -> None:
-    from verifier.api import check
+    from verifier import check
 
     def sql(name: str, text: str) -> str:
         p = tmp_path / f"{name}.sql"

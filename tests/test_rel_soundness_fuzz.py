@@ -5,7 +5,7 @@ two tables with NULLs, NOT NULL columns, some primary keys and boundary literals
 a join of a kind chosen round-robin, so every join kind is covered) and a variant of it made by
 ``relfuzzutil.make_variant``: rewrites meant to preserve meaning, plus, for about half the pairs, one
 mutation meant to change it. The kernel programs go to ``verifier.check`` as they are (the library
-takes a ``RelProgram`` as a side, ``verifier.loading.load``), with ``replay=False``; the reference
+takes a ``RelProgram`` as a side, ``verifier.core.loading.load``), with ``replay=False``; the reference
 interpreter (``sparklite.relational.interpreter``) judges the answer, never the labels:
 
 - ``equivalent``: both programs run on many random tables (NULLs, INT/BIGINT bounds, NaN, -0.0, the
@@ -430,8 +430,8 @@ def _mutated_pair_with_definite_difference() -> tuple[R.RelProgram, R.RelProgram
 def test_the_oracle_rejects_a_wrong_proof_and_a_made_up_counterexample() -> None:
     """Fed a verifier's answer that proves a mutated pair, or refutes it on tables where the programs
     agree, the judge reports a violation (the fuzzer can fail)."""
-    from verifier.relational import inputs_json
-    from verifier.result import Counterexample, Result
+    from verifier.core.relational_search import inputs_json
+    from verifier.core.result import Counterexample, Result
 
     left, right = _mutated_pair_with_definite_difference()
     rec = RelPairRecord(0, intended="not_equivalent")
@@ -447,7 +447,7 @@ def test_the_oracle_rejects_a_wrong_proof_and_a_made_up_counterexample() -> None
 def test_counterexample_tables_round_trip_through_json() -> None:
     """``tables_from_json`` reads back what the verifier writes (NaN, infinities, -0.0, decimals, dates,
     NULLs), so a re-run uses the very tables of the counterexample."""
-    from verifier.relational import inputs_json, layout_json
+    from verifier.core.relational_search import inputs_json, layout_json
 
     for i in range(60):
         rng = random.Random(f"json:{i}")

@@ -5,8 +5,8 @@ equivalent PySpark DataFrame code, runs both on the same rows and partitions, an
 interpreter's outcome is Spark's. The facts come from ``dataframe-semantics.md`` plus the observations
 the interpreter's and the function table's docstrings cite (evaluation order of operands, the JDK's
 double formatting, NaN cast to decimal...). Inputs are RDD-backed DataFrames with an exact partitioning
-(``verifier.spark.exact_rdd``): a local DataFrame would let Spark's optimiser fold expressions with its
-interpreted evaluator instead of running the generated code a real job runs.
+(``verifier.runtime.spark.exact_rdd``): a local DataFrame would let Spark's optimiser fold expressions with
+its interpreted evaluator instead of running the generated code a real job runs.
 """
 
 from __future__ import annotations
@@ -253,7 +253,7 @@ class SparkEnv:
         self._frames: dict[tuple, Any] = {}
 
     def frame(self, rows: Sequence[tuple], ddl: str, parts: Sequence[Sequence[tuple]] | None = None) -> Any:
-        from verifier.spark import exact_rdd
+        from verifier.runtime.spark import exact_rdd
 
         layout = [list(p) for p in parts] if parts is not None else [list(rows)]
         key = (ddl, repr(layout))

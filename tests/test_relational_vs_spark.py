@@ -2,7 +2,7 @@
 
 Each case is a random well-typed kernel program (``sparklite.relational.generate``, built through
 ``build.py``), random small tables and a random explicit partitioning of each (1-3 partitions,
-``verifier.spark.exact_dataframe``). The program runs on Spark as the DataFrame code
+``verifier.runtime.spark.exact_dataframe``). The program runs on Spark as the DataFrame code
 ``sparklite.relational.codegen`` emits, and on the interpreter; Spark is the truth.
 
 Agreement is defined honestly (``classify``):
@@ -155,7 +155,7 @@ def run_on_spark(spark: Any, case: Case, reference: Any = None, retries: int = 2
     worker under load) is retried, then re-raised."""
     from sparklite.relational.values import RelResult, RelRow, rel_error_of_exception
     from sparklite.values import Bag, observe_like, observe_value
-    from verifier.spark import exact_dataframe
+    from verifier.runtime.spark import exact_dataframe
 
     program = case.program
     body = program.body
@@ -463,7 +463,7 @@ def _spark_rows(spark: Any, program: R.RelProgram, tables: dict[str, list[tuple]
     """Spark's (dtypes, outcome) for ``program``: rows sorted canonically unless ordered; errors as
     ``RelError``."""
     from sparklite.relational.values import rel_error_of_exception
-    from verifier.spark import exact_dataframe
+    from verifier.runtime.spark import exact_dataframe
 
     quiet_pyspark()
     frames = []

@@ -1,4 +1,4 @@
-"""verifier.replay on a real local Spark: one test per kind of outcome and per replay path."""
+"""verifier.runtime.replay on a real local Spark: one test per kind of outcome and per replay path."""
 
 from __future__ import annotations
 
@@ -10,8 +10,9 @@ import pytest
 from sparklite.ast import Param, Program, Var
 from sparklite.types import INT, BagType, TupleType, Type
 from sparklite.values import Bag, ErrorOutcome
-from verifier.methods.base import LoadedProgram
-from verifier.replay import ReplayError, replay, run_on_spark
+from verifier.core.base import LoadedProgram
+from verifier.core.services import ReplayError
+from verifier.runtime.replay import replay, run_on_spark
 
 pytestmark = pytest.mark.spark
 
@@ -193,9 +194,9 @@ def test_ordered_and_dict_results_replay_exactly(spark_context) -> None:
 NO_JAVA_SCRIPT = textwrap.dedent('''
     from sparklite.ast import Param, Program, Var
     from sparklite.types import INT, BagType
-    from verifier.methods.base import LoadedProgram
-    from verifier.replay import replay
-    from verifier.spark import SparkUnavailable
+    from verifier.core.base import LoadedProgram
+    from verifier.runtime.replay import replay
+    from verifier.runtime.spark import SparkUnavailable
 
     p = LoadedProgram(Program("f", (Param("R", BagType(INT)),), (), (), Var("R")), "python",
                       function="f", source="def f(R):\\n    return R\\n")
@@ -216,7 +217,7 @@ def test_missing_java_is_spark_unavailable_and_the_demo_says_so() -> None:
     out = subprocess.run([sys.executable, "-c", NO_JAVA_SCRIPT], capture_output=True, text=True, env=env,
                          timeout=120)
     assert "unavailable: Java was not found" in out.stdout, out.stderr
-    demo = subprocess.run([sys.executable, "-m", "verifier.demo"], capture_output=True, text=True, env=env,
-                          timeout=120)
+    demo = subprocess.run([sys.executable, "-m", "verifier.interfaces.demo"], capture_output=True, text=True,
+                          env=env, timeout=120)
     assert demo.returncode == 1
     assert "Java" in demo.stdout

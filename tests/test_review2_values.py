@@ -14,7 +14,7 @@ import pytest
 from sparklite.interpreter import run
 from sparklite.parser import parse
 from sparklite.values import outcomes_equal
-from verifier.api import check
+from verifier import check
 
 NAN = float("nan")
 

@@ -27,7 +27,7 @@ def _program(annot: str, body: str):
 def _spark_vs_interpreter(sc: Any, annot: str, body: str, parts: tuple[tuple[Any, ...], ...]
                           ) -> tuple[Any, Any]:
     from tests.test_frontend_faithfulness import observe_like
-    from verifier.spark import exact_rdd
+    from verifier.runtime.spark import exact_rdd
 
     program = _program(annot, body)
     ns: dict[str, Any] = {"RDD": list, "math": math}
@@ -111,7 +111,7 @@ HELD = [
 
 def _py(f: Any, x: Any) -> Any:
     from tests.test_frontend_faithfulness import _value
-    from verifier.replay import _exception_name
+    from verifier.runtime.replay import _exception_name
 
     try:
         return Bag.of([_value(f(x))])

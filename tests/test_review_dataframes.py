@@ -3,9 +3,9 @@
 Each failing test is one bug, with a minimal reproducer and a comment saying what Spark 4 does and what
 sparkeq does. The worst kind is a ``not_equivalent`` (computed with ``replay=False``) whose counterexample
 does *not* make the two original programs differ on Spark: those tests run the originals on the
-counterexample's tables with PySpark, independently of ``verifier.replay_df``, and compare ``df.dtypes``
-and the rows as bags (or what a Python caller sees, for actions). The passing tests pin tricky cases
-that are right today.
+counterexample's tables with PySpark, independently of ``verifier.runtime.replay_df``, and compare
+``df.dtypes`` and the rows as bags (or what a Python caller sees, for actions). The passing tests pin
+tricky cases that are right today.
 
 Expected to fail today (marked xfail; bugs, see each test's comment):
   test_df_agg_dict_orders_columns_as_spark, test_sql_window_function_error_message.
@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from verifier.api import check
+from verifier import check
 
 HEAD = """from typing import Annotated
 from pyspark.sql import DataFrame, functions as F
@@ -50,7 +50,7 @@ def _check(left: str, right: str, **options: Any) -> Any:
 
 
 # ---------------------------------------------------------------------------------------------------
-# Running the ORIGINAL programs on Spark (independent of verifier.replay_df)
+# Running the ORIGINAL programs on Spark (independent of verifier.runtime.replay_df)
 # ---------------------------------------------------------------------------------------------------
 
 
@@ -73,7 +73,7 @@ def _tables(result: Any, ddls: dict[str, str]) -> dict[str, tuple[str, list[tupl
 
 
 def _frames(spark: Any, tables: dict[str, tuple[str, list[tuple]]]) -> dict[str, Any]:
-    from verifier.spark import exact_dataframe
+    from verifier.runtime.spark import exact_dataframe
 
     return {name: exact_dataframe(spark, [rows], ddl) for name, (ddl, rows) in tables.items()}
 
@@ -223,7 +223,7 @@ def test_df_top_level_cast_names_are_right(tmp_path: Path, spark_session: Any) -
 def test_collect_of_int_vs_bigint_is_the_same_python_value(tmp_path: Path, spark_session: Any) -> None:
     # collect() returns a list of Rows: an int and a bigint column give the same Python ints. sparkeq
     # compares the columns' Spark types of collected rows and says not_equivalent on the EMPTY table,
-    # where both programs return []. Replay does not catch it: verifier/replay_df._observe gives a
+    # where both programs return []. Replay does not catch it: verifier/runtime/replay_df._observe gives a
     # collected list the *interpreter's* columns, so even replay=True reports this as "replayed on Spark".
     ddl = "k INT"
     left = _py(tmp_path, "l", _fn(ddl, 't.select(t.k.cast("bigint")).collect()'))
@@ -256,7 +256,7 @@ def test_order_only_difference_needs_rows_that_differ(tmp_path: Path, spark_sess
     result = _check(left, right)
     if result.verdict == "not_equivalent":
         tables = _tables(result, {"t": ddl})
-        from verifier.spark import exact_dataframe
+        from verifier.runtime.spark import exact_dataframe
 
         def ordered(path: str) -> list[tuple]:
             ns: dict[str, Any] = {}
@@ -351,7 +351,7 @@ def test_unicode_digit_string_cast_to_decimal(tmp_path: Path, spark_session: Any
 
 def test_decimal_column_with_scale_28_crashes(tmp_path: Path) -> None:
     # A DECIMAL(38,30) column (any scale >= 28) crashes check() with decimal.InvalidOperation:
-    # verifier/relational.value_pool quantizes 1 to 30 places in the default 28-digit context.
+    # verifier/core/relational_search.value_pool quantizes 1 to 30 places in the default 28-digit context.
     ddl = "m DECIMAL(38,30)"
     left = _py(tmp_path, "l", _fn(ddl, 't.select((F.col("m") + 1).alias("x"))'))
     right = _py(tmp_path, "r", _fn(ddl, 't.select((F.col("m") + 2).alias("x"))'))
@@ -432,7 +432,8 @@ def test_schema_file_column_named_key_is_dropped(tmp_path: Path) -> None:
 def test_sql_queries_over_one_schema_reading_different_tables(tmp_path: Path) -> None:
     # Two .sql queries over one --schema file are comparable on the schema's tables even when one of
     # them does not read every table (removing a join is the classic rewrite). sparkeq answers "error:
-    # LEFT reads 2 table(s) ... cannot be compared on the same inputs" (verifier/relational.align).
+    # LEFT reads 2 table(s) ... cannot be compared on the same inputs"
+    # (verifier/core/relational_search.align).
     # The pair is not equivalent (an employee whose dept has no row in dept).
     schema = _sql(tmp_path, "schema", "CREATE TABLE emp (id INT NOT NULL, dept INT, PRIMARY KEY (id));\n"
                                       "CREATE TABLE dept (id INT NOT NULL, PRIMARY KEY (id));\n")
@@ -490,7 +491,7 @@ CREATE TABLE `emp` (
 @pytest.mark.spark
 def test_replay_honours_star_import_of_builtin_names(tmp_path: Path, spark_session: Any) -> None:
     # "from pyspark.sql.functions import *" makes sum/max/min Spark's functions, in Python and in
-    # sparkeq's translation. Replay (verifier/extract.py) only reaches for a star import when a needed
+    # sparkeq's translation. Replay (verifier/runtime/extract.py) only reaches for a star import when a needed
     # name is *not* a builtin, so t.agg(sum("v")) runs Python's builtin sum and replay fails with a
     # TypeError: "counterexample not replayed on Spark".
     star = ("from typing import Annotated\nfrom pyspark.sql import DataFrame\n"
@@ -533,7 +534,7 @@ def test_valid_spark_code_is_not_an_analysis_error(tmp_path: Path, expr: str) ->
     # runs each of them. An unsupported construct should be an UnsupportedError, not a claim that Spark
     # rejects the program.
     from sparklite.relational.build import AnalysisError
-    from verifier.loading import load, load_schemas
+    from verifier.core.loading import load, load_schemas
 
     path = _sql(tmp_path, "q", f"SELECT {expr} FROM t")
     try:
@@ -550,7 +551,7 @@ def test_sql_window_function_error_message(tmp_path: Path) -> None:
     # "column 'a' is read outside an aggregate function ... (MISSING_GROUP_BY)" instead of saying window
     # functions are not supported.
     from sparklite.relational.build import AnalysisError
-    from verifier.loading import load, load_schemas
+    from verifier.core.loading import load, load_schemas
 
     path = _sql(tmp_path, "q", "SELECT a, sum(b) OVER (PARTITION BY a) FROM t")
     with pytest.raises(Exception) as info:

@@ -17,8 +17,9 @@ from sparklite.parser import parse
 from sparklite.simplify import simplify
 from sparklite.typecheck import typecheck
 from sparklite.types import FLOAT, INT, STR, DictType, OptionType, TupleType
-from verifier import abstraction
-from verifier.api import check, kernel
+from verifier import check
+from verifier.core import abstraction
+from verifier.core.kinds.rdd import kernel
 
 HUGE = 10 ** 400  # more than a float holds (about 1.8e308), fewer digits than str() refuses (4300)
 

@@ -13,7 +13,7 @@ from sparklite import ast as A
 from sparklite.interpreter import run
 from sparklite.types import FLOAT, INT, STR, BagType, TupleType
 from sparklite.values import outcomes_equal
-from verifier.api import check
+from verifier import check
 
 V = A.Var
 

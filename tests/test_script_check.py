@@ -22,10 +22,10 @@ from schema_util import validate
 
 from frontend.script import align_sources, translate_script
 from sparklite.values import Bag, ErrorOutcome, ListValue, Sorted
-from verifier.api import check, replay_counterexamples
-from verifier.cli import main
-from verifier.methods.base import Candidate
-from verifier.script_check import ScriptPair, observably_differ
+from verifier import check, replay_counterexamples
+from verifier.core.base import Candidate
+from verifier.core.script_check import ScriptPair, observably_differ
+from verifier.interfaces.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 MANIFEST = json.loads((ROOT / "cases" / "scripts" / "manifest.json").read_text())
@@ -81,7 +81,8 @@ def test_counterexamples_replay_on_spark(results):
 @pytest.mark.spark
 def test_cli_checks_and_replays_two_scripts():
     pair = next(p for p in PAIRS if p["name"] == CLI_PAIR)
-    command = [sys.executable, "-m", "verifier.cli", "check", pair["left"], pair["right"], "--json"]
+    command = [sys.executable, "-m", "verifier.interfaces.cli", "check", pair["left"], pair["right"],
+               "--json"]
     proc = subprocess.run(command, capture_output=True, text=True, timeout=600, cwd=ROOT)
     assert proc.returncode == 1, proc.stderr
     data = validate(json.loads(proc.stdout))
@@ -93,7 +94,8 @@ def test_cli_checks_and_replays_two_scripts():
 
 def test_cli_equivalent_scripts_without_spark():
     pair = next(p for p in PAIRS if p["name"] == "wordcount_two_ways")
-    command = [sys.executable, "-m", "verifier.cli", "check", pair["left"], pair["right"], "--json"]
+    command = [sys.executable, "-m", "verifier.interfaces.cli", "check", pair["left"], pair["right"],
+               "--json"]
     proc = subprocess.run(command, capture_output=True, text=True, timeout=300, cwd=ROOT)
     assert proc.returncode == 0, proc.stderr
     data = validate(json.loads(proc.stdout))
@@ -106,7 +108,8 @@ def test_without_java_the_script_verdict_stands_with_a_warning(tmp_path):
     pair = next(p for p in PAIRS if p["name"] == CLI_PAIR)
     env = {k: v for k, v in os.environ.items() if k != "JAVA_HOME"}
     env["PATH"] = str(tmp_path)  # no java on PATH: the scripts cannot start Spark
-    command = [sys.executable, "-m", "verifier.cli", "check", pair["left"], pair["right"], "--json"]
+    command = [sys.executable, "-m", "verifier.interfaces.cli", "check", pair["left"], pair["right"],
+               "--json"]
     proc = subprocess.run(command, capture_output=True, text=True, timeout=300, cwd=ROOT, env=env)
     assert proc.returncode == 1, proc.stderr
     data = validate(json.loads(proc.stdout))
@@ -236,8 +239,8 @@ def test_scripts_reading_a_file_differently_are_compared_as_spark_reads_it(tmp_p
     then shuffles into another number of partitions, and ``take`` sees other elements first (replayed on
     Spark by hand: the difference is real). Each side runs on its own reading of the file."""
     from frontend.script import translate_script_file
-    from verifier.api import kernel
-    from verifier.script_check import layout_sensitive, reading_difference
+    from verifier.core.kinds.rdd import kernel
+    from verifier.core.script_check import layout_sensitive, reading_difference
 
     left, right = tmp_path / "read_text.py", tmp_path / "text_file.py"
     read_text = "spark.read.text(sys.argv[1]).rdd.map(lambda r: r[0])"

@@ -1,4 +1,4 @@
-"""Replay of whole scripts on Spark (verifier/script_replay.py): the unmodified scripts of
+"""Replay of whole scripts on Spark (verifier/runtime/script_replay.py): the unmodified scripts of
 cases/scripts run as ``python script.py FILE``.
 
 Every not-equivalent pair is run on its witness file and must differ on Spark as the manifest says;
@@ -20,22 +20,18 @@ import pytest
 
 from frontend.script import align_sources, translate_script_file
 from sparklite.values import Bag, ErrorOutcome
-from verifier.script_replay import (
+from verifier.core.script_inputs import (
     ReplayError,
-    ScriptRun,
-    _parse_repr,
     lines_file_text,
-    observe_run,
     parallelize_partitions,
     predict,
-    replay_many,
     text_file_partitions,
-    write_inputs,
 )
+from verifier.runtime.script_replay import ScriptRun, _parse_repr, observe_run, replay_many, write_inputs
 
 ROOT = Path(__file__).resolve().parent.parent
 MANIFEST = json.loads((ROOT / "cases" / "scripts" / "manifest.json").read_text())
-# DataFrame scripts replay through verifier.df_script_check (tests/test_df_script.py)
+# DataFrame scripts replay through verifier.runtime.df_script_replay (tests/test_df_script.py)
 NOT_EQUIVALENT = [
     p for p in MANIFEST["pairs"] if p["expected"] == "not_equivalent" and not p.get("dataframe")
 ]

@@ -4,7 +4,7 @@
   notion of "may raise" (``sparklite.builtins.raises``, asked by ``sparklite.effects``);
 - an unused strict ``collect(X)`` is dropped by ``simplify`` when the body computes ``X`` again, whole and
   first;
-- the shared-subprogram proof view (``verifier.abstraction``) shares subprograms calling defs whose
+- the shared-subprogram proof view (``verifier.core.abstraction``) shares subprograms calling defs whose
   bodies are alpha-equivalent, and accepts other raising code that runs only after a shuffle has
   computed the shared (raising) input whole.
 """
@@ -21,8 +21,8 @@ from sparklite.parser import parse
 from sparklite.simplify import simplify
 from sparklite.typecheck import TypeCheckError, typecheck
 from sparklite.types import BOOL, FLOAT, INT, STR, ListType, OptionType, TupleType
-from verifier import abstraction
-from verifier.api import check
+from verifier import check
+from verifier.core import abstraction
 
 # -- str() is type-directed ---------------------------------------------------------------------------
 
@@ -132,7 +132,7 @@ def _avg(parse_name: str, field: int, agg: str) -> A.Program:
                    f"groupByKey(sum, len)({parsed}))")
     src = (f"program p(R: Bag[Str]) =\n{parse_def}"
            f"  (map(lambda (e: (Str, Float)) -> str(e[0]) + \" \" + str(e[1]))({grouped}),)\n")
-    from verifier.api import kernel
+    from verifier.core.kinds.rdd import kernel
 
     return kernel(typecheck(parse(src)).program)
 
@@ -186,7 +186,7 @@ def test_raising_code_before_the_shuffle_keeps_the_view_out() -> None:
            "  (map(lambda (e: (Str, Float)) -> str(e[0]) + \" \" + str(e[1]))("
            "map(lambda (kv: (Str, (Int, Int))) -> (kv[0], kv[1][0] / kv[1][1]))("
            "groupByKey(sum, len)(map(lambda (kv: (Str, Int)) -> (kv[0], 10 // kv[1]))(map(parse)(R))))),)\n")
-    from verifier.api import kernel
+    from verifier.core.kinds.rdd import kernel
 
     right = kernel(typecheck(parse(src)).program)
     assert abstraction.abstract_shared(left, right) is None

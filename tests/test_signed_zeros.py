@@ -22,7 +22,7 @@ import z3
 from sparklite.interpreter import run
 from sparklite.parser import parse
 from sparklite.values import Bag, DictValue, outcomes_equal
-from verifier.api import check
+from verifier import check
 
 F = "R: Bag[Float]"
 FF = "R: Bag[Float], S: Bag[Float]"

@@ -110,7 +110,7 @@ def rich_run_args(left: A.Program, right: A.Program, rng: random.Random
                   ) -> tuple[dict[str, Any], dict[str, Any]]:
     """Inputs of any SparkLite type (strings, floats...) from random testing's generator, which knows the
     programs' own literals; an independent seed per call."""
-    from verifier.difftest import InputGenerator
+    from verifier.core.difftest import InputGenerator
 
     gen = InputGenerator((left, right), seed=rng.randrange(1 << 30), max_len=5, max_parts=3)
     cand = gen.candidate(rng.randint(1, 15))
@@ -167,8 +167,9 @@ def aggregation_count(program: A.Program) -> int:
 def generate_pair(seed: int, index: int, max_depth: int = MAX_DEPTH, flavor: str = "classic"
                   ) -> tuple[A.Program, A.Program, tuple[str, ...], str] | None:
     """A random program and a well-typed variant of it (None when the draw gave nothing usable)."""
-    from sparklite.generate import GenConfig, random_program, random_variant
+    from sparklite.generate import GenConfig, random_program
     from sparklite.typecheck import typecheck
+    from sparklite.variants import random_variant
 
     if flavor == "rich":
         return _generate_rich_pair(seed, index)

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from sparklite.parser import parse
-from verifier.methods.base import Candidate
-from verifier.validate import ValidationStats, validate
+from verifier.core.base import Candidate
+from verifier.core.validate import ValidationStats, validate
 
 
 def prog(body: str, params: str = "R: Bag[Int]") -> object:

@@ -20,7 +20,7 @@ from sparklite.strhash import str_hash_seed0
 from sparklite.typecheck import typecheck
 from sparklite.types import FLOAT, INT, STR, BagType, OptionType, TupleType
 from sparklite.values import Bag, DictValue, ErrorOutcome, Sorted, outcomes_equal
-from verifier.api import check
+from verifier import check
 
 V = A.Var
 
@@ -282,9 +282,9 @@ def test_a_join_and_its_left_outer_join_form() -> None:
 def test_float_keys_are_not_grouped_by_the_prover() -> None:
     # Spark groups 0.0 with -0.0 and never groups NaN: the prover leaves float keys alone
     kv = {"r": BagType(TupleType((FLOAT, INT)))}
-    from verifier.api import kernel
-    from verifier.methods import by_key
-    from verifier.methods.base import NotApplicable, Options, Pair
+    from verifier.core.base import NotApplicable, Options, Pair
+    from verifier.core.kinds.rdd import kernel
+    from verifier.core.methods import by_key
 
     left = prog(kv, A.ReduceByKey(ADD, V("r")))
     right = prog(kv, A.GroupByKeyAgg(("sum",), V("r")))

@@ -261,7 +261,7 @@ def test_zero_partition_facts_on_spark(spark_context: Any, tmp_path: Path) -> No
     and on ``exact_rdd(sc, [])`` (``sc.emptyRDD()``)."""
     from operator import add
 
-    from verifier.spark import exact_rdd
+    from verifier.runtime.spark import exact_rdd
 
     sc = spark_context
     empty = tmp_path / "empty.txt"

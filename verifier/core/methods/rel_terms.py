@@ -1,0 +1,711 @@
+"""Proof of DataFrame/SQL pairs by matching program terms: NoAgg for select-project-join queries (outer,
+semi and anti joins included), byKey where aggregations, distinct and set operations are derived
+sources compared as wholes.
+
+Shape of every method: *applicable?* (both programs normalise to terms, ``encoder.relational.normal``;
+same output column types, and names unless ignored) -> *conditions* -> *proof*, or ``Inconclusive``
+with the reason (this method never refutes: counterexamples come from the interpreter's search).
+
+Conditions. Both results are bags of terms. Terms are grouped by the sources their variables range
+over; for each group, with the variables of every term renamed onto one list (a term's bag does not
+depend on its variables' names, so any renaming is sound), Z3 must show that for every assignment
+of rows the two sides contribute the same multiset of output rows (``count_L(w) = count_R(w)`` for
+every row ``w``; for one term a side, the conditions agree and the outputs are equal), and that the
+assignment raises an error on one side exactly when it does on the other. Then the bags are equal on
+every input, and the programs raise on the same inputs. Where that error condition is not exactly
+Spark's (a condition that may raise inside a join, a filter above one, an aggregate's argument),
+nothing is proved.
+
+Derived sources (an aggregation, a distinct, ``limit``...) of the two programs are unified when their
+inputs are shown equal: two aggregations by the same keys are equal when their inputs projected on
+keys and arguments are equal bags (each group then holds the same multiset of arguments), with
+``count(*)``, ``count`` of a NOT NULL column and a grouped ``sum(1)`` all one count; two distincts when
+their inputs are equal bags or equal sets.
+
+What a proof assumes is listed: the declared keys it used, and, for aggregates Spark may compute
+otherwise than exactly (an integral or decimal ``sum`` that could overflow, a ``sum``/``avg`` of
+doubles whose rounding depends on the order of summation), that they are compared as exact values.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import time
+from collections import defaultdict
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import z3
+
+from encoder.relational.context import Classes, Context, Scope, bind_rows
+from encoder.relational.normal import (
+    AggSrc,
+    Bind,
+    DistinctSrc,
+    Exists,
+    Normal,
+    NotNormalisable,
+    OpaqueSrc,
+    Source,
+    TableSrc,
+    Term,
+    VCol,
+    distinct_keys,
+    kinds_of,
+    normalise,
+    project,
+    subst,
+    walk,
+)
+from encoder.relational.smt import NotEncodable, Sym, make, same, true_
+from sparklite.relational import ast as R
+from sparklite.relational import build, effects
+from sparklite.relational.types import BIGINT, DoubleType, IntegralType
+from verifier.core.base import Inconclusive, NotApplicable, Proved
+
+NAME = "NoAgg"
+NAME_AGG = "byKey"
+MAX_RENAMINGS = 256
+RIGHT_VARS = 1_000_000  # RIGHT's variables are numbered from here, LEFT's from 1
+
+
+class Unproved(Exception):
+    """A condition failed or could not be decided: the reason says which."""
+
+
+@dataclass(frozen=True)
+class RelProof(Proved):
+    assumptions: tuple[str, ...] = ()
+    warnings: tuple[str, ...] = ()
+
+
+def run(
+    left: R.RelProgram, right: R.RelProgram, *, timeout_s: float, until: float, ignore_names: bool = False
+) -> RelProof | Inconclusive | NotApplicable:
+    """Try to prove two aligned programs (one set of tables) equivalent."""
+    for program in (left, right):
+        folded = _raising_constant(program)
+        if folded is not None:
+            return NotApplicable(
+                NAME,
+                f"a constant expression that raises ({folded}): Spark's optimiser folds it and may raise "
+                "whatever the data, wherever it stands",
+            )
+    try:
+        lb, rb = _bodies(left, right, ignore_names)
+        nl, nr = normalise(lb), normalise(rb, first_var=RIGHT_VARS)
+    except (NotNormalisable, NotEncodable) as exc:
+        return NotApplicable(NAME, f"the prover does not cover {exc}")
+    except Unproved as exc:
+        return NotApplicable(NAME, str(exc))
+    demanded = not (isinstance(left.body, R.Action) and left.body.kind == "count")
+    if not demanded:
+        nl, nr = project(nl, ()), project(nr, ())  # count(): only how many rows
+    prover = Prover(timeout_s=timeout_s, until=until, left_derived=_derived(nl))
+    try:
+        prover.bag_equal(nl, nr, demanded=demanded)
+        prover.one_error_kind()
+    except Unproved as exc:
+        return Inconclusive(prover.method, str(exc))
+    except (NotNormalisable, NotEncodable) as exc:
+        return Inconclusive(prover.method, f"the prover does not cover {exc}")
+    warnings = sorted(nl.warnings | nr.warnings | prover.warnings)
+    uses = sorted(nl.uses | nr.uses)
+    what = (
+        "aggregations compared group by group" if prover.method == NAME_AGG else "select-project-join terms"
+    )
+    explanation = (
+        f"both programs normalise to the same bag of rows ({what}), NULLs in three-valued "
+        "logic, and raise on the same inputs"
+    )
+    return RelProof(
+        prover.method, explanation, tuple(uses) + tuple(sorted(prover.assumptions)), tuple(warnings)
+    )
+
+
+def _bodies(left: R.RelProgram, right: R.RelProgram, ignore_names: bool) -> tuple[R.Rel, R.Rel]:
+    lb, rb = left.body, right.body
+    la = lb.kind if isinstance(lb, R.Action) else "dataframe"
+    ra = rb.kind if isinstance(rb, R.Action) else "dataframe"
+    if la in ("first", "take") or ra in ("first", "take"):
+        if la != ra or (isinstance(lb, R.Action) and isinstance(rb, R.Action) and lb.count != rb.count):
+            raise Unproved("the programs end in different actions")
+        assert isinstance(lb, R.Action) and isinstance(rb, R.Action)
+        n = 1 if la == "first" else int(lb.count or 0)
+        return R.Limit(lb.source, n), R.Limit(rb.source, n)
+    lr = lb.source if isinstance(lb, R.Action) else lb
+    rr = rb.source if isinstance(rb, R.Action) else rb
+    if "count" in (la, ra) and la != ra:
+        raise Unproved("one program counts rows and the other does not")
+    if la != "count":
+        lt = [f.type for f in lr.schema.fields]
+        rt = [f.type for f in rr.schema.fields]
+        if lt != rt:
+            raise Unproved("the results' column types differ")
+        rows_only = la == "collect" or ra == "collect"
+        if not ignore_names and not rows_only and lr.schema.names != rr.schema.names:
+            raise Unproved("the results' column names differ (use --ignore-names to compare by position)")
+    return lr, rr
+
+
+def _derived(n: Normal) -> list[Source]:
+    """Every derived source of a program, innermost first."""
+    out: list[Source] = []
+    seen: set[int] = set()
+
+    def visit_normal(x: Normal) -> None:
+        for t in x.terms:
+            for b in t.binds:
+                visit_source(b.source)
+            for e in (*t.conds, *t.out):
+                visit_expr(e)
+
+    def visit_expr(e: Any) -> None:
+        def f(x: Any) -> None:
+            if isinstance(x, Exists):
+                for b in x.binds:
+                    visit_source(b.source)
+
+        walk(e, f)
+
+    def visit_source(s: Source) -> None:
+        if isinstance(s, TableSrc) or id(s) in seen:
+            return
+        seen.add(id(s))
+        for part in _parts(s):
+            visit_normal(part)
+        out.append(s)
+
+    visit_normal(n)
+    return out
+
+
+def _parts(s: Source) -> tuple[Normal, ...]:
+    if isinstance(s, AggSrc | DistinctSrc):
+        return (s.source,)
+    if isinstance(s, OpaqueSrc):
+        return s.parts
+    return ()
+
+
+@dataclass
+class Prover:
+    timeout_s: float
+    until: float
+    left_derived: list[Source]
+    classes: Classes = field(default_factory=Classes)
+    ufs: dict[str, z3.FuncDeclRef] = field(default_factory=dict)
+    assumptions: set[str] = field(default_factory=set)
+    warnings: set[str] = field(default_factory=set)
+    kinds: set[str] = field(default_factory=set)
+    method: str = NAME
+    failed: set[tuple[int, int]] = field(default_factory=set)
+    why_apart: list[str] = field(default_factory=list)  # why derived sources were not unified
+
+    # ---- Z3
+
+    def unsat(self, ctx: Context, facts: Sequence[z3.BoolRef], query: z3.BoolRef) -> bool:
+        left = self.until - time.monotonic()
+        if left <= 0:
+            raise Unproved("ran out of time while proving")
+        axioms = ctx.key_axioms() if ctx.quantified else []
+        for extra in ([], axioms) if axioms else ([],):
+            s = z3.Solver()
+            s.set("timeout", max(50, int(1000 * min(self.timeout_s, self.until - time.monotonic()))))
+            s.add(*facts, *extra, query)
+            r = s.check()
+            if r == z3.unsat:
+                if extra:  # the declared keys and references were needed: the proof assumes them
+                    self.assumptions.update(constraint_texts(ctx.tables.values()))
+                return True
+            if r == z3.unknown and not (axioms and not extra):
+                raise Unproved(f"Z3 could not decide a condition ({s.reason_unknown()})")
+        return False
+
+    # ---- bags
+
+    def bag_equal(self, nl: Normal, nr: Normal, *, demanded: bool, errors_ok: bool = True) -> None:
+        ordered = nl.order is not None and nr.order is not None
+        if ordered and nl.order != nr.order:
+            raise Unproved("the results are sorted in different directions or NULL orders")
+        lterms, rterms = list(nl.terms), list(nr.terms)
+        groups = self.grouped(lterms, rterms)
+        if groups is None:
+            lterms = [t for t in lterms if self.satisfiable(t)]
+            rterms = [t for t in rterms if self.satisfiable(t)]
+            groups = self.grouped(lterms, rterms)
+        if groups is None and not ordered and self.distinct_vs_duplicate_free(nl, nr):
+            return
+        if groups is None:
+            apart = f"; {self.why_apart[-1]}" if self.why_apart else ""
+            raise Unproved(
+                f"the programs read their inputs differently (LEFT: {self.signatures(lterms)}; "
+                f"RIGHT: {self.signatures(rterms)}){apart}"
+            )
+        for ls, rs in groups:
+            self.group_equal(ls, rs, demanded=demanded, errors_ok=errors_ok, ordered=ordered)
+
+    def distinct_vs_duplicate_free(self, nl: Normal, nr: Normal) -> bool:
+        """``distinct`` of D on one side, a relation without duplicate rows on the other: equal bags
+        when D and the other are equal sets."""
+        for a, b, flip in ((nl, nr, False), (nr, nl, True)):
+            inner = _distinct_view(a)
+            if inner is None or len(b.terms) != 1:
+                continue
+            if any(isinstance(t, DoubleType) for t in a.terms[0].binds[0].source.types):
+                continue  # distinct outputs -0.0 as 0.0, the other side as it is: equal sets, other rows
+            used = distinct_keys(b.terms[0])
+            if used is None:
+                continue
+            try:
+                self.set_equal(b, inner) if flip else self.set_equal(inner, b)
+            except Unproved:
+                continue
+            self.assumptions.update(used)
+            return True
+        return False
+
+    def signature(self, t: Term) -> tuple[Any, ...]:
+        return tuple(sorted((self.class_of(b.source) for b in t.binds), key=repr))
+
+    def signatures(self, terms: Sequence[Term]) -> str:
+        names = []
+        for t in terms:
+            names.append(" x ".join(_describe(b.source) for b in t.binds) or "one row")
+        return ", ".join(names) or "no rows"
+
+    def grouped(
+        self, lterms: Sequence[Term], rterms: Sequence[Term]
+    ) -> list[tuple[list[Term], list[Term]]] | None:
+        by: dict[Any, tuple[list[Term], list[Term]]] = defaultdict(lambda: ([], []))
+        for t in lterms:
+            by[self.signature(t)][0].append(t)
+        for t in rterms:
+            by[self.signature(t)][1].append(t)
+        if any(not a or not b for a, b in by.values()):
+            return None
+        return list(by.values())
+
+    def satisfiable(self, t: Term) -> bool:
+        """Can some assignment make every condition TRUE? (A term whose conditions may raise is kept:
+        it can raise even where it contributes no row.)"""
+        if any(kinds_of(c) for c in t.conds):
+            return True
+        ctx = Context(self.classes, self.ufs)
+        rows, facts = bind_rows(ctx, t.binds, "s")
+        scope = Scope(ctx, rows)
+        conds = [true_(scope.expr(c)) for c in t.conds]
+        try:
+            return not self.unsat(ctx, facts, z3.And(*conds))
+        except Unproved:
+            return True
+
+    def group_equal(
+        self, ls: list[Term], rs: list[Term], *, demanded: bool, errors_ok: bool, ordered: bool
+    ) -> None:
+        canon = ls[0].binds
+        reason = "no renaming of the variables makes the terms agree"
+        for mapping in self.renamings(canon, ls[1:] + rs):
+            ctx = Context(self.classes, self.ufs)
+            facts: list[z3.BoolRef] = []
+            canon_rows = []
+            for k, b in enumerate(canon):
+                _, row, f = ctx.row(f"v{k}", b.source)
+                canon_rows.append(row)
+                facts += f
+
+            def scope_for(
+                t: Term, m: dict[int, int], ctx: Context = ctx, canon_rows: list = canon_rows
+            ) -> Scope:
+                return Scope(ctx, {b.var: ctx.view(canon_rows[m[b.var]], b.source) for b in t.binds})
+
+            first = {b.var: k for k, b in enumerate(canon)}
+            sides: list[list[tuple[z3.BoolRef, list[Sym], z3.BoolRef]]] = [[], []]
+            slack: list[z3.BoolRef] = []
+            for side, terms in ((0, ls), (1, rs)):
+                for t in terms:
+                    m = first if t is ls[0] else mapping[id(t)]
+                    sides[side].append(
+                        self.encode_term(scope_for(t, m), t, demanded, errors_ok, ordered, slack)
+                    )
+            query = z3.Or(self.differ(sides[0], sides[1]), *slack)
+            if self.unsat(ctx, facts, query):
+                return
+            reason = (
+                "the terms over "
+                + (" x ".join(_describe(b.source) for b in canon) or "one row")
+                + " give different rows or errors on some assignment"
+            )
+        raise Unproved(reason)
+
+    def renamings(self, canon: Sequence[Bind], terms: Sequence[Term]) -> Iterator[dict[int, dict[int, int]]]:
+        """Bijections from each term's variables onto ``canon`` (same class), at most MAX_RENAMINGS."""
+        options: list[list[dict[int, int]]] = []
+        for t in terms:
+            opts = []
+            for perm in itertools.permutations(range(len(canon))):
+                if all(
+                    self.class_of(t.binds[i].source) == self.class_of(canon[perm[i]].source)
+                    for i in range(len(canon))
+                ):
+                    opts.append({t.binds[i].var: perm[i] for i in range(len(canon))})
+                if len(opts) >= 24:
+                    break
+            options.append(opts)
+        for n, combo in enumerate(itertools.product(*options)):
+            if n >= MAX_RENAMINGS:
+                return
+            yield {id(t): m for t, m in zip(terms, combo, strict=True)}
+
+    def encode_term(
+        self, scope: Scope, t: Term, demanded: bool, errors_ok: bool, ordered: bool, slack: list[z3.BoolRef]
+    ) -> tuple[z3.BoolRef, list[Sym], z3.BoolRef]:
+        """(the assignment counts, its output row, it raises). The error condition follows the
+        interpreter's order; Spark may evaluate a condition on rows an earlier one rejects (or a
+        conjunct it infers from it), and an operand the interpreter skips at a NULL: the term's
+        ``slack`` (appended to ``slack``) says where that would raise although the modelled error
+        does not, and the proof must show it never does."""
+        holds: z3.BoolRef = z3.BoolVal(True)
+        err: z3.BoolRef = z3.BoolVal(False)
+        loose: list[z3.BoolRef] = []
+        for c in t.conds:
+            s = scope.expr(c)
+            if s.kinds:
+                if not errors_ok or t.joined:
+                    raise Unproved(
+                        "an expression that may raise ("
+                        + ", ".join(sorted(s.kinds))
+                        + ") is evaluated where Spark's optimiser decides on which rows"
+                    )
+                self.kinds |= s.kinds
+                err = z3.Or(err, z3.And(holds, s.err))
+                loose.append(z3.Or(s.err, s.latent))
+            holds = z3.And(holds, true_(s))
+        outs = [scope.expr(o) for o in t.out] + ([scope.expr(k) for k in t.keys] if ordered else [])
+        if demanded:
+            for s in outs:
+                if s.kinds:
+                    if not errors_ok:
+                        raise Unproved(
+                            "an output expression may raise ("
+                            + ", ".join(sorted(s.kinds))
+                            + ") under a limit"
+                        )
+                    self.kinds |= s.kinds
+                    err = z3.Or(err, z3.And(holds, s.err))
+                    loose.append(z3.And(holds, s.latent))
+        read = _poison_reads([*t.conds, *((*t.out, *(t.keys if ordered else ())) if demanded else ())])
+        if read and t.joined:
+            raise Unproved(
+                "an aggregate whose arguments may raise is read after a join: Spark computes it "
+                "for groups the join does not keep"
+            )
+        # Spark computes an aggregate it reads for every group, whatever the conditions keep (the
+        # interpreter raises only for the groups kept, with a latent-error caveat for the others)
+        err = z3.Or(err, *[scope.expr(v).err for v in read])
+        if loose:
+            slack.append(z3.And(z3.Or(*loose), z3.Not(err)))
+        return holds, outs, err
+
+    def differ(
+        self,
+        ls: list[tuple[z3.BoolRef, list[Sym], z3.BoolRef]],
+        rs: list[tuple[z3.BoolRef, list[Sym], z3.BoolRef]],
+    ) -> z3.BoolRef:
+        errs = z3.Or(*[e for _, _, e in ls]) != z3.Or(*[e for _, _, e in rs])
+        if len(ls) == 1 and len(rs) == 1:
+            (cl, ol, _), (cr, orr, _) = ls[0], rs[0]
+            if len(ol) != len(orr):
+                raise Unproved("the results have different widths")
+            rows_same = z3.And(*[same(a, b) for a, b in zip(ol, orr, strict=True)])
+            return z3.Or(cl != cr, z3.And(cl, z3.Not(rows_same)), errs)
+        width = len(ls[0][1])
+        w = [
+            make(
+                z3.Const(f"w{i}_n", z3.BoolSort()),
+                z3.Const(f"w{i}_v", ls[0][1][i].val.sort()),
+                ls[0][1][i].type,
+            )
+            for i in range(width)
+        ]
+
+        def count(side: list[tuple[z3.BoolRef, list[Sym], z3.BoolRef]]) -> z3.ArithRef:
+            return z3.Sum(
+                *[
+                    z3.If(z3.And(c, *[same(a, b) for a, b in zip(o, w, strict=True)]), 1, 0)
+                    for c, o, _ in side
+                ]
+            )
+
+        return z3.Or(count(ls) != count(rs), errs)
+
+    def one_error_kind(self) -> None:
+        if len(self.kinds) > 1:
+            raise Unproved(
+                "the programs may raise several kinds of error ("
+                + ", ".join(sorted(self.kinds))
+                + "): which one Spark raises depends on the order rows are met"
+            )
+
+    # ---- derived sources
+
+    def class_of(self, src: Source) -> Any:
+        if isinstance(src, TableSrc) or any(src is d for d in self.left_derived):
+            return self.classes.key(src)
+        if id(src) not in self.classes.of:
+            self.resolve(src)
+        return self.classes.key(src)
+
+    def resolve(self, src: Source) -> None:
+        for cand in self.left_derived:
+            if type(cand) is not type(src) or (id(cand), id(src)) in self.failed:
+                continue
+            try:
+                perm = self.derived_equal(cand, src)
+            except Unproved as exc:
+                perm = False
+                self.why_apart.append(f"{_describe(cand)} against {_describe(src)}: {exc}")
+            if perm is not False:
+                self.classes.unify(src, cand, perm)
+                return
+            self.failed.add((id(cand), id(src)))
+        self.classes.of[id(src)] = (("derived", id(src)), None)
+
+    def derived_equal(self, a: Source, b: Source) -> tuple[int, ...] | None | bool:
+        """``b`` (RIGHT's) equals ``a`` (LEFT's) on every input: the column permutation from ``b`` to
+        ``a`` (None: the same order), or False."""
+        if isinstance(a, DistinctSrc) and isinstance(b, DistinctSrc):
+            if a.types != b.types:
+                return False
+            try:
+                self.bag_equal(a.source, b.source, demanded=True)
+            except Unproved:
+                self.set_equal(a.source, b.source)
+            return None
+        if isinstance(a, AggSrc) and isinstance(b, AggSrc):
+            return self.aggregations_equal(a, b)
+        if isinstance(a, OpaqueSrc) and isinstance(b, OpaqueSrc):
+            if a.kind != b.kind or a.params != b.params or len(a.parts) != len(b.parts) or a.types != b.types:
+                return False
+            for pa, pb in zip(a.parts, b.parts, strict=True):
+                if (pa.order is None) != (pb.order is None):
+                    return False
+                self.bag_equal(pa, pb, demanded=True, errors_ok=False)
+            if a.nondeterministic:
+                self.warnings.add(
+                    f"{a.kind} is nondeterministic: both programs have the same possible results"
+                )
+            return None
+        return False
+
+    def aggregations_equal(self, a: AggSrc, b: AggSrc) -> tuple[int, ...] | None | bool:
+        if len(a.keys) != len(b.keys) or len(a.aggs) != len(b.aggs):
+            return False
+        if [k.type for k in a.keys] != [k.type for k in b.keys]:
+            return False
+        self.method = NAME_AGG
+        na = [_agg_form(c, bool(a.keys)) for c in a.aggs]
+        nb = [_agg_form(c, bool(b.keys)) for c in b.aggs]
+        for src in (a, b):
+            if any(kinds_of(subst(k, t.out)) for k in src.keys for t in src.source.terms):
+                raise Unproved("a grouping key may raise")
+        raising = any(src.poison[len(src.keys) :] != tuple(frozenset() for _ in src.aggs) for src in (a, b))
+        last: Unproved | None = None
+        for order in itertools.permutations(range(len(nb))):
+            if any(na[p][:2] != nb[order[p]][:2] for p in range(len(na))):
+                continue
+            pa = project(a.source, [*a.keys, *[x for f in na for x in f[2]]])
+            pb = project(b.source, [*b.keys, *[x for p in range(len(nb)) for x in nb[order[p]][2]]])
+            try:  # where an argument may raise, each row's error is compared too
+                self.bag_equal(pa, pb, demanded=raising)
+            except Unproved as exc:
+                last = exc
+                continue
+            for call in a.aggs:
+                self.note_aggregate(call)
+            nk = len(a.keys)
+            perm = list(range(nk + len(nb)))
+            for p in range(len(nb)):
+                perm[nk + order[p]] = nk + p
+            return (
+                None if perm == sorted(perm) and all(perm[i] == i for i in range(len(perm))) else tuple(perm)
+            )
+        if last is not None:
+            raise last
+        return False
+
+    def note_aggregate(self, call: R.AggCall) -> None:
+        arg = call.args[0] if call.args else None
+        if call.name in ("min", "max") and arg is not None and isinstance(_uncast(arg).type, DoubleType):
+            self.assumptions.add(
+                "min/max of doubles are compared as if -0.0 and 0.0 were one value (Spark keeps the one "
+                "it meets first)"
+            )
+        if effects.agg_raise_kinds(call):  # also the decimal sum inside avg
+            self.assumptions.add(
+                "an integral or decimal sum does not overflow (not compared: ARITHMETIC_OVERFLOW of sum)"
+            )
+        if (
+            call.name in ("sum", "avg", "sum_distinct")
+            and (isinstance(call.type, DoubleType))
+            and not (arg is not None and isinstance(_uncast(arg).type, IntegralType) and call.name == "avg")
+        ):
+            self.assumptions.add(
+                "sums of doubles are compared as exact (Spark rounds them in the order rows are met)"
+            )
+        if call.name == "avg" and arg is not None and isinstance(_uncast(arg).type, IntegralType):
+            self.assumptions.add("avg of integers: the sum stays below 2^53, where doubles are exact")
+
+    def set_equal(self, a: Normal, b: Normal) -> None:
+        """Every row of each side occurs in the other (NULL equal to NULL): equal as sets."""
+        for xs, ys in ((a, b), (b, a)):
+            for t in xs.terms:
+                ctx = Context(self.classes, self.ufs)
+                rows, facts = bind_rows(ctx, t.binds, "t")
+                scope = Scope(ctx, rows)
+                for c in (*t.conds, *t.out):
+                    if kinds_of(c):
+                        raise Unproved("an expression under distinct may raise")
+                holds = z3.And(*[true_(scope.expr(c)) for c in t.conds])
+                outs = list(t.out)
+                found = [
+                    scope.expr(
+                        Exists(
+                            u.binds,
+                            (
+                                *u.conds,
+                                *[R.Cmp("<=>", o, p, False) for o, p in zip(u.out, outs, strict=True)],
+                            ),
+                        )
+                    )
+                    for u in ys.terms
+                ]
+                query = z3.And(
+                    holds, z3.Not(z3.Or(*[true_(s) for s in found]) if found else z3.BoolVal(True))
+                )
+                if not self.unsat(ctx, facts, query):
+                    raise Unproved("the rows under distinct differ")
+
+
+def constraint_texts(tables: Any) -> list[str]:
+    """The declared keys and references of ``tables`` (``TableSrc``), as ``assumptions`` list them."""
+    from verifier.core.relational_search import constraint_texts as texts
+
+    return texts([R.TableParam(t.name, t.schema) for t in tables])
+
+
+def _distinct_view(n: Normal) -> Normal | None:
+    """D, when ``n`` is exactly the rows of a ``distinct`` of D (one variable, no condition, its columns
+    as they are)."""
+    if len(n.terms) != 1 or len(n.terms[0].binds) != 1:
+        return None
+    t = n.terms[0]
+    b = t.binds[0]
+    if not isinstance(b.source, DistinctSrc) or t.conds:
+        return None
+    if tuple((x.var, x.index) if isinstance(x, VCol) else None for x in t.out) != tuple(
+        (b.var, i) for i in range(len(b.source.types))
+    ):
+        return None
+    return b.source.source
+
+
+def _raising_constant(program: R.RelProgram) -> str | None:
+    """A sub-expression that reads no column and raises (``1/0``, ``2147483647 + 1``),
+    shown, if the program has one. Spark's optimiser folds such constants and raises their error on every
+    input (observed even where an ``AND`` before it is false), unless the column holding it is pruned
+    first; the interpreter raises them per row, so no proof relies on either."""
+    from sparklite.relational.printer import show_expr
+
+    def exprs(node: Any) -> Iterator[Any]:
+        for f in dataclasses.fields(node):
+            v = getattr(node, f.name)
+            for x in v if isinstance(v, tuple) else (v,):
+                for y in x if isinstance(x, tuple) else (x,):
+                    if isinstance(y, R.SortKey):
+                        yield y.expr
+                    elif isinstance(y, R.RNode) and not _is_rel(y):
+                        yield y
+                    elif _is_rel(y):
+                        yield from exprs(y)
+
+    def visit(e: Any) -> str | None:
+        if isinstance(e, R.AggCall):
+            return next((f for f in map(visit, e.args) if f is not None), None)
+        if build.reads_no_column(e) and effects.may_raise(e):
+            try:
+                sym = Scope(Context(Classes()), {}).expr(e)
+            except NotEncodable:
+                return show_expr(e)
+            if not z3.is_false(z3.simplify(z3.Or(sym.err, sym.latent))):
+                return show_expr(e)
+        for c in effects.children(e):  # folded one by one: a raising part behind a false AND counts
+            found = visit(c)
+            if found is not None:
+                return found
+        return None
+
+    body = program.body
+    for e in exprs(body):
+        found = visit(e)
+        if found is not None:
+            return found
+    return None
+
+
+def _is_rel(x: Any) -> bool:
+    return isinstance(x, R.Rel | R.Action)
+
+
+def _poison_reads(exprs: Sequence[Any]) -> list[VCol]:
+    """The aggregate columns that may raise among those ``exprs`` read."""
+    found: dict[tuple[int, int], VCol] = {}
+    for e in exprs:
+        walk(e, lambda x: found.setdefault((x.var, x.index), x) if isinstance(x, VCol) and x.kinds else None)
+    return list(found.values())
+
+
+def _uncast(e: R.Expr) -> R.Expr:
+    while isinstance(e, R.Cast):
+        e = e.operand
+    return e
+
+
+def _agg_form(call: R.AggCall, grouped: bool) -> tuple[str, str, tuple[R.Expr, ...]]:
+    """(kind, result type, the arguments it reads): ``count(*)``, ``count`` of NOT NULL values and a
+    grouped ``sum(1)`` (groups are never empty) are one count of rows; ``count(x, ...)`` reads only
+    whether some argument is NULL."""
+    if call.name == "count_star":
+        return ("count", BIGINT.simple, ())
+    if call.name == "count":
+        if not any(a.nullable or effects.may_raise(a) for a in call.args):
+            return ("count", BIGINT.simple, ())
+        has_null: R.Expr = R.IsNull(call.args[0])
+        for a in call.args[1:]:
+            has_null = R.Or(has_null, R.IsNull(a), False)
+        return ("count", BIGINT.simple, (has_null,))
+    if call.name == "sum" and grouped and call.args:
+        inner = _uncast(call.args[0])
+        if (
+            isinstance(inner, R.Lit)
+            and inner.value == 1
+            and isinstance(inner.type, IntegralType)
+            and call.type == BIGINT
+        ):
+            return ("count", BIGINT.simple, ())
+    return (call.name, call.type.simple, tuple(call.args))
+
+
+def _describe(src: Source) -> str:
+    if isinstance(src, TableSrc):
+        return src.name
+    if isinstance(src, AggSrc):
+        return "an aggregation"
+    if isinstance(src, DistinctSrc):
+        return "a distinct"
+    return src.kind
+
+
+__all__ = ["NAME", "NAME_AGG", "RelProof", "run"]

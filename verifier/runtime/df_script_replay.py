@@ -1,0 +1,193 @@
+"""Replay of DataFrame scripts: both *unmodified* scripts run on Spark with a counterexample's input files.
+
+The files are written in the format each script reads (CSV with or without a header, JSON lines; catalog
+tables as JSON lines the runner creates temp views from), ``sys.argv`` points at them, and each script
+runs in a fresh Python process (``verifier.runtime.script_replay.run_scripts``: one JVM start for all the
+runs of a batch). What a run wrote -- its printed lines, the part files of every written path, its error
+and error condition -- is compared with the interpreter's prediction (``verifier.core.df_script_search``);
+the verdict that follows from the comparison is the core's (``verifier.core.kinds.df_script``).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tempfile
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from frontend.df_script import DfScriptProgram
+from sparklite.values import Bag
+from verifier.core.df_script_search import DfObservation, canonical_json, observably_differ, source_lines
+
+_CONDITION = re.compile(r"\[([A-Z][A-Z0-9_]+(?:\.[A-Z0-9_]+)*)\]")
+
+
+@dataclass(frozen=True)
+class RunObservation:
+    """A real run: its stdout lines, the files of every written path (header, lines), the error."""
+
+    lines: tuple[str, ...]
+    files: tuple[tuple[str, Any], ...]
+    error: str | None
+    condition: str | None
+
+    def as_observation(self) -> DfObservation:
+        text = "".join(f"{line}\n" for line in self.lines)
+        return DfObservation((("text", text),), self.files, self.error, frozenset(), self.condition)
+
+
+@dataclass(frozen=True)
+class DfReplay:
+    left: RunObservation
+    right: RunObservation
+    differs: bool
+    left_agrees: bool
+    right_agrees: bool
+    seconds: float = 0.0
+    stderr: tuple[str, str] = ("", "")
+
+
+def _views(
+    sp: DfScriptProgram, tables: Mapping[str, list[tuple]], workdir: str
+) -> tuple[tuple[str, str, str], ...]:
+    """The catalog tables a script reads (``spark.table(name)``, SQL over ``--schema`` tables), written as
+    JSON lines for the replay runner to create as temp views: (name, DDL schema, file)."""
+    views = []
+    for s in sp.sources:
+        if s.kind != "table":
+            continue
+        target = os.path.join(workdir, f"table_{len(views)}.json")
+        with open(target, "w", encoding="utf-8", newline="") as fh:
+            fh.writelines(
+                f"{line}\n" for line in source_lines(s.schema, tables.get(s.param, []), "json", False, ",")
+            )
+        ddl = ", ".join(f"`{f.name.replace('`', '``')}` {f.type}" for f in s.schema.fields)
+        views.append((s.param, ddl, target))
+    return tuple(views)
+
+
+def _write_inputs(sp: DfScriptProgram, tables: Mapping[str, list[tuple]], workdir: str) -> list[str]:
+    from verifier.core.script_inputs import ReplayError
+
+    argv: list[str | None] = [None] * (sp.argv_length - 1)
+    for s in sp.sources:
+        if s.kind not in ("csv", "json"):
+            continue
+        text = "".join(
+            f"{line}\n" for line in source_lines(s.schema, tables.get(s.param, []), s.kind, s.header, s.sep)
+        )
+        if s.literal_path is not None:
+            if os.path.isabs(s.literal_path):
+                raise ReplayError(
+                    f"{s.loc}: the script reads the absolute path {s.literal_path!r}: a replay "
+                    "cannot redirect it without editing the script (use sys.argv or a relative "
+                    "path)"
+                )
+            target = os.path.join(workdir, s.literal_path)
+        else:
+            target = os.path.join(workdir, f"input_{s.argv_index}.{s.kind}")
+        os.makedirs(os.path.dirname(target) or workdir, exist_ok=True)
+        with open(target, "w", encoding="utf-8", newline="") as fh:
+            fh.write(text)
+        if s.argv_index is not None:
+            argv[s.argv_index - 1] = target
+    for k in sp.sinks:
+        if k.kind == "write" and k.argv_index is not None:
+            argv[k.argv_index - 1] = os.path.join(workdir, f"output_{k.argv_index}")
+        elif k.kind == "write" and k.literal_path is not None and os.path.isabs(k.literal_path):
+            raise ReplayError(f"{k.loc}: the script writes the absolute path {k.literal_path!r}")
+    return [a if a is not None else f"unused_{i + 1}" for i, a in enumerate(argv)]
+
+
+def _written(sp: DfScriptProgram, argv: Sequence[str], workdir: str) -> tuple[tuple[str, Any], ...]:
+    out: dict[str, Any] = {}
+    for k in sp.sinks:
+        if k.kind != "write":
+            continue
+        assert k.path is not None
+        where = k.literal_path if k.literal_path is not None else argv[k.argv_index - 1]  # type: ignore[operator]
+        directory = os.path.join(workdir, where)
+        if not os.path.isdir(directory):
+            out[k.path] = ("(nothing written)", Bag.of([]))
+            continue
+        header = None
+        lines: list[str] = []
+        for name in sorted(os.listdir(directory)):
+            if not name.startswith("part-") or name.endswith(".crc"):
+                continue
+            with open(os.path.join(directory, name), encoding="utf-8", errors="replace") as fh:
+                part = fh.read().splitlines()
+            if k.header and part:
+                header, part = part[0], part[1:]
+            lines.extend(canonical_json(x) if k.fmt == "json" else x for x in part)
+        out[k.path] = (header if lines else None, Bag.of(lines))
+    return tuple(sorted(out.items()))
+
+
+def _agrees(run: RunObservation, predicted: DfObservation) -> bool:
+    if predicted.error is not None or run.error is not None:
+        if predicted.error is None or run.error is None:
+            return False
+        return predicted.condition is None or predicted.condition == run.condition
+    obs = run.as_observation()
+    if dict(obs.files) != dict(predicted.files):
+        return False
+    if obs.line_keys() != predicted.line_keys():
+        return False
+    text = predicted.text()
+    return text is None or text == obs.text()
+
+
+def replay_df_scripts(
+    pairs: Sequence[
+        tuple[
+            DfScriptProgram, DfScriptProgram, Mapping[str, list[tuple]], tuple[DfObservation, DfObservation]
+        ]
+    ],
+    master: str = "local[2]",
+) -> list[DfReplay]:
+    """Run both unmodified scripts of every pair on Spark with the pair's input files (all runs in one
+    Python process: one JVM start), and compare what they wrote."""
+    from verifier.runtime.script_replay import ScriptJob, run_scripts
+
+    start = time.monotonic()
+    with tempfile.TemporaryDirectory(prefix="sparkeq-dfreplay-") as root:
+        plans = []
+        for i, (left, right, tables, refs) in enumerate(pairs):
+            sides = []
+            for side, sp, ref in (("left", left, refs[0]), ("right", right, refs[1])):
+                wd = os.path.join(root, f"{i}-{side}")
+                os.makedirs(wd)
+                sides.append((sp, ref, _write_inputs(sp, tables, wd), wd))
+            plans.append(sides)
+        jobs = [
+            ScriptJob(sp.filename, tuple(argv), wd, _views(sp, tables, wd))
+            for sides in plans
+            for sp, _, argv, wd in sides
+        ]
+        runs = iter(run_scripts(jobs, master))
+        out = []
+        for sides in plans:
+            seen = []
+            for sp, ref, argv, wd in sides:
+                r = next(runs)
+                cond = None
+                if r.exception is not None:
+                    found = _CONDITION.findall(r.stderr)
+                    cond = found[-1] if found else None
+                error = None if r.exception is None else r.exception + (f" [{cond}]" if cond else "")
+                if r.exception is None and r.exit_code != 0:
+                    error = f"SystemExit({r.exit_code})"
+                obs = RunObservation(r.stdout_lines, _written(sp, argv, wd), error, cond)
+                seen.append((obs, _agrees(obs, ref), r.stderr))
+            (lo, la, lerr), (ro, ra, rerr) = seen
+            differs = observably_differ(lo.as_observation(), ro.as_observation())
+            out.append(
+                DfReplay(
+                    lo, ro, differs, la, ra, (time.monotonic() - start) / max(1, len(plans)), (lerr, rerr)
+                )
+            )
+    return out
