@@ -6,6 +6,6 @@ return a typed ``sparklite.ast.Program``; everything outside the supported fragm
 ``TypeCheckError``) located at the offending line and column. See docs/frontend.md.
 """
 
-from frontend.loader import translate_file, translate_source
+from frontend.rdd.loader import translate_file, translate_source
 
 __all__ = ["translate_source", "translate_file"]

@@ -1,4 +1,4 @@
-"""The DataFrame frontend (``frontend.dataframe``) against a real Spark.
+"""The DataFrame frontend (``frontend.dataframe.translator``) against a real Spark.
 
 Each corpus entry is a small PySpark DataFrame function, written as people write them. The test
 translates it (reading the source only) and runs the *original* function on Spark (exec'ing the test's
@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from frontend.dataframe import is_dataframe_function, translate_dataframe_source
+from frontend.dataframe.translator import is_dataframe_function, translate_dataframe_source
 from sparklite.errors import AnnotationNeededError, InputError, NameResolutionError, UnsupportedError
 from sparklite.relational import ast as R
 from sparklite.relational.build import AnalysisError
@@ -961,9 +961,9 @@ def _interpreter():
 def _translate(c: Case) -> R.RelProgram:
     if (
         any(word in c.body for word in ("spark.sql", "spark.table", "F.expr", "selectExpr", 'filter("'))
-        and importlib.util.find_spec("frontend.sql") is None
+        and importlib.util.find_spec("frontend.sql.translator") is None
     ):
-        pytest.skip("SQL text needs the SQL frontend (frontend/sql.py)")
+        pytest.skip("SQL text needs the SQL frontend (frontend/sql/translator.py)")
     return translate_dataframe_source(c.source, "f", f"<corpus {c.name}>")
 
 
@@ -1120,7 +1120,7 @@ def test_actions() -> None:
 
 
 def test_views_and_spark_sql() -> None:
-    pytest.importorskip("frontend.sql")
+    pytest.importorskip("frontend.sql.translator")
     p = _tr(
         "def f(spark, t: T):\n    t.createOrReplaceTempView('tv')\n"
         "    return spark.sql('SELECT a, s FROM tv WHERE a > 1')\n"
@@ -1133,7 +1133,7 @@ def test_views_and_spark_sql() -> None:
 
 
 def test_sql_over_a_catalog_table_from_schemas() -> None:
-    pytest.importorskip("frontend.sql")
+    pytest.importorskip("frontend.sql.translator")
     p = _tr(
         "def f(spark):\n    return spark.sql('SELECT id FROM people')\n",
         schemas={"people": parse_ddl("id INT, name STRING")},

@@ -1,4 +1,5 @@
-"""DataFrame scripts in script mode (frontend/df_script.py, verifier/df_script_check.py; docs/scripts.md).
+"""DataFrame scripts in script mode (frontend/script/df_script.py, verifier/df_script_check.py;
+docs/scripts.md).
 
 What is checked, without Spark: the DataFrame pairs of cases/scripts/manifest.json get their expected
 verdicts with their witness files and outputs (CSV lines with a header, JSON lines), the equivalent ones
@@ -20,7 +21,12 @@ from pathlib import Path
 import pytest
 from schema_util import validate
 
-from frontend.df_script import align_df_sources, is_df_script, translate_df_script, translate_df_script_file
+from frontend.script.df_script import (
+    align_df_sources,
+    is_df_script,
+    translate_df_script,
+    translate_df_script_file,
+)
 from sparklite.errors import InputError
 from sparklite.values import Bag, Sorted
 from verifier.api import check, replay_counterexamples

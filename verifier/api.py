@@ -14,9 +14,9 @@ Order of business, soundness first:
 5. ``not_equivalent`` is replayed on Spark (default on). If Spark disagrees with the interpreter the
    verdict falls back to ``unknown``: the difference was an artefact of sparkeq's model, a bug.
 
-Whole scripts (``docs/scripts.md``) take the same steps on the programs ``frontend.script`` makes of
-them, with ``verifier.script_check`` deciding what a counterexample is (files the scripts can read, each
-side on Spark's partitioning of them, outputs that differ however Spark orders them); scripts whose
+Whole scripts (``docs/scripts.md``) take the same steps on the programs ``frontend.script.rdd_script``
+makes of them, with ``verifier.script_check`` deciding what a counterexample is (files the scripts can
+read, each side on Spark's partitioning of them, outputs that differ however Spark orders them); scripts whose
 outputs have different shapes are only searched; replay runs both unmodified scripts.
 
 Z3 timeouts and resource limits end in ``unknown``, never in an exception.
@@ -290,7 +290,7 @@ def _check(left: Any, right: Any, run: _Run) -> Result:
 
 
 def _df_script(lp: LoadedProgram) -> bool:
-    from frontend.df_script import DfScriptProgram
+    from frontend.script.df_script import DfScriptProgram
 
     return isinstance(lp.script, DfScriptProgram)
 
@@ -312,7 +312,7 @@ def _check_df_scripts(lp: LoadedProgram, rp: LoadedProgram, run: _Run) -> Result
 
 def _replay_df_scripts(items: Sequence[tuple[Result, Any, Any]], opts: CheckOptions) -> list[Result]:
     """Replay DataFrame scripts' counterexamples (pending ones too), all in one Python process."""
-    from frontend.df_script import align_df_sources
+    from frontend.script.df_script import align_df_sources
     from verifier.df_script_check import replay_df_results
 
     ready, out = [], []
@@ -331,7 +331,7 @@ def _script_pair(lp: LoadedProgram, rp: LoadedProgram, run: _Run) -> tuple[Scrip
     LEFT's (``align_sources``: by path expression, then by order; located errors when they cannot be)."""
     import dataclasses
 
-    from frontend.script import align_sources
+    from frontend.script.rdd_script import align_sources
     from verifier.script_check import ScriptPair
 
     if lp.script is None or rp.script is None:

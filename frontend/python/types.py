@@ -12,7 +12,7 @@ as soon as its operands' types are known; whatever is still undecided at the end
 the fragment before strings and floats: a value used as a number is an ``int``. When an input
 parameter's type is still open the user gets an ``AnnotationNeededError`` naming it, never a guess.
 
-Resolution then replaces every placeholder of ``frontend.nodes`` by plain SparkLite chosen for the
+Resolution then replaces every placeholder of ``frontend.python.nodes`` by plain SparkLite chosen for the
 operands' types (``float(n) + f`` for an int ``n`` and a float ``f``, ``py.getitem(s, 0)`` for a string
 ``s``, ``s != ""`` for the truth of a string), and decides the placeholders that depend on what may
 raise with ``sparklite.effects``.
@@ -26,7 +26,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from frontend.nodes import (
+from frontend.python.nodes import (
     OTHER,
     TARGET,
     AsBool,
@@ -56,7 +56,7 @@ from frontend.nodes import (
     subst,
     transform,
 )
-from frontend.nodes import may_raise as pre_may_raise
+from frontend.python.nodes import may_raise as pre_may_raise
 from sparklite import ast as sl
 from sparklite import effects
 from sparklite.builtins import BUILTINS as BUILTIN_TABLE

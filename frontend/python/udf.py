@@ -9,7 +9,7 @@ return (v, k)``: Python sees ``int``'s ``ValueError`` first), so every assignmen
 ``Force`` placeholder, which evaluates it first (``Ite(y == y, rest, rest)``) unless it cannot raise or
 is already the first thing that may raise in what follows; likewise ``a and b`` keeps Python's short
 circuit (``ShortCircuit``). Operations whose meaning depends on types (``+``, ``x[i]``, truth tests)
-are placeholders too (``frontend.nodes``), resolved after type inference.
+are placeholders too (``frontend.python.nodes``), resolved after type inference.
 
 The RDD method chain (``rdd.py``) and the pipeline function's statements (``pipeline.py``) build on
 the same ``Translator``.
@@ -22,8 +22,8 @@ import math
 from dataclasses import replace
 from typing import Any
 
-from frontend import types as ftypes
-from frontend.names import (
+from frontend.python import types as ftypes
+from frontend.python.names import (
     BUILTIN_FUNCS,
     MATH_CONSTANTS,
     MATH_FUNCS,
@@ -52,7 +52,7 @@ from frontend.names import (
     undefined,
     unsupported,
 )
-from frontend.nodes import (
+from frontend.python.nodes import (
     AsBool,
     AsInt,
     Beta,
@@ -72,7 +72,7 @@ from frontend.nodes import (
     loc_of,
     may_raise,
 )
-from frontend.nodes import driver_may_raise as pre_driver_may_raise
+from frontend.python.nodes import driver_may_raise as pre_driver_may_raise
 from sparklite import ast as sl
 from sparklite.builtins import BUILTINS as _LIBRARY
 from sparklite.errors import InputError, TypeCheckError
@@ -545,7 +545,7 @@ class Translator:
         return BagV(var)
 
     def raises(self, expr: sl.Expr) -> bool:
-        """Whether ``expr`` may raise for some types (``frontend.nodes.may_raise``, the interpreter's
+        """Whether ``expr`` may raise for some types (``frontend.python.nodes.may_raise``, the interpreter's
         notion made pessimistic for unresolved placeholders) with the RDDs bound so far."""
         return may_raise(expr, bags=self.bag_lets)
 
@@ -823,7 +823,7 @@ class Translator:
     # --- calls -----------------------------------------------------------------------------------
 
     def call(self, node: pyast.Call, scope: Scope) -> Value:
-        from frontend import rdd  # the RDD method chain needs the translator and vice versa
+        from frontend.rdd import methods as rdd  # the RDD method chain needs the translator and vice versa
 
         for arg in node.args:
             if isinstance(arg, pyast.Starred):
@@ -879,8 +879,7 @@ class Translator:
         return sl.Call(builtin, (receiver, *args), loc=self.loc(node))
 
     def apply_value(self, callee: Value, node: pyast.Call, scope: Scope) -> Value:
-        from frontend import pipeline
-
+        from frontend.rdd import pipeline
         loc = self.loc(node)
         if isinstance(callee, OpV):
             return self.apply_op(callee.name, node.args, scope, node)

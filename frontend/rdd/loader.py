@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import ast as pyast
 
-from frontend import types as ftypes
-from frontend.names import scan_module
-from frontend.pipeline import translate_pipeline
-from frontend.rdd import RDD_METHODS
-from frontend.udf import Translator
+from frontend.python import types as ftypes
+from frontend.python.names import scan_module
+from frontend.python.udf import Translator
+from frontend.rdd.methods import RDD_METHODS
+from frontend.rdd.pipeline import translate_pipeline
 from sparklite import ast as sl
 from sparklite.errors import InputError, NameResolutionError
 

@@ -5,7 +5,7 @@ Why: the jobs users want to compare are scripts -- a session built at the top, `
 them to cut the pipeline out into a function loses the very parts that decide what the job prints. So
 script mode reads the whole module with ``ast`` (never importing or running it), interprets its driver
 code *as Python would run it* with the command-line arguments given, and hands the pipeline to the
-ordinary RDD frontend (``frontend.pipeline``/``udf``/``rdd``) as a synthetic pipeline function:
+ordinary RDD frontend (``frontend.rdd.pipeline``/``udf``/``rdd``) as a synthetic pipeline function:
 
 * every **source** becomes an input of the program: ``sc.textFile(p)`` (and Spark's own example idiom
   ``spark.read.text(p).rdd.map(lambda r: r[0])``) a ``Bag[str]`` parameter (one element per line, the
@@ -35,11 +35,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from frontend import types as ftypes
-from frontend.names import scan_module
-from frontend.pipeline import translate_pipeline
-from frontend.rdd import RDD_METHODS
-from frontend.udf import Translator
+from frontend.python import types as ftypes
+from frontend.python.names import scan_module
+from frontend.python.udf import Translator
+from frontend.rdd.methods import RDD_METHODS
+from frontend.rdd.pipeline import translate_pipeline
 from sparklite import ast as sl
 from sparklite import effects
 from sparklite.errors import InputError, UnsupportedError
@@ -1743,7 +1743,7 @@ class _Rewriter(pyast.NodeTransformer):
                                   "yet (textFile and parallelize of a literal are)", d.attr_loc(f))
             if base is not None and base.kind == "session" and f.attr == "createDataFrame":
                 raise d.error("createDataFrame", "a DataFrame source (createDataFrame) in an RDD "
-                              "script: script mode reads RDD jobs and DataFrame jobs (frontend.df_script), "
+                              "script: script mode reads RDD jobs and DataFrame jobs (script.df_script), "
                               "not both in one script", node)
             text = self.read_text_lines(node)
             if text is not None:

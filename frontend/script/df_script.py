@@ -2,9 +2,9 @@
 
 Why: a DataFrame job is a script too -- a session built at the top, ``spark.read.csv(sys.argv[1],
 schema=..., header=True)``, DataFrame methods or ``spark.sql`` over temp views, and ``show()``,
-``df.write.csv(sys.argv[2])`` or ``print(df.count())`` at the end. ``frontend.script`` reads RDD jobs;
+``df.write.csv(sys.argv[2])`` or ``print(df.count())`` at the end. ``script.rdd_script`` reads RDD jobs;
 this module reads DataFrame jobs by running the DataFrame frontend's driver interpreter
-(``frontend.dataframe.DataFrameTranslator``) over the whole module, as Python would run it, without
+(``frontend.dataframe.translator.DataFrameTranslator``) over the whole module, as Python would run it, without
 importing or running anything:
 
 * every **source** is a table input of the relational kernel: ``spark.read.csv/json(p)`` (with
@@ -33,7 +33,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from frontend.dataframe import (
+from frontend.dataframe.translator import (
     DATAFRAME_ONLY_METHODS,
     DataFrameTranslator,
     Env,
@@ -41,7 +41,7 @@ from frontend.dataframe import (
     parse_source,
     scan_names,
 )
-from frontend.df_values import (
+from frontend.dataframe.values import (
     DFV,
     ActionV,
     BoundV,
@@ -657,8 +657,7 @@ class _ScriptTranslator(DataFrameTranslator):
         )
 
     def show_sink(self, recv: DFV, call: pyast.Call, stmt: pyast.stmt, env: Env) -> None:
-        from frontend import df_functions as DFF
-
+        from frontend.dataframe import functions as DFF
         args = [self.ev(a, env) for a in call.args]
         kwargs = {k.arg or "": self.ev(k.value, env) for k in call.keywords}
         b, _ = DFF.sig("n=None", "truncate=True", "vertical=False").bind("show", args, kwargs, self.loc(call))
@@ -933,8 +932,7 @@ class _ScriptTranslator(DataFrameTranslator):
             )
 
     def struct(self, kind: str, args: list[Value], kwargs: dict[str, Value], loc: Loc) -> _StructV:
-        from frontend import df_functions as DFF
-
+        from frontend.dataframe import functions as DFF
         if kind == "StructField":
             b, _ = DFF.sig("name", "dataType", "nullable=True", "metadata=None").bind(kind, args, kwargs, loc)
             t = b["dataType"]
@@ -1162,8 +1160,7 @@ class _ScriptTranslator(DataFrameTranslator):
     def create_data_frame(
         self, args: list[Value], kwargs: dict[str, Value], loc: Loc, node: pyast.AST
     ) -> DFV:
-        from frontend import df_functions as DFF
-
+        from frontend.dataframe import functions as DFF
         b, _ = DFF.sig("data", "schema=None", "samplingRatio=None", "verifySchema=True").bind(
             "createDataFrame", args, kwargs, loc
         )

@@ -12,7 +12,7 @@ helper functions (inlined with their arguments), ``for`` loops over constant lis
 constant conditions (unrolled as Python would run them), ``createOrReplaceTempView`` then
 ``spark.sql``. Each DataFrame method builds the kernel node Spark's analyser builds, through
 ``sparklite.relational.build`` (Spark's typing rules); columns are resolved as Spark resolves them
-(``frontend.df_columns``: by name, case-insensitively, or by identity for ``df.k``) and named as Spark
+(``frontend.dataframe.columns``: by name, case-insensitively, or by identity for ``df.k``) and named as Spark
 names them. Spark's observed behaviour is in ``shared/design/dataframe-semantics.md``; the test corpus
 (``tests/test_dataframe_frontend.py``) runs each construct on Spark against its translation.
 """
@@ -27,8 +27,8 @@ from dataclasses import dataclass, replace
 from types import MappingProxyType
 from typing import Any
 
-from frontend import df_functions as DFF
-from frontend.df_columns import (
+from frontend.dataframe import functions as DFF
+from frontend.dataframe.columns import (
     DF,
     Agg,
     Alias,
@@ -58,7 +58,7 @@ from frontend.df_columns import (
     references,
     resolves,
 )
-from frontend.df_values import (
+from frontend.dataframe.values import (
     DFV,
     FUNCTIONS_MODULE,
     TYPES_MODULE,
@@ -266,7 +266,7 @@ class ModuleNames:
 
 
 def scan_names(tree: pyast.Module, filename: str) -> ModuleNames:
-    from frontend.names import _assigned_names
+    from frontend.python.names import _assigned_names
 
     imports: dict[str, str] = {}
     defs: dict[str, pyast.FunctionDef] = {}
@@ -1411,7 +1411,7 @@ class DataFrameTranslator:
 
     def sql_query(self, text: str, node: pyast.AST, loc: Loc) -> DF:
         try:
-            from frontend import sql as sqlfront
+            from frontend.sql import translator as sqlfront
         except ImportError:
             raise UnsupportedError(
                 "spark.sql is not supported yet (the SQL frontend is missing)", loc, construct="spark.sql"
@@ -1432,7 +1432,7 @@ class DataFrameTranslator:
 
     def _sql_frontend(self, loc: Loc) -> Any:
         try:
-            from frontend import sql as sqlfront
+            from frontend.sql import translator as sqlfront
         except ImportError:  # pragma: no cover - the SQL frontend is part of sparkeq
             raise UnsupportedError(
                 "SQL text is not supported yet (the SQL frontend is missing)", loc, construct="sql"
@@ -2169,7 +2169,7 @@ class DataFrameTranslator:
 
 def DFF_call_coalesce(a: R.Expr, b: R.Expr, loc: Loc) -> R.Expr:
     """The key of a full outer USING join: ``coalesce(left.k, right.k)``, as Spark writes it."""
-    from frontend.df_columns import call_function
+    from frontend.dataframe.columns import call_function
 
     return call_function("coalesce", [a, b], loc)
 
