@@ -11,8 +11,10 @@ is already the first thing that may raise in what follows; likewise ``a and b`` 
 circuit (``ShortCircuit``). Operations whose meaning depends on types (``+``, ``x[i]``, truth tests)
 are placeholders too (``frontend.python.nodes``), resolved after type inference.
 
-The RDD method chain (``rdd.py``) and the pipeline function's statements (``pipeline.py``) build on
-the same ``Translator``.
+The RDD method chain (``frontend.rdd.methods``) and the pipeline function's statements
+(``frontend.rdd.pipeline``) build on the same ``Translator``: they call it, and it calls them back through
+``rdd_methods``/``rdd_method``/``inline_rdd_helper``, which ``frontend.rdd.translator.RddTranslator``
+fills in. The dependency is inverted so that this shared module never imports a dialect package.
 """
 
 from __future__ import annotations
@@ -41,6 +43,7 @@ from frontend.python.names import (
     GroupValsV,
     InputV,
     LocalHelperV,
+    ModuleDef,
     ModuleInfo,
     OpV,
     PendingV,
@@ -130,7 +133,20 @@ def is_bool_shaped(e: sl.Expr) -> bool:
 
 
 class Translator:
-    """Shared state of one translation: the module, the named functions emitted so far, the lets."""
+    """Shared state of one translation: the module, the named functions emitted so far, the lets.
+
+    The RDD dialect plugs in through ``rdd_methods`` (method names that make an RDD call),
+    ``rdd_method`` and ``inline_rdd_helper``; ``frontend.rdd.translator.RddTranslator`` implements them."""
+
+    rdd_methods: frozenset[str] = frozenset()
+
+    def rdd_method(self, receiver: Value, func: pyast.Attribute, node: pyast.Call, scope: Scope) -> Value:
+        """An RDD method call ``receiver.func(...)`` (``frontend.rdd.methods.method``)."""
+        raise NotImplementedError("the RDD dialect's translator implements rdd_method")
+
+    def inline_rdd_helper(self, mdef: ModuleDef, args: list[Value], call: pyast.Call) -> Value:
+        """A call of a module helper that works on RDDs (``frontend.rdd.pipeline.inline_helper``)."""
+        raise NotImplementedError("the RDD dialect's translator implements inline_rdd_helper")
 
     def __init__(self, info: ModuleInfo, source_lines: list[str]) -> None:
         self.info = info
@@ -823,8 +839,6 @@ class Translator:
     # --- calls -----------------------------------------------------------------------------------
 
     def call(self, node: pyast.Call, scope: Scope) -> Value:
-        from frontend.rdd import methods as rdd  # the RDD method chain needs the translator and vice versa
-
         for arg in node.args:
             if isinstance(arg, pyast.Starred):
                 raise self.unsupported("*args", "star-arguments are not supported", arg)
@@ -841,12 +855,12 @@ class Translator:
                                        self.attr_loc(func))
             receiver = self.expr(func.value, scope)
             if isinstance(receiver, (BagV, GroupedV)) or (
-                    isinstance(receiver, InputV) and (func.attr in rdd.RDD_METHODS
+                    isinstance(receiver, InputV) and (func.attr in self.rdd_methods
                                                       or func.attr not in STR_METHODS)):
                 if scope.in_udf:
                     raise self.unsupported("RDD inside a function", "RDD methods cannot be called inside "
                                            "a function passed to Spark", self.attr_loc(func))
-                return rdd.method(self, receiver, func, node, scope)
+                return self.rdd_method(receiver, func, node, scope)
             if isinstance(receiver, GroupValsV):
                 raise self.unsupported(f".{func.attr}", "the values of a group can only be used through "
                                        "sum/len/min/max or as a whole list", self.attr_loc(func))
@@ -879,7 +893,6 @@ class Translator:
         return sl.Call(builtin, (receiver, *args), loc=self.loc(node))
 
     def apply_value(self, callee: Value, node: pyast.Call, scope: Scope) -> Value:
-        from frontend.rdd import pipeline
         loc = self.loc(node)
         if isinstance(callee, OpV):
             return self.apply_op(callee.name, node.args, scope, node)
@@ -890,7 +903,7 @@ class Translator:
                 if scope.in_udf:
                     raise self.unsupported("RDD inside a function", f"'{callee.name}' works on RDDs and "
                                            "cannot be called inside a function passed to Spark", node)
-                return pipeline.inline_helper(self, mdef, arg_values, node)
+                return self.inline_rdd_helper(mdef, arg_values, node)
             args = tuple(self.to_scalar(v, a) for v, a in zip(arg_values, node.args, strict=True))
             d = self.ensure_def(callee.name, node)
             self.check_arity(d, len(args), callee.name, node)

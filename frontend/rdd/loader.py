@@ -12,9 +12,9 @@ import ast as pyast
 
 from frontend.python import types as ftypes
 from frontend.python.names import scan_module
-from frontend.python.udf import Translator
 from frontend.rdd.methods import RDD_METHODS
 from frontend.rdd.pipeline import translate_pipeline
+from frontend.rdd.translator import RddTranslator
 from sparklite import ast as sl
 from sparklite.errors import InputError, NameResolutionError
 
@@ -30,7 +30,7 @@ def translate_source(source: str, function: str | None = None, filename: str = "
         raise InputError(f"cannot parse the Python source: {exc}", sl.Loc(filename, 1, 1)) from None
     info = scan_module(tree, filename, RDD_METHODS)
     fn = _pick_function(tree, info, function, filename)
-    tr = Translator(info, source.splitlines())
+    tr = RddTranslator(info, source.splitlines())
     try:
         program = translate_pipeline(tr, fn)
         return ftypes.infer_program(program)

@@ -59,6 +59,7 @@ from frontend.dataframe.values import (
 from sparklite.ast import Loc
 from sparklite.errors import InputError, UnsupportedError
 from sparklite.relational import ast as R
+from sparklite.relational import build
 from sparklite.relational.types import (
     BooleanType,
     DecimalType,
@@ -311,9 +312,7 @@ def align_df_sources(left: DfScriptProgram, right: DfScriptProgram) -> DfScriptP
 
 
 def _renamed(program: R.RelProgram, names: dict[str, str], params: tuple[R.TableParam, ...]) -> R.RelProgram:
-    from verifier.relational import _rename_tables
-
-    return replace(program, params=params, body=_rename_tables(program.body, names))
+    return replace(program, params=params, body=build.rename_tables(program.body, names))
 
 
 # --- the translator ----------------------------------------------------------------------------------

@@ -37,9 +37,9 @@ from typing import Any
 
 from frontend.python import types as ftypes
 from frontend.python.names import scan_module
-from frontend.python.udf import Translator
 from frontend.rdd.methods import RDD_METHODS
 from frontend.rdd.pipeline import translate_pipeline
+from frontend.rdd.translator import RddTranslator
 from sparklite import ast as sl
 from sparklite import effects
 from sparklite.errors import InputError, UnsupportedError
@@ -1564,7 +1564,7 @@ class _Driver:
         _at(fn, anchor)
         module = pyast.Module([*self.hoisted, *module_keep, fn], [])
         info = scan_module(module, self.filename, RDD_METHODS)
-        tr = Translator(info, self.lines)
+        tr = RddTranslator(info, self.lines)
         try:
             program = translate_pipeline(tr, fn)
             program = ftypes.infer_program(program)
