@@ -19,7 +19,8 @@ from typing import Any
 
 import pytest
 
-from frontend.dataframe.translator import is_dataframe_function, translate_dataframe_source
+from frontend.dataframe.module import is_dataframe_function
+from frontend.dataframe.translator import translate_dataframe_source
 from sparklite.errors import AnnotationNeededError, InputError, NameResolutionError, UnsupportedError
 from sparklite.relational import ast as R
 from sparklite.relational.build import AnalysisError

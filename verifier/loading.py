@@ -180,7 +180,7 @@ def _is_dataframe_source(source: str, function: str | None, filename: str) -> bo
         tree = ast.parse(source, filename=filename)
     except (SyntaxError, ValueError):
         return False  # the RDD frontend reports the syntax error with its location
-    from frontend.dataframe.translator import is_dataframe_function
+    from frontend.dataframe.module import is_dataframe_function
 
     defs = [s for s in tree.body if isinstance(s, ast.FunctionDef)]
     if function is not None:

@@ -33,14 +33,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from frontend.dataframe.translator import (
-    DATAFRAME_ONLY_METHODS,
-    DataFrameTranslator,
-    Env,
-    _Return,
-    parse_source,
-    scan_names,
-)
+from frontend.dataframe.evaluator import Env, _Return
+from frontend.dataframe.module import DATAFRAME_ONLY_METHODS, scan_names
+from frontend.dataframe.translator import DataFrameTranslator, parse_source
 from frontend.dataframe.values import (
     DFV,
     ActionV,
