@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import ast as pyast
 
-from frontend.python import types as ftypes
 from frontend.python.names import scan_module
+from frontend.python.resolve import infer_program
 from frontend.rdd.methods import RDD_METHODS
 from frontend.rdd.pipeline import translate_pipeline
 from frontend.rdd.translator import RddTranslator
@@ -33,7 +33,7 @@ def translate_source(source: str, function: str | None = None, filename: str = "
     tr = RddTranslator(info, source.splitlines())
     try:
         program = translate_pipeline(tr, fn)
-        return ftypes.infer_program(program)
+        return infer_program(program)
     except RecursionError:
         raise InputError("the program is nested too deeply to translate", tr.loc(fn)) from None
 

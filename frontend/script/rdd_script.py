@@ -35,8 +35,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from frontend.python import types as ftypes
 from frontend.python.names import scan_module
+from frontend.python.resolve import infer_program
 from frontend.rdd.methods import RDD_METHODS
 from frontend.rdd.pipeline import translate_pipeline
 from frontend.rdd.translator import RddTranslator
@@ -1567,7 +1567,7 @@ class _Driver:
         tr = RddTranslator(info, self.lines)
         try:
             program = translate_pipeline(tr, fn)
-            program = ftypes.infer_program(program)
+            program = infer_program(program)
         except RecursionError:
             raise InputError("the script is nested too deeply to translate",
                              sl.Loc(self.filename, 1, 1)) from None
