@@ -33,7 +33,8 @@ from frontend.python.names import (
     Value,
 )
 from frontend.python.nodes import AsBool, PairEach, PyIndex, Shaped, TruthFn, all_names, free_vars, transform
-from frontend.python.udf import Translator, is_bool_shaped
+from frontend.python.udf import Translator
+from frontend.python.udf_rules import is_bool_shaped
 from sparklite import ast as sl
 from sparklite.errors import TypeCheckError
 
