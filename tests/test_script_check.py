@@ -271,7 +271,7 @@ def test_candidates_are_files_a_script_can_read(tmp_path):
 
 def _sinks(*items: tuple[str, str, bool]) -> object:
     """A stand-in ScriptProgram with one sink per item: (kind, observed, stdout)."""
-    from frontend.script.rdd_script import ScriptProgram, Sink
+    from frontend.script.rdd_program import ScriptProgram, Sink
     from sparklite.ast import Loc, Program, TupleExpr
 
     loc = Loc("s.py", 1, 1)

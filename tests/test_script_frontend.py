@@ -15,13 +15,11 @@ from pathlib import Path
 
 import pytest
 
+from frontend.script.rdd_program import fixed_inputs, input_files, text_input_hints
 from frontend.script.rdd_script import (
     align_sources,
-    fixed_inputs,
-    input_files,
     is_script,
     is_script_entry,
-    text_input_hints,
     translate_script,
     translate_script_file,
 )

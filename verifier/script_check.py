@@ -37,7 +37,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from frontend.script.rdd_script import ScriptProgram, Sink, fixed_inputs, input_files, text_input_hints
+from frontend.script.rdd_program import ScriptProgram, Sink, fixed_inputs, input_files, text_input_hints
 from sparklite.ast import Program
 from sparklite.values import (
     Bag,

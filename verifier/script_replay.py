@@ -36,7 +36,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from frontend.script.rdd_script import ScriptProgram
+from frontend.script.rdd_program import ScriptProgram
 from sparklite.values import (
     Bag,
     ErrorOutcome,
