@@ -21,12 +21,8 @@ from pathlib import Path
 import pytest
 from schema_util import validate
 
-from frontend.script.df_script import (
-    align_df_sources,
-    is_df_script,
-    translate_df_script,
-    translate_df_script_file,
-)
+from frontend.script.df_program import align_df_sources
+from frontend.script.df_script import is_df_script, translate_df_script, translate_df_script_file
 from sparklite.errors import InputError
 from sparklite.values import Bag, Sorted
 from verifier.api import check, replay_counterexamples

@@ -290,7 +290,7 @@ def _check(left: Any, right: Any, run: _Run) -> Result:
 
 
 def _df_script(lp: LoadedProgram) -> bool:
-    from frontend.script.df_script import DfScriptProgram
+    from frontend.script.df_program import DfScriptProgram
 
     return isinstance(lp.script, DfScriptProgram)
 
@@ -312,7 +312,7 @@ def _check_df_scripts(lp: LoadedProgram, rp: LoadedProgram, run: _Run) -> Result
 
 def _replay_df_scripts(items: Sequence[tuple[Result, Any, Any]], opts: CheckOptions) -> list[Result]:
     """Replay DataFrame scripts' counterexamples (pending ones too), all in one Python process."""
-    from frontend.script.df_script import align_df_sources
+    from frontend.script.df_program import align_df_sources
     from verifier.df_script_check import replay_df_results
 
     ready, out = [], []

@@ -42,7 +42,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
-from frontend.script.df_script import DfScriptProgram, DfSink, Part
+from frontend.script.df_program import DfScriptProgram, DfSink, Part
 from sparklite.relational.types import DoubleType, Schema, StringType
 from sparklite.values import Bag, Sorted
 from verifier.result import Counterexample, Result
@@ -683,7 +683,7 @@ def describe(left: DfScriptProgram, right: DfScriptProgram) -> dict[str, Any]:
 
 def check_df_scripts(lp: Any, rp: Any, run: _Run) -> Result:
     """Two DataFrame scripts (``lp.script``/``rp.script`` are ``DfScriptProgram``s)."""
-    from frontend.script.df_script import align_df_sources
+    from frontend.script.df_program import align_df_sources
     from verifier.df_script_prove import prove_df_scripts
 
     left: DfScriptProgram = lp.script
