@@ -4,4 +4,5 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 .venv/bin/ruff check .
+.venv/bin/lint-imports  # the import contracts of pyproject.toml's [tool.importlinter]
 .venv/bin/python -m pytest -q -p no:cacheprovider "$@"
