@@ -379,7 +379,7 @@ def test_decimal_literal_with_many_digits_crashes(tmp_path: Path) -> None:
 def test_self_join_of_derived_frame_with_non_equality_condition(tmp_path: Path, spark_session: Any) -> None:
     # t2 = t.select("k"); t.join(t2, t.k != t2.k): Spark resolves t2.k to the right side (the column
     # carries its Dataset's id) and returns the pairs of different keys. sparkeq only models Dataset.join's
-    # rewrite of an *equality* of a column with itself (frontend/dataframe._self_join_condition); for
+    # rewrite of an *equality* of a column with itself (frontend/dataframe/joins._self_join_condition); for
     # != (or <) it reads both sides as the left k, so the condition is always false and the result empty.
     # (Where both sides are the same Dataset, t.join(t, t.k < t.k), Spark raises an AnalysisException about
     # an ambiguous self-join, and sparkeq again computes an empty result.)
@@ -419,7 +419,7 @@ def test_joins_that_are_right(tmp_path: Path, spark_session: Any) -> None:
 
 
 def test_schema_file_column_named_key_is_dropped(tmp_path: Path) -> None:
-    # CREATE TABLE kv (key INT, value STRING): frontend/sql_schema._table_item takes a leading bare
+    # CREATE TABLE kv (key INT, value STRING): frontend/sql/schema._table_item takes a leading bare
     # "key" (also "index", "check", "fulltext", "spatial") for a MySQL index definition and silently skips
     # the column. The table then has the one column `value`; SELECT key FROM kv is "cannot be resolved".
     from frontend.sql.schema import parse_schema_file

@@ -1,4 +1,4 @@
-"""Script mode's frontend (frontend/script/rdd_script.py): whole scripts read with ast, never run.
+"""Script mode's frontend (frontend/script/): whole scripts read with ast, never run.
 
 What is checked: every script of the corpus (cases/scripts) is translated with its sources and sinks
 at the right lines; the printed text is modelled as Python prints it (the interpreter's result on a
