@@ -1,0 +1,207 @@
+"""Real code, compared with itself: ``.venv/bin/python bench/corpus.py [--workers 2] [--timeout 30]``.
+
+The easiest question a verifier can be asked is whether a program equals itself. This benchmark asks it
+of every *unit* of ``/work/shared/corpora/realworld`` (public PySpark code nobody on the team wrote,
+never edited), through the command line exactly as a user would run it:
+``sparkeq check U U --no-replay --json`` in a fresh process (so an internal error, exit 4, is seen as a
+user sees it, and a hang is cut at ``--timeout`` plus start-up).
+
+Units, found by reading each file with ``ast`` (never importing it), as the corpus README defines them:
+
+- **script**: a file whose module-level code or ``if __name__ == "__main__":`` block touches Spark
+  (``SparkSession``, ``SparkContext``, ``spark.``/``sc.`` calls, ``pyspark`` imports used at module
+  level): ``sparkeq check F F``;
+- **function**: a module-level function (not a method) that has parameters, returns a value and calls
+  RDD or DataFrame methods: ``sparkeq check F::fn F::fn``. DataFrame parameters carry no schema in real
+  code, so these often end with the message that asks for one: that is a finding, not a bench error.
+
+Writes ``bench/results/corpus.json`` (per unit: kind, target, verdict, exit status, seconds, the first
+line of the reason) and ``bench/results/corpus.md`` (counts by verdict and kind, the share read and
+proved, timings, and the constructs that still block, sorted by how many units each one blocks: every
+``error`` unit is blocked by the one construct its message names, the first one sparkeq met).
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import json
+import re
+import statistics
+import subprocess
+import sys
+import time
+from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+RESULTS = REPO / "bench" / "results"
+CORPUS = Path("/work/shared/corpora/realworld")
+SPARKEQ = [str(REPO / ".venv" / "bin" / "python"), "-m", "sparkeq"]
+
+# Methods that only RDDs and DataFrames have in this code (plus the common ones both share), to tell a
+# Spark function from a helper that formats a string.
+SPARK_METHODS = frozenset(
+    "flatMap reduceByKey groupByKey combineByKey aggregateByKey foldByKey mapValues flatMapValues sortBy "
+    "sortByKey leftOuterJoin rightOuterJoin fullOuterJoin cogroup takeOrdered countByKey countByValue "
+    "collectAsMap parallelize textFile select selectExpr withColumn withColumnRenamed groupBy agg orderBy "
+    "dropDuplicates show toDF createDataFrame unionByName crossJoin fillna dropna".split()
+)  # methods only RDDs and DataFrames have (str.join, list.count... are not evidence)
+SPARK_NAMES = frozenset({"SparkSession", "SparkContext", "spark", "sc", "glueContext"})
+EXIT_VERDICT = {0: "equivalent", 1: "not_equivalent", 2: "unknown", 3: "error", 4: "internal error"}
+
+
+@dataclass
+class Unit:
+    kind: str  # script | function
+    file: str  # corpus path
+    target: str  # what sparkeq check is given (twice)
+
+
+@dataclass
+class Outcome:
+    kind: str
+    file: str
+    target: str
+    verdict: str
+    exit: int | None
+    seconds: float
+    reason: str
+    method: str | None = None
+
+
+def _calls(node: ast.AST) -> set[str]:
+    return {n.func.attr for n in ast.walk(node)
+            if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)}
+
+
+def _touches_spark(nodes: list[ast.stmt]) -> bool:
+    for stmt in nodes:
+        for n in ast.walk(stmt):
+            if isinstance(n, ast.Name) and n.id in SPARK_NAMES:
+                return True
+            if isinstance(n, ast.Attribute) and n.attr in {"sparkContext", "builder"}:
+                return True
+    return False
+
+
+def _main_block(stmt: ast.stmt) -> bool:
+    return (isinstance(stmt, ast.If) and isinstance(stmt.test, ast.Compare)
+            and isinstance(stmt.test.left, ast.Name) and stmt.test.left.id == "__name__")
+
+
+def units_of(path: Path) -> list[Unit]:
+    """The units of one file, read with ``ast`` only."""
+    rel = str(path.relative_to(CORPUS))
+    try:
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=rel)
+    except SyntaxError:
+        return []
+    found: list[Unit] = []
+    top = [s for s in tree.body if not isinstance(s, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef
+                                                   | ast.Import | ast.ImportFrom)]
+    if _touches_spark(top) or any(_main_block(s) and _touches_spark(s.body) for s in tree.body):
+        found.append(Unit("script", rel, str(path)))
+    for fn in tree.body:
+        if not isinstance(fn, ast.FunctionDef) or not fn.args.args or fn.name == "main":
+            continue
+        returns = any(isinstance(n, ast.Return) and n.value is not None for n in ast.walk(fn))
+        if returns and _calls(fn) & SPARK_METHODS:
+            found.append(Unit("function", rel, f"{path}::{fn.name}"))
+    return found
+
+
+def all_units() -> list[Unit]:
+    return [u for p in sorted(CORPUS.rglob("*.py")) for u in units_of(p)]
+
+
+def run_unit(unit: Unit, timeout: float) -> Outcome:
+    cmd = [*SPARKEQ, "check", unit.target, unit.target, "--no-replay", "--json", "--timeout", str(timeout)]
+    start = time.monotonic()
+    try:
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout + 60, cwd=REPO)
+    except subprocess.TimeoutExpired:
+        return Outcome(unit.kind, unit.file, unit.target, "hang", None, time.monotonic() - start,
+                       f"no answer {timeout + 60:.0f} s after start")
+    seconds = time.monotonic() - start
+    verdict = EXIT_VERDICT.get(proc.returncode, f"exit {proc.returncode}")
+    reason, method = "", None
+    try:
+        payload = json.loads(proc.stdout)
+        reason, method = payload.get("reason") or "", payload.get("method")
+    except (json.JSONDecodeError, AttributeError):
+        reason = (proc.stderr.strip().splitlines() or [""])[-1]
+    return Outcome(unit.kind, unit.file, unit.target, verdict, proc.returncode, seconds,
+                   reason.split("\n")[0], method)
+
+
+_LOCATION = re.compile(r"^[^:\s]*(\.py)?:\d+:\d+:\s*")
+
+
+def blocker(reason: str) -> str:
+    """The construct an error names, without its location and quoted specifics that vary by unit."""
+    text = _LOCATION.sub("", reason)
+    text = re.sub(r"'[^']*'", "'…'", text)
+    text = re.sub(r"\b\d+\b", "N", text)
+    return text[:140]
+
+
+def report(outcomes: list[Outcome], wall: float) -> str:
+    n = len(outcomes)
+    by = Counter(o.verdict for o in outcomes)
+    read = sum(1 for o in outcomes if o.verdict not in {"error", "internal error", "hang"})
+    proved = by["equivalent"]
+    lines = [
+        "# sparkeq on the real-world corpus: every unit compared with itself", "",
+        f"{n} units of `/work/shared/corpora/realworld` ({wall:.0f} s wall), "
+        "`sparkeq check U U --no-replay`.",
+        "",
+        f"- read (any verdict but error): **{read}/{n} ({100 * read / max(n, 1):.0f}%)**",
+        f"- proved equivalent to itself: **{proved}/{n} ({100 * proved / max(n, 1):.0f}%)**",
+        f"- internal errors (exit 4): **{by['internal error']}**; hangs: **{by['hang']}**",
+    ]
+    times = [o.seconds for o in outcomes]
+    if times:
+        lines.append(f"- seconds per unit (process start included): median {statistics.median(times):.1f}, "
+                     f"max {max(times):.1f}")
+    lines += ["", "| kind | units | equivalent | not equivalent | unknown | error | internal error |",
+              "|---|---|---|---|---|---|---|"]
+    for kind in sorted({o.kind for o in outcomes}):
+        ks = Counter(o.verdict for o in outcomes if o.kind == kind)
+        lines.append(f"| {kind} | {sum(ks.values())} | {ks['equivalent']} | {ks['not_equivalent']} | "
+                     f"{ks['unknown']} | {ks['error']} | {ks['internal error']} |")
+    blocks = Counter(blocker(o.reason) for o in outcomes if o.verdict in {"error", "internal error"})
+    lines += ["", "## What still blocks (units blocked by each construct)", "",
+              "| units | message |", "|---|---|"]
+    lines += [f"| {c} | {m.replace('|', '/')} |" for m, c in blocks.most_common()]
+    unknown = Counter(blocker(o.reason) for o in outcomes if o.verdict == "unknown")
+    if unknown:
+        lines += ["", "## Read but not proved (unknown), by reason", "", "| units | reason |", "|---|---|"]
+        lines += [f"| {c} | {m.replace('|', '/')} |" for m, c in unknown.most_common()]
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--timeout", type=float, default=30.0, help="sparkeq's --timeout for each unit")
+    ap.add_argument("--only", default=None, help="only units whose corpus path contains this text")
+    ap.add_argument("--out", default="corpus", help="results file stem under bench/results")
+    args = ap.parse_args(argv)
+    units = [u for u in all_units() if not args.only or args.only in u.file]
+    start = time.monotonic()
+    with ThreadPoolExecutor(max_workers=args.workers) as pool:
+        outcomes = list(pool.map(lambda u: run_unit(u, args.timeout), units))
+    wall = time.monotonic() - start
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    (RESULTS / f"{args.out}.json").write_text(json.dumps([asdict(o) for o in outcomes], indent=1) + "\n")
+    text = report(outcomes, wall)
+    (RESULTS / f"{args.out}.md").write_text(text)
+    print(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
