@@ -122,6 +122,18 @@ def opt(is_none: z3.BoolRef, value: Sym) -> Opt:
     return Opt((is_none, value))
 
 
+def padded(missing: z3.BoolRef, value: Sym) -> Opt:
+    """An outer join's side: ``None`` when the side is ``missing`` (the join padded it) *or* when the
+    value stored in the data is itself ``None``. Python has one ``None`` and no ``Option[Option[T]]``,
+    so a value that is already optional is not wrapped again: its own ``is_none`` (a fact about the
+    data) is or-ed with the padding (a fact about the join), and ``x is None`` reads both. Wrapping it
+    (``opt(missing, Opt(...))``) made ``is None`` see the padding only, so a ``None`` stored in the data
+    passed ``is not None`` filters in the prover (issue 26)."""
+    if isinstance(value, Opt):
+        return opt(z3.Or(missing, value.is_none), value.value)
+    return opt(missing, value)
+
+
 def rebuild(shape: tuple, items: object) -> tuple:
     """A tuple like ``shape`` (an ``Opt`` stays one) holding ``items``."""
     return Opt(tuple(items)) if isinstance(shape, Opt) else tuple(items)  # type: ignore[arg-type]
@@ -613,6 +625,11 @@ class BasicEncoder:
         if name in ("str.strip", "str.lower", "str.upper", "str.replace"):
             return self.uf(name, tuple(vals), z3.StringSort())
         if name == "str":
+            if v is NONE or v is None:
+                return z3.StringVal("None")
+            if isinstance(v, Opt):  # str(None) is 'None': Python prints an optional value either way
+                shown = self._call_library("str", [v.value], z3.And(path, z3.Not(v.is_none)), loc)
+                return z3.If(v.is_none, z3.StringVal("None"), shown)
             if is_str(v):
                 return v
             if isinstance(v, tuple) or is_list(v):

@@ -51,7 +51,7 @@ from encoder.basic import (
     fresh,
     fresh_like,
     leaves,
-    opt,
+    padded,
     rebuild,
     sym_eq,
 )
@@ -186,7 +186,8 @@ class ProgramEncoding:
 
     ``scalars`` are the basic parameters (variables ``v:name``, shared by both programs). ``result`` is
     over the placeholders of ``aggregates``/``keyed``. ``error`` says when the program raises
-    ``ValueError`` (an empty ``reduce``/``min``/``max``), also over placeholders. ``hazards`` are the
+    ``ValueError`` (an empty ``reduce``/``min``/``max``), also over placeholders (``no_partition_error``:
+    a ``countByValue`` over an RDD with no partition). ``hazards`` are the
     conditions under which some division could see a zero divisor (over-approximated: placeholders are
     free there).
     """
@@ -201,6 +202,10 @@ class ProgramEncoding:
     error: z3.BoolRef
     hazards: list[z3.BoolRef]
     hazard_kind: dict[int, str] = field(default_factory=dict)
+    no_partition_error: z3.BoolRef = field(default_factory=lambda: z3.BoolVal(False))
+    """When an unused ``countByValue``/``top`` raises ``ValueError`` because its source has no
+    partition, over the shared flags ``nopart:i`` (input ``i`` has no partition). Kept apart from
+    ``error``, which the methods read with the accumulators: only ``methods._shared.prepare`` reads it."""
 
     def kind_of(self, hazard: z3.BoolRef) -> str:
         """The exception ``hazard`` stands for (``BasicEncoder.hazard``)."""
@@ -422,15 +427,17 @@ class _TermEncoder(BasicEncoder):
         None. "No element of the other side has key k" is an uninterpreted predicate of k (``has``,
         ``verification-conditions.md`` section 6): a proof holds for every predicate, the real one
         included. Both programs share it only for one other side read the same way (same expression of
-        the inputs); otherwise each program gets its own, which is always sound."""
+        the inputs); otherwise each program gets its own, which is always sound. Which alternative an
+        element comes from says whether its side was padded; the side's value is Python's one ``None``
+        either way (``padded``: the padding or-ed into a stored option, never an option of an option)."""
         left, right = self.bag(lft), self.bag(rgt)
         out = []
         for a in left:
             for b in right:
                 if not (_is_pair(a.value) and _is_pair(b.value)):
                     raise EncodingError("outer join of bags whose elements are not pairs", e.loc)
-                v = opt(z3.BoolVal(False), a.value[1]) if kind in ("right", "full") else a.value[1]
-                w = opt(z3.BoolVal(False), b.value[1]) if kind in ("left", "full") else b.value[1]
+                v = padded(z3.BoolVal(False), a.value[1]) if kind in ("right", "full") else a.value[1]
+                w = padded(z3.BoolVal(False), b.value[1]) if kind in ("left", "full") else b.value[1]
                 out.append(BagTerm((a.value[0], (v, w)), z3.And(a.present, b.present, sym_eq(a.value[0],
                                    b.value[0])), a.occurrences + b.occurrences, self.bag_params,
                                    a.keyed + b.keyed))
@@ -441,9 +448,9 @@ class _TermEncoder(BasicEncoder):
                 continue
             for t in mine:
                 has = self._has_key(other_expr, t.value[0], other)
-                own = opt(z3.BoolVal(False), t.value[1]) if kind == "full" else t.value[1]
-                none = opt(z3.BoolVal(True), fresh_like(f"{self.side}.none{next(self._counter)}",
-                                                         other[0].value[1]))
+                own = padded(z3.BoolVal(False), t.value[1]) if kind == "full" else t.value[1]
+                none = padded(z3.BoolVal(True), fresh_like(f"{self.side}.none{next(self._counter)}",
+                                                           other[0].value[1]))
                 value = (t.value[0], (own, none) if mine_is_left else (none, own))
                 out.append(BagTerm(value, z3.And(t.present, z3.Not(has)), t.occurrences, self.bag_params,
                                    t.keyed))
@@ -550,9 +557,13 @@ def encode_program(program: A.Program, side: str) -> ProgramEncoding:
     enc.top_env.update(scalars)
     # The driver is strict: every let is evaluated, used or not, so an unused ``let m = R.min()`` still
     # makes the program raise on an empty R (its condition joins ``errors``).
+    unused = _unused_lets(program)
+    no_partition: list[z3.BoolRef] = []
     for let in program.lets:
         if enc.is_bag(let.value):
             enc.bag_lets[let.name] = let.value
+        elif let.name in unused and _raises_without_partitions(let.value):
+            no_partition.append(_no_partition_error(enc, program, let.value))
         else:
             enc.top_env[let.name] = enc.expr(let.value, enc.top_env)
     result = _result(enc, program.body)
@@ -569,7 +580,44 @@ def encode_program(program: A.Program, side: str) -> ProgramEncoding:
         error=z3.Or(*enc.errors) if enc.errors else z3.BoolVal(False),
         hazards=list(enc.div_hazards),
         hazard_kind=dict(enc.hazard_kind),
+        no_partition_error=z3.Or(*no_partition) if no_partition else z3.BoolVal(False),
     )
+
+
+def _unused_lets(program: A.Program) -> set[str]:
+    mentioned = {n.name for root in (program.body, *(b.value for b in program.lets))
+                 for n in A.walk(root) if isinstance(n, A.Var)}
+    return {b.name for b in program.lets} - mentioned
+
+
+def _raises_without_partitions(e: A.Expr) -> bool:
+    return isinstance(e, A.CountByValue) or (isinstance(e, A.TakeOrdered) and e.top)
+
+
+def _no_partition_error(enc: _TermEncoder, program: A.Program, action: A.Expr) -> z3.BoolRef:
+    """An unused ``countByValue()``/``top(n)`` (a script's loop over ``countByValue().items()`` keeps the
+    job where Python runs it): its value is never read, but it raises ``ValueError`` when its source has
+    no partition (``sparklite.no_partitions``). Whether input ``i`` has no partition is a free Boolean
+    ``nopart:i`` shared by both programs (inputs are matched by position); that it is then also empty
+    is left out, which only adds inputs to what a proof covers. The source is forced as the job does."""
+    from sparklite import effects, no_partitions
+
+    enc.bag(action.source)  # type: ignore[attr-defined]  # the job computes every partition of it
+    bags = effects.bag_lets(program)
+    names = [p.name for p in program.params if isinstance(p.type, BagType)]
+    if len(names) > no_partitions.MAX_INPUTS:
+        raise UnsupportedShape("a countByValue/top over too many inputs to tell when it has no partition",
+                               action.loc)
+    flags = {n: z3.Bool(f"nopart:{i}") for i, n in enumerate(names)}
+    worlds = []
+    for world in no_partitions.zero_partition_worlds(names):
+        raises = no_partitions.raises_without_partitions(action, world, bags)
+        if raises is None:
+            raise UnsupportedShape("a countByValue/top whose source's partition count is not known",
+                                   action.loc)
+        if raises:
+            worlds.append(z3.And(*(flags[n] if n in world else z3.Not(flags[n]) for n in names)))
+    return z3.Or(*worlds) if worlds else z3.BoolVal(False)
 
 
 def _unused_bag_lets(program: A.Program, enc: _TermEncoder) -> list[str]:

@@ -38,9 +38,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--depth", type=int, default=3, help="nesting of bag operators in generated programs")
     ap.add_argument("--hours", type=float, default=None, help="stop after this long, whatever the count")
     ap.add_argument("--report", type=Path, default=None, help="write every pair's record as JSON here")
-    ap.add_argument("--flavor", choices=("classic", "rich", "rel"), default="classic",
+    ap.add_argument("--flavor", choices=("classic", "rich", "ties", "outer", "empty", "rel"),
+                    default="classic",
                     help="classic: Int/Bool programs; rich: strings, floats, None, lists, ordered results; "
-                         "rel: DataFrame/SQL programs (tests/test_rel_soundness_fuzz.py)")
+                         "ties: sorts with ties over unions and shuffles; "
+                         "outer: outer joins of inputs holding None (tests/fuzz_outer.py); "
+                         "empty: rich programs with countByValue/top, judged on inputs with no partition "
+                         "too (an empty text file); rel: DataFrame/SQL programs "
+                         "(tests/test_rel_soundness_fuzz.py)")
     args = ap.parse_args(argv)
 
     deadline = args.hours * 3600 if args.hours is not None else None

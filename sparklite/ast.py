@@ -596,7 +596,8 @@ def walk(node: Node) -> Iterator[Node]:
 
 def sorted_bag(e: Node, bag_lets: Any = None) -> bool:
     """Is ``e`` a sorted bag: ``sortBy``, then maps, filters and flatMaps, which keep the order (through
-    the let-bound bags in ``bag_lets``, by name)? Collected, it is a sequence modulo ties, not a bag."""
+    the let-bound bags in ``bag_lets``, by name)? Collected, it is a sequence (Spark's exact order), not a
+    bag."""
     if isinstance(e, SortBy):
         return True
     if isinstance(e, Map | Filter | FlatMap):

@@ -117,7 +117,9 @@ def _to_float(ts: Sequence[Type]) -> Type:
 
 
 def _to_str(ts: Sequence[Type]) -> Type:
-    _want(not isinstance(ts[0], OptionType | ListType), f"str() of {ts[0]} is not supported")
+    """``str(x)``; an optional ``x`` is fine (``str(None)`` is ``'None'``, as an outer join's missing
+    side prints), a list is not supported."""
+    _want(not isinstance(ts[0], ListType), f"str() of {ts[0]} is not supported")
     return STR
 
 

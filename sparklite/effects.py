@@ -15,6 +15,9 @@ What raises under Spark (``shared/design/spark-semantics.md``):
   ``sparklite.builtins`` lists them;
 - ``first()`` of an empty RDD: ``ValueError``;
 - ``reduce``, ``min()`` and ``max()`` of an empty RDD: ``ValueError`` on the driver;
+- ``countByValue()`` (so ``countByKey()``) and ``top(n)`` of an RDD with *no partition* (``sc.textFile``
+  of an empty file, and what Spark builds on it): ``ValueError``, as they end with ``reduce`` over one
+  value per partition (an empty RDD *with* partitions gives ``{}`` and ``[]``);
 - anything that forces a bag whose functions may raise (an action over ``map(lambda x: 1 // x)``), and
   any call of a function whose body may raise.
 
@@ -72,6 +75,8 @@ def raises_here(node: A.Node, env: Mapping[str, Type] | None = None,
         return EMPTY_ACTION
     if isinstance(node, A.Reduce):
         return EMPTY_ACTION
+    if isinstance(node, A.CountByValue) or (isinstance(node, A.TakeOrdered) and node.top):
+        return EMPTY_ACTION  # over an RDD with no partition (see the module doc)
     if isinstance(node, A.SimpleAgg):
         return EMPTY_RAISING_SIMPLE_AGGS.get(node.kind)
     return None

@@ -119,9 +119,9 @@ class LazyBag:
       shuffle's map side, inputs). A partition is computed once and cached, its error too (Spark would
       recompute, with the same result); the other partitions are not computed until needed.
 
-    ``ranked`` bags come out of ``sortBy`` (and the narrow operators after it): their raw items are
-    ``(rank, element)`` pairs, ranks ascending along the partitions, equal for equal sort keys; ``parts``
-    and ``iterate`` hide the ranks, ``raw_iterate`` shows them.
+    ``ranked`` bags come out of ``sortBy`` (and the narrow operators after it): their order is part of
+    what a program's result shows (a collected sorted bag is a sequence, an unsorted one a multiset).
+    Spark fixes the order of equal sort keys too (input order, ``_sort_by``), so the order is exact.
     """
 
     __slots__ = ("nparts", "hashed", "ranked", "_compute", "_raw_iter", "_part", "_source", "_parts",
@@ -144,7 +144,9 @@ class LazyBag:
 
     @staticmethod
     def of(partitions: Partitioning | Iterable[Iterable[Any]]) -> LazyBag:
-        parts = [list(p) for p in partitions] or [[]]  # like verifier.spark.exact_rdd: never 0 partitions
+        # ``()`` is an RDD with no partition at all (``sc.textFile`` of an empty file, ``sc.emptyRDD()``):
+        # empty, but unlike one empty partition it makes ``countByValue``/``top`` raise
+        parts = [list(p) for p in partitions]
         return LazyBag(len(parts), False, lambda: parts)
 
     def raw_parts(self) -> Parts:
@@ -179,12 +181,10 @@ class LazyBag:
         return got
 
     def partition(self, i: int) -> list[Any]:
-        raw = self.raw_partition(i)
-        return [x for _, x in raw] if self.ranked else raw
+        return self.raw_partition(i)
 
     def parts(self) -> Parts:
-        raw = self.raw_parts()
-        return [[x for _, x in p] for p in raw] if self.ranked else raw
+        return self.raw_parts()
 
     def raw_iterate(self, i: int) -> Iterator[Any]:
         """Partition ``i``'s raw items, computed lazily when this bag is a chain of narrow operators
@@ -194,8 +194,6 @@ class LazyBag:
         return iter(self.raw_partition(i))
 
     def iterate(self, i: int) -> Iterator[Any]:
-        if self.ranked:
-            return (x for _, x in self.raw_iterate(i))
         return self.raw_iterate(i)
 
     def start_task(self, i: int) -> None:
@@ -301,16 +299,10 @@ def _map_parts(src: LazyBag, hashed: bool, f: Callable[[list[Any]], list[Any]]) 
 
 def _narrow(src: LazyBag, hashed: bool, per_elem: Callable[[Any], Iterable[Any]]) -> LazyBag:
     """A narrow operator (``map``, ``filter``, ``flatMap``): every element gives zero or more elements
-    in its place, lazily, keeping the source's ranks when it is sorted."""
-    if src.ranked:
-        def raw_iter(i: int) -> Iterator[Any]:
-            for r, x in src.raw_iterate(i):
-                for y in per_elem(x):
-                    yield (r, y)
-    else:
-        def raw_iter(i: int) -> Iterator[Any]:
-            for x in src.raw_iterate(i):
-                yield from per_elem(x)
+    in its place, lazily, in order (a sorted source stays sorted)."""
+    def raw_iter(i: int) -> Iterator[Any]:
+        for x in src.raw_iterate(i):
+            yield from per_elem(x)
     return LazyBag(src.nparts, hashed, raw_iter=raw_iter, source=src, ranked=src.ranked)
 
 
@@ -394,37 +386,48 @@ def _intersection(left: LazyBag, right: LazyBag) -> LazyBag:
 
 
 def _sort_by(src: LazyBag, key: Callable[[Any], Any], ascending: bool) -> LazyBag:
-    """``sortBy`` (``keyBy(key).sortByKey(ascending).values()``): a stable sort of the elements (in
-    partition order) by ``key``; equal keys share a rank. With one partition that is the whole result.
-    With ``n > 1`` PySpark's ``sortByKey`` range-partitions: it samples the keys (``sample(False,
-    fraction, seed=1)``, every key when ``fraction`` is 1, i.e. up to ``20 * n`` elements), takes
-    ``bounds[i] = samples[int(len(samples) * (i + 1) / n)]`` of the sorted sample, sends a key to
-    partition ``bisect_left(bounds, k)`` (``n - 1 -`` that when descending), and sorts every partition
-    (stably, in arrival order, which is partition order). That layout decides which elements ``take``
-    pulls and what partition-dependent aggregations compute after the sort, so it is reproduced, with
-    the sampler itself (``pyspark.rddsampler.RDDSampler``) for larger bags. The sort is computed all at
-    once; with ``n > 1`` Spark runs it (its ``count`` and sampling jobs) when ``sortBy`` is called (see
-    ``_Evaluator``)."""
+    """``sortBy`` (``keyBy(key).sortByKey(ascending).values()``), computed as PySpark computes it, so
+    that the order is Spark's exactly, equal keys and NaN keys included. With ``n > 1`` partitions
+    ``sortByKey`` range-partitions: it samples the keys (``sample(False, fraction, seed=1)``, every key
+    when ``fraction`` is 1, i.e. up to ``20 * n`` elements), takes ``bounds[i] = samples[int(len(samples)
+    * (i + 1) / n)]`` of the sorted sample and sends a key to partition ``bisect_left(bounds, k)`` (``n -
+    1 -`` that when descending); the elements of a partition arrive in input order (map partitions in
+    order, local Spark fetches shuffle blocks in map order) and are sorted by ``list.sort(key,
+    reverse)`` (``ExternalSorter.sorted``): stable, so equal keys keep their input order, and with NaN
+    keys whatever Python's sort makes of that order. The keys crossed a shuffle, so a NaN in them is a
+    fresh object (``_unpickled``: Python compares a tuple's items by identity first). That layout also
+    decides which elements ``take`` pulls and what partition-dependent aggregations compute after the
+    sort, so it is reproduced, with the sampler itself (``pyspark.rddsampler.RDDSampler``) for larger
+    bags. The sort is computed all at once; with ``n > 1`` Spark runs it (its ``count`` and sampling
+    jobs) when ``sortBy`` is called (see ``_Evaluator``)."""
     n = src.nparts
+    if n == 0:  # sortByKey of an empty RDD returns it unchanged: still no partition
+        return LazyBag(0, False, lambda: [], ranked=True)
 
     def compute() -> Parts:
-        src_parts = src.parts()
-        keyed = [(key(x), x, m) for m, p in enumerate(src_parts) for x in p]
-        order = sorted(range(len(keyed)), key=lambda i: keyed[i][0], reverse=not ascending)
-        parts: Parts = [[] for _ in range(n)]
-        target = _range_partitioner([[k for k, _, m in keyed if m == j] for j in range(len(src_parts))],
-                                    n, ascending)
-        rank = -1
-        prev: Any = object()
-        for pos, i in enumerate(order):
-            k, x, _ = keyed[i]
-            if pos == 0 or not _same_key(k, prev):
-                rank += 1
-            prev = k
-            parts[target(k)].append((rank, x))
-        return parts
+        keyed = [[(_unpickled(key(x)), x) for x in p] for p in src.parts()]
+        target = _range_partitioner([[k for k, _ in p] for p in keyed], n, ascending)
+        parts: list[list[tuple[Any, Any]]] = [[] for _ in range(n)]
+        for p in keyed:
+            for k, x in p:
+                parts[target(k)].append((k, x))
+        for p in parts:
+            p.sort(key=operator.itemgetter(0), reverse=not ascending)
+        return [[x for _, x in p] for p in parts]
 
     return LazyBag(n, False, compute, ranked=True)
+
+
+def _unpickled(v: Any) -> Any:
+    """``v`` as a Python worker sees it after pickling: every NaN a distinct object (pickle does not
+    memoize floats), which matters where Python compares by identity first (tuples, lists, ``in``)."""
+    if isinstance(v, float):
+        return v * 1.0 if v != v else v
+    if isinstance(v, tuple):
+        return tuple(_unpickled(x) for x in v)
+    if isinstance(v, list):
+        return [_unpickled(x) for x in v]
+    return v
 
 
 def _range_partitioner(keys_by_partition: list[list[Any]], n: int, ascending: bool
@@ -437,12 +440,12 @@ def _range_partitioner(keys_by_partition: list[list[Any]], n: int, ascending: bo
     samples: list[Any] = []
     for split, keys in enumerate(keys_by_partition):
         if fraction >= 1.0:
-            samples.extend(keys)
+            samples.extend(_unpickled(k) for k in keys)  # collected to the driver
             continue
         rng = random.Random(1 ^ split)  # RDDSampler(False, fraction, seed=1).func(split, iterator)
         for _ in range(10):
             rng.randint(0, 1)
-        samples.extend(k for k in keys if rng.random() < fraction)
+        samples.extend(_unpickled(k) for k in keys if rng.random() < fraction)
     samples.sort()
     if not samples:
         return lambda k: 0  # no element (PySpark returns the unsorted, empty RDD)
@@ -453,10 +456,6 @@ def _range_partitioner(keys_by_partition: list[list[Any]], n: int, ascending: bo
         return p if ascending else n - 1 - p
 
     return target
-
-
-def _same_key(a: Any, b: Any) -> bool:
-    return not (a < b or b < a)
 
 
 def _take(src: LazyBag, num: int) -> Ranked:
@@ -482,67 +481,37 @@ def _take(src: LazyBag, num: int) -> Ranked:
                 except StopIteration:
                     break
         scanned += try_n
-    raw = raw[:num]
-    if src.ranked:
-        ranks = [r for r, _ in raw]
-        items = [x for _, x in raw]
-        candidates = None
-        if raw:
-            last = ranks[-1]
-            group = _tie_group(src, last)
-            if group is not None and len(group) > ranks.count(last):
-                candidates = group
-        return Ranked(items, ranks, candidates)
-    # unsorted: which elements come first is Spark's partition order, a fact of this partitioning (and
-    # computing the rest to offer "any n of them" would run UDFs Spark never runs)
-    return Ranked(raw, [0] * len(raw))
-
-
-def _tie_group(src: LazyBag, rank: int) -> list[Any] | None:
-    """Every element of the sorted bag ``src`` with rank ``rank`` (the candidates of a ``take`` cut inside
-    that tie group), or None when computing them raises: elements Spark never computes (narrow
-    operators after the sort are pulled lazily) must not turn a result into an error."""
-    try:
-        return [x for i in range(src.nparts) for r, x in src.raw_iterate(i) if r == rank]
-    except (ZeroDivisionError, EmptyReduceError, ProgramError):
-        return None
+    raw = [_unpickled(x) for x in raw[:num]]  # sent to the driver
+    # of a sorted bag: a prefix of Spark's exact order; unsorted: which elements come first is Spark's
+    # partition order, a fact of this partitioning, and their order is not observed
+    return Ranked(raw, range(len(raw)) if src.ranked else [0] * len(raw))
 
 
 def _take_ordered(src: LazyBag, num: int, key: Callable[[Any], Any] | None, top: bool) -> Ranked:
-    """``takeOrdered(num, key)`` (``heapq.nsmallest`` per partition, then merged) and ``top``
-    (``nlargest``). ``takeOrdered`` raises ``ValueError`` for ``num < 0`` and runs no job for ``num == 0``;
-    ``top(num <= 0)`` runs its job, whose tasks pull no element (``nlargest`` returns ``[]`` at once), but
-    each computes what its partition's pipeline starts from (``LazyBag.start_task``)."""
+    """``takeOrdered(num, key)`` and ``top(num, key)`` as PySpark computes them: ``heapq.nsmallest``
+    (``nlargest`` for ``top``) of every partition, the lists collected and merged on the driver by
+    ``reduce`` with ``heapq.nsmallest(num, a + b, key)`` in partition order. The result is exact: with a
+    strict weak order it is the first ``num`` of a stable sort of the elements in partition order (ties
+    in input order); with NaN keys, whatever the heaps make of that order (the merged lists were
+    pickled: ``_unpickled``). ``takeOrdered`` raises ``ValueError`` for ``num < 0`` and runs no job for
+    ``num == 0``; ``top(num <= 0)`` runs its job, whose tasks pull no element (``nlargest`` returns
+    ``[]`` at once), but each computes what its partition's pipeline starts from
+    (``LazyBag.start_task``)."""
     if num < 0 and not top:
         raise ProgramError("ValueError")  # "top N cannot be negative."
-    if num == 0 and not top:
-        return Ranked([], [])
+    if (num == 0 or src.nparts == 0) and not top:
+        return Ranked([], [])  # takeOrdered checks the partition count before any job
+    if src.nparts == 0:  # top is mapPartitions(nlargest).reduce(merge): no partition, nothing to reduce
+        raise ProgramError("ValueError")  # "Can not reduce() empty RDD"
     if num <= 0:
         for i in range(src.nparts):
             src.start_task(i)
         return Ranked([], [])
-    k = key if key is not None else (lambda x: x)
-    if any(_has_nan(k(x)) for x in src.elements()):
-        # NaN orders nothing: the result is whatever PySpark's heaps leave, computed as it computes it
-        # (per partition, then merged in partition order), and observed as that exact sequence
-        pick = heapq.nlargest if top else heapq.nsmallest
-        tops = [pick(num, p, key=k) for p in src.parts()]
-        got = functools.reduce(lambda a, b: pick(num, a + b, key=k), tops)
-        return Ranked(got, list(range(len(got))))
-    keyed = [(k(x), x) for x in src.elements()]
-    keyed.sort(key=lambda kx: kx[0], reverse=top)
-    ranks: list[int] = []
-    rank = -1
-    for i, (kv, _) in enumerate(keyed):
-        if i == 0 or not _same_key(kv, keyed[i - 1][0]):
-            rank += 1
-        ranks.append(rank)
-    items = [x for _, x in keyed[:num]]
-    cut = ranks[:num]
-    candidates = None
-    if cut and len(keyed) > num and ranks[num] == cut[-1]:
-        candidates = [x for (_, x), r in zip(keyed, ranks, strict=True) if r == cut[-1]]
-    return Ranked(items, cut, candidates)
+    pick = heapq.nlargest if top else heapq.nsmallest
+    # a task's heap reads an iterator (no len(): heapq's sorted() shortcut is not taken), the merge a list
+    tops = [pick(num, iter(p), key=key) for p in src.parts()]
+    got = functools.reduce(lambda a, b: pick(num, a + b, key=key), [_unpickled(t) for t in tops])
+    return Ranked(got, range(len(got)))
 
 
 class _NanKeys(dict):
@@ -559,6 +528,10 @@ class _NanKeys(dict):
 
 
 def _count_by_value(src: LazyBag) -> dict:
+    """PySpark's ``mapPartitions(count).reduce(merge)``: one dict per partition merged by ``reduce``, so
+    an RDD with no partition raises ``ValueError`` (an empty one with partitions gives ``{}``)."""
+    if src.nparts == 0:
+        raise ProgramError("ValueError")  # "Can not reduce() empty RDD"
     counts: dict[Any, tuple[Any, int]] = {}
     for p in src.parts():
         local: dict[Any, tuple[Any, int]] = {}
@@ -722,11 +695,8 @@ class _Evaluator:
             return _intersection(left, self.bag(e.right, env))
         if isinstance(e, A.Collect):
             src = self.bag(e.source, env)
-            if src.ranked:
-                raw = [rx for p in src.raw_parts() for rx in p]
-                return Ranked([x for _, x in raw], [r for r, _ in raw])
-            items = src.elements()
-            return Ranked(items, [0] * len(items))
+            items = [_unpickled(x) for x in src.elements()]  # sent to the driver
+            return Ranked(items, range(len(items)) if src.ranked else [0] * len(items))
         if isinstance(e, A.Take):
             src = self.bag(e.source, env)
             return _take(src, self.ev(e.count, env))
@@ -808,17 +778,17 @@ def _reduce(f: Callable[[Any, Any], Any], src: LazyBag) -> Any:
 
 def _observe(value: Any, result: bool = True) -> Outcome:
     """What the caller sees: bags collected (left to right) into multisets, sorted bags and ordered
-    actions' lists as sequences modulo ties, dicts as ``DictValue``. A list the program returns (alone or
-    in its result tuple) is a sequence too, each element its own group, so ``sorted(R.collect())`` and
-    ``R.sortBy(lambda x: x).collect()`` are observed alike; a list inside an element is a ``ListValue``."""
+    actions' lists as the exact sequences Spark returns (each element its own group of a ``Sorted``),
+    dicts as ``DictValue``. A list the program returns (alone or in its result tuple) is a sequence too,
+    so ``sorted(R.collect())`` and ``R.sortBy(lambda x: x).collect()`` are observed alike; a list inside
+    an element is a ``ListValue``."""
     if isinstance(value, LazyBag):
         if value.ranked:
-            raw = [rx for p in value.raw_parts() for rx in p]
-            return observe_sequence([_observe(x, False) for _, x in raw], [r for r, _ in raw], None)
+            items = [_observe(x, False) for x in value.elements()]
+            return observe_sequence(items, list(range(len(items))), None)
         return Bag.of([_observe(x, False) for x in value.elements()])
     if isinstance(value, Ranked):
-        cands = None if value.candidates is None else [_observe(x, False) for x in value.candidates]
-        return observe_sequence([_observe(x, False) for x in value], value.ranks, cands)
+        return observe_sequence([_observe(x, False) for x in value], value.ranks, None)
     if isinstance(value, tuple):
         return tuple(_observe(v, result) for v in value)
     if isinstance(value, list):
@@ -832,11 +802,16 @@ def _observe(value: Any, result: bool = True) -> Outcome:
 def _input_bag(name: str, inputs: Mapping[str, Any], partitions: Mapping[str, Partitioning] | None
                ) -> LazyBag:
     if partitions is not None and name in partitions:
-        return LazyBag.of(partitions[name])
+        return LazyBag.of(_unpickled_parts(partitions[name]))
     value = inputs[name]
     if isinstance(value, Bag):
         value = value.items
-    return LazyBag.of(default_partitioning(list(value)))
+    return LazyBag.of(_unpickled_parts(default_partitioning(list(value))))
+
+
+def _unpickled_parts(partitions: Partitioning) -> Partitioning:
+    """An input as Spark's workers read it: unpickled, so no two NaNs are one object."""
+    return tuple(tuple(_unpickled(x) for x in p) for p in partitions)
 
 
 def evaluate(program: A.Program, inputs: Mapping[str, Any],

@@ -9,7 +9,9 @@ are equal as nested tuples: ``((1, 2), ())`` and ``((), (1, 2))`` are different,
 
 What ``all_partitionings(elems, max_parts)`` enumerates, exactly: for every ``k`` in ``1..max_parts`` and
 every distinct ordering of the multiset ``elems``, every way of cutting that sequence into ``k``
-consecutive (possibly empty) pieces; duplicates (from repeated elements) are yielded once. That is every
+consecutive (possibly empty) pieces; duplicates (from repeated elements) are yielded once. An empty
+bag also has the partitioning ``()`` with no partition at all, yielded last: Spark reads an empty text
+file so, and ``countByValue``/``top`` raise on it (``docs/semantics-notes.md``). That is every
 ordered list of ``k`` ordered partitions whose elements together are ``elems``. For ``n`` distinct
 elements there are ``n! * C(n + k - 1, k - 1)`` of them for each ``k`` (504 for ``n = 4``,
 ``max_parts = 3``), so keep the bags small; ``sample_partitionings`` draws a few instead.
@@ -63,6 +65,8 @@ def all_partitionings(elems: Sequence[Any], max_parts: int) -> Iterator[Partitio
                 if part not in seen:
                     seen.add(part)
                     yield part
+    if not elems:
+        yield ()
 
 
 def random_partitioning(elems: Sequence[Any], rng: random.Random, max_parts: int = 3) -> Partitioning:

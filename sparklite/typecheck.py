@@ -534,6 +534,24 @@ class _Checker:
             raise TypeCheckError(f"{op} hashes its elements (or keys), and {T(t)} is not hashable in Python",
                                  e.loc)
 
+    def accumulator_zero(self, zero: A.Expr, zt: Type, want: Type | None) -> Type:
+        """The type of an aggregation's zero value, read as the accumulator type ``want`` when the zero is
+        a value of it: ``[]`` is typed ``List[None]`` (the empty list's type), which is also a
+        ``List[Int]``, so ``aggregateByKey([], lambda acc, v: acc + [v], ...)`` accumulates
+        ``List[Int]``. ``want`` comes from the seq function's declared parameter (or the bag's element
+        type for ``fold``); without one the zero keeps its own type."""
+        if want is None or zt == want or join_types(zt, want) != want:
+            return zt
+        self.note(zero, want)
+        return want
+
+    @staticmethod
+    def declared_first(fn: A.Fn) -> Type | None:
+        """The declared type of ``fn``'s first parameter (a lambda's annotation), or None."""
+        if isinstance(fn, A.Lambda) and fn.params and isinstance(fn.params[0].type, Type):
+            return fn.params[0].type
+        return None
+
     def returns(self, fn: A.Fn, got: Type, want: Type, ctx: str, why: str) -> None:
         if got != want:
             loc = fn.body.loc if isinstance(fn, A.Lambda) and fn.body.loc is not None else fn.loc
@@ -666,6 +684,7 @@ class _Checker:
                                            f"the bag holds {T(t)}"))
             if isinstance(e, A.Fold):
                 zero, zt = self.basic_zero(e.zero, scope, op)
+                zt = self.accumulator_zero(zero, zt, t)
                 if zt != t:
                     raise TypeCheckError(f"fold's zero value must have the bag's element type {T(t)} but has "
                                          f"type {T(zt)} (use aggregate to fold into another type)",
@@ -680,6 +699,7 @@ class _Checker:
         if isinstance(e, A.Aggregate):
             src, t = self.bag(e.source, scope, op)
             zero, u = self.basic_zero(e.zero, scope, op)
+            u = self.accumulator_zero(zero, u, self.declared_first(e.seq))
             seq, st = self.check_fn(e.seq, _Expect("aggregate's seq function", (u, t), (
                 f"the accumulator has the zero's type {T(u)}", f"the bag holds {T(t)}")), scope)
             self.returns(seq, st, u, "aggregate's seq function", "the zero value's type")
@@ -710,6 +730,7 @@ class _Checker:
                                            f"the values have type {T(v)}"))
             if isinstance(e, A.FoldByKey):
                 zero, zt = self.basic_zero(e.zero, scope, op)
+                zt = self.accumulator_zero(zero, zt, v)
                 if zt != v:
                     raise TypeCheckError(f"foldByKey's zero value must have the value type {T(v)} but has "
                                          f"type {T(zt)} (use aggregateByKey to fold into another type)",
@@ -724,6 +745,7 @@ class _Checker:
         if isinstance(e, A.AggregateByKey):
             src, k, v = self.pair_bag(e.source, scope, op)
             zero, u = self.basic_zero(e.zero, scope, op)
+            u = self.accumulator_zero(zero, u, self.declared_first(e.seq))
             seq, st = self.check_fn(e.seq, _Expect("aggregateByKey's seq function", (u, v), (
                 f"the accumulator has the zero's type {T(u)}", f"the values have type {T(v)}")), scope)
             self.returns(seq, st, u, "aggregateByKey's seq function", "the zero value's type")
@@ -762,10 +784,11 @@ class _Checker:
                     kinds_t.append(ListType(v))
                 elif kind == "len":
                     kinds_t.append(INT)
-                elif v not in (INT, FLOAT):
-                    raise TypeCheckError(f"groupByKey({', '.join(e.kinds)}) needs Int or Float values but "
-                                         "the "
-                                         f"values have type {T(v)}", e.loc)
+                elif v not in ((INT, FLOAT) if kind == "sum" else (INT, FLOAT, STR)):
+                    # Python's min/max order strings too (by code point); sum adds numbers only
+                    need = "Int or Float" if kind == "sum" else "Int, Float or Str"
+                    raise TypeCheckError(f"groupByKey({kind}) needs {need} values but the values have "
+                                         f"type {T(v)}", e.loc)
                 else:
                     kinds_t.append(v)
             value: Type = kinds_t[0] if len(kinds_t) == 1 else TupleType(tuple(kinds_t))

@@ -4,9 +4,11 @@ A basic value is a Python ``int``, ``bool``, ``str``, ``float``, ``None`` or (ne
 inside programs lists are Python lists and dictionaries Python dicts, observed as ``ListValue`` and
 ``DictValue`` (hashable, canonical). A bag is observed as a multiset (``Bag``, a canonical sorted tuple,
 so equal multisets compare equal). An ordered result (``sortBy(...).collect()``, ``take``,
-``takeOrdered``, ``top``) is observed as a ``Sorted``: a sequence of groups of elements with equal sort
-keys, each group a multiset, because Spark does not fix the order among equal keys
-(``spark-semantics.md``, Outputs); an unsorted ``collect()`` is one group, i.e. a ``Bag``.
+``takeOrdered``, ``top``) is observed as a ``Sorted``: a sequence of groups, each a multiset. The RDD
+interpreter makes every element of an ordered result its own group, because PySpark fixes the order
+among equal sort keys (their input order, ``docs/semantics-notes.md``); groups of several elements (and
+a last group cut to ``taken`` of its candidates) serve results whose tie order Spark does not fix (SQL's
+``ORDER BY``). An unsorted ``collect()`` is one group, i.e. a ``Bag``.
 
 Floats are observed as Python compares them, except that NaN equals NaN (an observation must equal
 itself): ``0.0`` and ``-0.0`` are the same observation, ``1`` and ``1.0`` are not (the types differ).
@@ -104,9 +106,11 @@ class Sorted:
 
 
 class Ranked(list):
-    """A list produced by an ordered action, with the tie group of every item (``ranks``, ascending).
-    ``candidates`` (when the list was cut inside a tie group) holds every element of that group, any
-    ``len(items in that group)`` of which Spark may return. Inside programs it is an ordinary list."""
+    """A list produced by an action, with the group of every item for its observation (``ranks``,
+    ascending): distinct ranks for an ordered result, which Spark returns in one exact order (ties in
+    input order, ``docs/semantics-notes.md``), one rank for an unsorted ``collect``/``take`` (a multiset).
+    ``candidates`` is kept for callers that observe a result cut inside a group of equals. Inside
+    programs it is an ordinary list."""
 
     def __init__(self, items: Iterable[Any], ranks: Iterable[int], candidates: list[Any] | None = None
                  ) -> None:
@@ -172,7 +176,8 @@ def observe_like(actual: Any, reference: Outcome) -> Outcome:
     lists), the way ``reference`` (the interpreter's outcome for the same run) is observed, so that the
     two compare with ``outcomes_equal``.
 
-    Spark returns an ordered result as one concrete list, the interpreter as a ``Sorted`` modulo ties:
+    Spark returns an ordered result as one concrete list, the interpreter as a ``Sorted`` (exact for RDD
+    results, whose groups are single elements; modulo ties for SQL's ``ORDER BY``):
     the list is cut into runs of the reference's group sizes, each run must equal its group as a multiset,
     and when the reference was cut inside its last group (``taken``) the last run must be a sub-multiset
     of that group's candidates. When it is consistent the result *is* the reference; otherwise the list

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from sparklite import ast as A
 from sparklite import effects
-from sparklite.types import INT, BagType
+from sparklite.types import INT, BagType, TupleType
 
 # ---------------------------------------------------------------------------------------------------
 # Locating and replacing sub-expressions
@@ -415,6 +415,29 @@ def _case_fold(n: A.Node, p: A.Program, rng: random.Random) -> A.Node | None:
     return None
 
 
+def _count_by_value_as_reduce(n: A.Node, p: A.Program, rng: random.Random) -> A.Node | None:
+    """``countByValue()`` -> ``map(x -> (x, 1)).reduceByKey(add).collectAsMap()``: the same dict on every
+    RDD with partitions, but only ``countByValue`` raises on one with none (an empty text file)."""
+    if not isinstance(n, A.CountByValue):
+        return None
+    x, a, b = fresh_name("x"), fresh_name("a"), fresh_name("b")
+    one = A.Lambda((A.Param(x),), A.TupleExpr((A.Var(x), A.IntLit(1))))
+    add = A.Lambda((A.Param(a), A.Param(b)), A.BinOp("+", A.Var(a), A.Var(b)))
+    v = fresh_name("v")
+    ident = A.Lambda((A.Param(v),), A.Var(v))
+    return A.CollectAsMap(A.CombineByKey(ident, add, add, A.Map(one, n.source), surface="reduceByKey"))
+
+
+def _top_as_sorted_take(n: A.Node, p: A.Program, rng: random.Random) -> A.Node | None:
+    """``top(k, key)`` -> ``sortBy(key, ascending=False).take(k)``: the same list (modulo ties) on every
+    RDD with partitions, but only ``top`` raises on one with none."""
+    if not (isinstance(n, A.TakeOrdered) and n.top):
+        return None
+    x = fresh_name("x")
+    key = n.key if n.key is not None else A.Lambda((A.Param(x),), A.Var(x))
+    return A.Take(n.count, A.SortBy(key, False, n.source))
+
+
 RICH_PRESERVING: dict[str, Rule] = {
     "float_double": _float_double,
     "startswith_slice": _startswith_slice,
@@ -425,6 +448,8 @@ RICH_MUTATING: dict[str, Rule] = {
     "float_assoc": _float_assoc,
     "split_separator": _split_separator,
     "case_fold": _case_fold,
+    "count_by_value_as_reduce": _count_by_value_as_reduce,
+    "top_as_sorted_take": _top_as_sorted_take,
 }
 
 
@@ -442,6 +467,79 @@ MUTATING: dict[str, Rule] = {
     "reduce_for_fold": _reduce_for_fold,
     "distinct": _distinct,
 }
+
+
+def _take_ordered_as_sort(n: A.Node, p: A.Program, rng: random.Random) -> A.Node | None:
+    """``takeOrdered(n, k)`` = ``sortBy(k).take(n)`` and ``top(n, k)`` = ``sortBy(k, False).take(n)``:
+    both a prefix of a stable sort of the input sequence (only with a literal count: ``takeOrdered(0)``
+    runs no job, ``take(0)`` of a sort runs its sampling job)."""
+    if isinstance(n, A.TakeOrdered) and n.key is not None and isinstance(n.count, A.IntLit) \
+            and n.count.value > 0:
+        return A.Take(n.count, A.SortBy(n.key, not n.top, n.source))
+    if isinstance(n, A.Take) and isinstance(n.source, A.SortBy) and isinstance(n.count, A.IntLit) \
+            and n.count.value > 0:
+        return A.TakeOrdered(n.count, n.source.key, n.source.source, top=not n.source.ascending)
+    return None
+
+
+def _flip_sort(n: A.Node, p: A.Program, rng: random.Random) -> A.Node | None:
+    if isinstance(n, A.SortBy):
+        return dataclasses.replace(n, ascending=not n.ascending)
+    if isinstance(n, A.TakeOrdered):
+        return dataclasses.replace(n, top=not n.top)
+    return None
+
+
+def _coarser_key(n: A.Node, p: A.Program, rng: random.Random) -> A.Node | None:
+    """A key that orders alike but ties more (``kv`` -> ``kv[0]``): only the order of ties changes."""
+    if isinstance(n, A.SortBy | A.TakeOrdered) and isinstance(n.key, A.Lambda) and len(n.key.params) == 1 \
+            and isinstance(n.key.body, A.Var) and n.key.body.name == n.key.params[0].name:
+        return dataclasses.replace(n, key=lam(1, lambda x: A.Proj(x, 0)))
+    return None
+
+
+TIES_PRESERVING: dict[str, Rule] = {"take_ordered_as_sort": _take_ordered_as_sort}
+TIES_MUTATING: dict[str, Rule] = {"swap_sides": _swap_sides, "flip_sort": _flip_sort,
+                                  "coarser_key": _coarser_key}
+
+
+def ties_program(rng: random.Random) -> A.Program:
+    """A random ordered result over pairs of ints whose keys tie often (the fuzzer's first components
+    are drawn from 0..2): ``sortBy(k).collect()``, ``sortBy(k).take(n)``, ``takeOrdered(n, k)`` or
+    ``top(n, k)`` of a union, a filtered or mapped union, a ``reduceByKey`` (a shuffle) or a union of
+    two of those (Spark zips their partitions), with an injective key or one that ties."""
+    pair = A.Param("r", BagType(TupleType((INT, INT)))), A.Param("s", BagType(TupleType((INT, INT))))
+    r, s = A.Var("r"), A.Var("s")
+    bags: list[Callable[[], A.Expr]] = [
+        lambda: A.Union(r, s),
+        lambda: A.Union(A.Filter(lam(1, lambda x: A.BinOp(">", A.Proj(x, 1), A.IntLit(0))), r), s),
+        lambda: A.Union(r, A.Map(lam(1, lambda x: A.TupleExpr((A.Proj(x, 0), A.Neg(A.Proj(x, 1))))), s)),
+        lambda: A.ReduceByKey(add_fn(), A.Union(r, s)),
+        lambda: A.Union(A.ReduceByKey(add_fn(), r), A.ReduceByKey(add_fn(), s)),
+        lambda: r,
+    ]
+    keys: list[Callable[[], A.Lambda]] = [
+        lambda: lam(1, lambda x: A.Proj(x, 0)),
+        lambda: lam(1, lambda x: A.Proj(x, 1)),
+        lambda: lam(1, lambda x: x),
+        lambda: lam(1, lambda x: A.BinOp("+", A.Proj(x, 0), A.Proj(x, 1))),
+        lambda: lam(1, lambda x: A.TupleExpr((A.Proj(x, 1), A.Proj(x, 0)))),
+    ]
+    bag, key = rng.choice(bags)(), rng.choice(keys)()
+    count = A.IntLit(rng.randint(1, 4))
+    body = rng.choice([
+        lambda: A.Collect(A.SortBy(key, rng.random() < 0.6, bag)),
+        lambda: A.Take(count, A.SortBy(key, rng.random() < 0.6, bag)),
+        lambda: A.TakeOrdered(count, key, bag, top=rng.random() < 0.4),
+    ])()
+    return A.Program("T", pair, (), (), body)
+
+
+def ties_variant(program: A.Program, rng: random.Random) -> Variant | None:
+    """A variant of a ``ties_program``: the generic and the sort rewrites, then (half the time) a swap of
+    a union's sides, a flipped direction or a coarser key."""
+    return make_variant(program, rng, mutate=rng.random() < 0.5, steps=rng.choice((1, 2)),
+                        rules=({**PRESERVING, **TIES_PRESERVING}, TIES_MUTATING))
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -482,7 +580,8 @@ def apply_rule(program: A.Program, name: str, rule: Rule, rng: random.Random) ->
 
 
 def make_variant(program: A.Program, rng: random.Random, mutate: bool, steps: int = 2,
-                 rich: bool = False) -> Variant | None:
+                 rich: bool = False, rules: tuple[dict[str, Rule], dict[str, Rule]] | None = None
+                 ) -> Variant | None:
     """A variant of ``program``: ``steps`` preserving rewrites, plus one mutation when ``mutate``; with
     ``rich``, the rewrites over strings and floats join the generic ones."""
     _reset_fresh_names(program)
@@ -490,6 +589,8 @@ def make_variant(program: A.Program, rng: random.Random, mutate: bool, steps: in
     current = program
     preserving = {**PRESERVING, **RICH_PRESERVING} if rich else PRESERVING
     mutating = {**MUTATING, **RICH_MUTATING} if rich else MUTATING
+    if rules is not None:  # (preserving, mutating) of a family of its own
+        preserving, mutating = rules
     for _ in range(steps):
         names = list(preserving)
         rng.shuffle(names)

@@ -211,7 +211,7 @@ def run_on_spark(sc: Any, fn: Callable[..., Any], kinds: list[ParamKind], inputs
     args = []
     for k in kinds:
         if k.is_bag:
-            args.append(exact_rdd(sc, partitions.get(k.name) or [list(inputs[k.name])]))
+            args.append(exact_rdd(sc, partitions[k.name] if k.name in partitions else [list(inputs[k.name])]))
         else:
             args.append(inputs[k.name])
     try:

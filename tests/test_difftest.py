@@ -66,7 +66,9 @@ def test_empty_input_comes_first() -> None:
 def test_partition_dependence_is_found_with_several_partitions() -> None:
     result = search(FOLD_ONE, SUM_PLUS_TWO, budget_inputs=500, seed=3)
     assert result.found is not None and result.found.partitions is not None
-    assert len(result.found.partitions["R"]) >= 2
+    # fold(1, +) differs from sum() + 2 under any partitioning but one partition: several, or none at
+    # all (an empty RDD with no partition folds to the zero alone, docs/semantics-notes.md)
+    assert len(result.found.partitions["R"]) != 1
     assert result.tried > 1
 
 
@@ -101,7 +103,16 @@ def test_partitions_are_consistent_with_inputs() -> None:
         cand = gen.candidate(i)
         if cand.partitions is not None:
             assert [v for part in cand.partitions["R"] for v in part] == cand.inputs["R"]
-            assert 1 <= len(cand.partitions["R"]) <= 4
+            parts = cand.partitions["R"]
+            assert 1 <= len(parts) <= 4 or parts == () == tuple(cand.inputs["R"])  # () : no partition
+
+
+def test_empty_bags_sometimes_have_no_partition() -> None:
+    """An empty text file is an RDD with no partition (countByValue raises there): random inputs hold
+    that layout for empty bags, without a random draw (the other inputs stay what they were)."""
+    gen = InputGenerator((FOLD_COUNT,), seed=2, max_parts=4)
+    cands = [gen.candidate(i) for i in range(200)]
+    assert any(c.partitions == {"R": ()} for c in cands[2:])
 
 
 @pytest.mark.spark

@@ -795,7 +795,8 @@ CASES = {
         '  let item = collect(sortBy(lambda (kv: (Str, Int)) -> kv[1], descending)(S))\n'
         '  let item_1 = sortBy(lambda (kv: (Str, Int)) -> kv[0], descending)(S)\n'
         '  let item_2 = countByValue(map(lambda (kv: (Str, Int)) -> kv[0])(S))\n'
-        '  (item, item_1, item_2, countByValue(S), collectAsMap(S))\n'
+        '  let item_3 = countByValue(S)\n'  # may raise (an RDD with no partition): kept in order
+        '  (item, item_1, item_2, item_3, collectAsMap(S))\n'
     ),
     'module_list_and_set_constants_in_membership': (
         'STOP = ["a", "the"]\n'

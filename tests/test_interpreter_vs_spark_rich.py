@@ -117,19 +117,24 @@ def test_rich_cases_are_well_typed_and_varied() -> None:
             "tuple", "DictValue", "str", "float", "int"} <= outcomes, outcomes
 
 
-@pytest.mark.spark
-def test_interpreter_agrees_with_spark_on_random_rich_programs(spark_context: Any) -> None:
+def disagreements(sc: Any, case: Any, seeds: range) -> list[str]:
+    """Run ``case(seed)``'s program on the interpreter and on Spark for every seed; the disagreements."""
     def one(seed: int) -> str | None:
-        program, inputs, parts = make_case(seed)
+        program, inputs, parts = case(seed)
         expected = run(program, inputs, parts)
-        got = spark_outcome(spark_context, program, inputs, parts, reference=expected)
+        got = spark_outcome(sc, program, inputs, parts, reference=expected)
         if outcomes_equal(expected, got):
             return None
         return (f"seed {seed}: interpreter {expected!r} but Spark {got!r}\n"
                 f"inputs {inputs!r}\npartitions {parts!r}\n{pretty(program)}")
 
     with ThreadPoolExecutor(THREADS) as pool:
-        failures = [f for f in pool.map(one, range(N_CASES)) if f is not None]
+        return [f for f in pool.map(one, seeds) if f is not None]
+
+
+@pytest.mark.spark
+def test_interpreter_agrees_with_spark_on_random_rich_programs(spark_context: Any) -> None:
+    failures = disagreements(spark_context, make_case, range(N_CASES))
     assert not failures, f"{len(failures)} of {N_CASES} disagree:\n\n" + "\n\n".join(failures[:5])
 
 

@@ -45,6 +45,14 @@ WRONG = {
     "take0_sortby_descending_vs_top0": (
         KV, f"take(0)(sortBy(lambda kv -> kv[0], descending)({BY_KEY_DIV}))",
         f"top(0, lambda kv -> kv[0])({BY_KEY_DIV2})", {"R": [(1, 0), (2, 1)]}, TWO_PARTS),
+    # issue 26: on an RDD with no partition (an empty text file) top and countByValue raise ValueError,
+    # takeOrdered and collectAsMap do not (seen on Spark 4); these two were listed as true equivalences
+    "top_vs_take_ordered_of_the_negated_key": (
+        KV, "top(2, lambda x -> x[0])(R)", "takeOrdered(2, lambda x -> -x[0])(R)", {"R": []}, {"R": ()}),
+    "count_by_value_vs_collect_as_map_of_counts": (
+        AB, "countByValue(A)",
+        "collectAsMap(map(lambda kv -> (kv[0], kv[1]))(reduceByKey(lambda (a, b) -> a + b)"
+        "(map(lambda x -> (x, 1))(A))))", {"A": [], "B": []}, {"A": (), "B": ((),)}),
 }
 
 HELD = {
@@ -177,14 +185,8 @@ PROVED = {
         "L: Bag[Str]",
         "reduceByKey(lambda (a, b) -> a + b)(map(lambda w -> (w, 1))(flatMap(lambda s -> str.split(s))(L)))",
         "reduceByKey(lambda (a, b) -> a + b)(flatMap(lambda s -> [(w, 1) for w in str.split(s)])(L))"),
-    "top_vs_take_ordered_of_the_negated_key": (
-        KV, "top(2, lambda x -> x[0])(R)", "takeOrdered(2, lambda x -> -x[0])(R)"),
     "full_outer_join_swapped": (
         OJ, "fullOuterJoin(A, B)", "map(lambda kv -> (kv[0], (kv[1][1], kv[1][0])))(fullOuterJoin(B, A))"),
-    "count_by_value_vs_collect_as_map_of_counts": (
-        AB, "countByValue(A)",
-        "collectAsMap(map(lambda kv -> (kv[0], kv[1]))(reduceByKey(lambda (a, b) -> a + b)"
-        "(map(lambda x -> (x, 1))(A))))"),
     "startswith_vs_prefix_slice": (
         TEXT, "filter(lambda s -> str.startswith(s, p))(L)", "filter(lambda s -> py.slice(s, 0, len(p)) == "
             "p)(L)"),

@@ -8,7 +8,11 @@ programs, turn such pairs into pairs the methods handle (``verification-conditio
 - **Dictionary results as bags** (exact). A dict whose keys are unique is determined by its items, so
   ``countByValue(S)`` is observed as ``reduceByKey(add)(map(x -> (x, 1))(S))`` and ``collectAsMap(B)``,
   for a ``B`` whose keys are unique (a by-key aggregation, then filters or ``mapValues``), as ``B``:
-  two such results are equal dicts exactly when the bags are equal.
+  two such results are equal dicts exactly when the bags are equal. Except on an ``S`` with no
+  partition (an empty text file), where ``countByValue`` raises ``ValueError`` and the bag is empty
+  (``sparklite.no_partitions``): the rewriting is used only when, for every set of inputs without
+  partitions, both programs' dict actions raise alike, and a raising one is the whole result (in a
+  tuple, another component's error could come first on one side only).
 - **Shared subprograms become inputs** (an over-approximation). A bag-valued subexpression that both
   programs compute identically (same text up to the names of lambda parameters and of the defs it
   calls, whose bodies must be the same up to the same renaming; reading only the inputs) is replaced in
@@ -30,7 +34,7 @@ import dataclasses
 from collections.abc import Iterator
 
 from sparklite import ast as A
-from sparklite import effects
+from sparklite import effects, no_partitions
 from sparklite.typecheck import type_of
 from sparklite.types import BagType, Type, contains_bag
 
@@ -64,7 +68,7 @@ def lower_dict_results(left: A.Program, right: A.Program) -> tuple[A.Program, A.
     """Both programs with their dictionary results as bags, when both return a dict at the same
     places and every dict can be lowered; None otherwise."""
     ls, rs = _dict_slots(left), _dict_slots(right)
-    if not ls or ls.keys() != rs.keys():
+    if not ls or ls.keys() != rs.keys() or not _raise_alike(left, right, ls, rs):
         return None
     out = []
     for program, slots in ((left, ls), (right, rs)):
@@ -73,6 +77,25 @@ def lower_dict_results(left: A.Program, right: A.Program) -> tuple[A.Program, A.
             return None
         out.append(_replace_slots(program, lowered))  # type: ignore[arg-type]
     return out[0], out[1]
+
+
+def _raise_alike(left: A.Program, right: A.Program, ls: dict[int, A.Expr], rs: dict[int, A.Expr]) -> bool:
+    """Whether lowering the dict slots keeps every ``ValueError`` of a ``countByValue`` over a bag with
+    no partition: for every set of inputs (by position) without partitions, each slot raises on both
+    sides or on neither, and a raising slot is the program's whole result."""
+    if not any(isinstance(x, A.CountByValue) for x in (*ls.values(), *rs.values())):
+        return True
+    worlds = no_partitions.paired_worlds(left, right)
+    if worlds is None:
+        return False
+    lets_l, lets_r = effects.bag_lets(left), effects.bag_lets(right)
+    for zl, zr in worlds:
+        for pos in ls:
+            a = no_partitions.raises_without_partitions(ls[pos], zl, lets_l)
+            b = no_partitions.raises_without_partitions(rs[pos], zr, lets_r)
+            if a is None or b is None or a != b or (a and pos != -1):
+                return False
+    return True
 
 
 def _resolve(program: A.Program, e: A.Expr) -> tuple[A.Expr, str | None]:

@@ -57,7 +57,7 @@ SHOWCASES = (
     Showcase("5. Strict driver code: an action that raises counts, used or not",
              ("strict_projected_action", "strict_unused_action"), "not_equivalent", None),
     Showcase("6. Word count over text lines, two ways, proved",
-             ("str_wordcount_collectasmap_vs_countbyvalue", "str_wordcount_reducebykey_vs_combinebykey"),
+             ("str_wordcount_reducebykey_vs_combinebykey", "str_wordcount_countbykey_vs_countbyvalue"),
              "equivalent", "AggOneK"),
     Showcase("7. split() vs split(\" \"): a counterexample on strings, replayed on Spark",
              ("str_wordcount_split_vs_split_space",), "not_equivalent", None),

@@ -160,7 +160,7 @@ def load_python_source(source: str, function: str | None, filename: str = "<inpu
                        schemas: Schemas = None) -> LoadedProgram:
     from frontend import translate_source
 
-    if _is_dataframe_source(source, function, filename):
+    if _is_dataframe_source(source, function, filename, schemas):
         from frontend.dataframe.translator import translate_dataframe_source
 
         rel = translate_dataframe_source(source, function, filename, schemas)
@@ -171,9 +171,12 @@ def load_python_source(source: str, function: str | None, filename: str = "<inpu
                          function=function or _program_function(program), source=source)
 
 
-def _is_dataframe_source(source: str, function: str | None, filename: str) -> bool:
+def _is_dataframe_source(source: str, function: str | None, filename: str, schemas: Schemas = None) -> bool:
     """Route a Python source to the DataFrame frontend when the chosen function (or, with none named, some
-    top-level function) is DataFrame code; otherwise the RDD frontend reads it (and reports errors)."""
+    top-level function) is DataFrame code; otherwise the RDD frontend reads it (and reports errors).
+
+    A parameter given a schema (``--schema df=...``) is a DataFrame too: ``df.groupBy("k").count()``
+    uses only methods RDDs also have, and was read as RDD code with the schema ignored (issue 25)."""
     import ast
 
     try:
@@ -185,6 +188,10 @@ def _is_dataframe_source(source: str, function: str | None, filename: str) -> bo
     defs = [s for s in tree.body if isinstance(s, ast.FunctionDef)]
     if function is not None:
         defs = [d for d in defs if d.name == function]
+    named = {k.lower() for k in schemas or {}}
+    params = [a.arg.lower() for d in defs for a in (*d.args.posonlyargs, *d.args.args, *d.args.kwonlyargs)]
+    if any(p in named for p in params):
+        return True
     return any(is_dataframe_function(d, tree) for d in defs)
 
 

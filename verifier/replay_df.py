@@ -29,8 +29,8 @@ class DataFrameReplayError(RuntimeError):
 
 def ddl(schema: Schema) -> str:
     """The schema as a Spark DDL string (backticked names, NOT NULL kept)."""
-    return ", ".join(f"`{f.name}` {f.type.simple.upper()}{'' if f.nullable else ' NOT NULL'}"
-                     for f in schema.fields)
+    return ", ".join(f"`{f.name.replace('`', '``')}` {f.type.simple.upper()}"
+                     f"{'' if f.nullable else ' NOT NULL'}" for f in schema.fields)
 
 
 def input_frames(spark: Any, params: Sequence[R.TableParam], tables: Tables, layout: Layout | None,
@@ -119,7 +119,8 @@ def _run_once(loaded: LoadedProgram, tables: Tables, layout: Layout | None, name
             call = (lambda: spark.sql(loaded.source or ""))  # noqa: E731
         else:
             fn = _function(loaded, spark, stack)
-            call = (lambda: fn(*frames))  # noqa: E731
+            args = call_arguments(loaded, program.params, frames, spark)
+            call = (lambda: fn(*args))  # noqa: E731
         try:
             return _observe(call(), reference)
         except Exception as exc:  # the program's own failure is an outcome
@@ -130,6 +131,26 @@ def _run_once(loaded: LoadedProgram, tables: Tables, layout: Layout | None, name
             if "Py4JJavaError" in type(exc).__name__ and "condition" not in text.lower():
                 raise _LostWorker(text.splitlines()[0] if text else type(exc).__name__) from None
             raise DataFrameReplayError(f"{type(exc).__name__}: {(text.splitlines() or [''])[0]}") from None
+
+
+def call_arguments(loaded: LoadedProgram, params: Sequence[R.TableParam], frames: Sequence[Any], spark: Any
+                   ) -> list[Any]:
+    """The arguments of the user's function, in its parameters' order: each DataFrame parameter's frame,
+    and the replay's own session for a session parameter (``def f(spark: SparkSession, df)``, which the
+    frontend reads as no input; it was called without it: TypeError, issue 25). The tables the function
+    reads from the catalog (``spark.table("emp")``, the parameters past its own) become temp views."""
+    import ast
+
+    by_name = {tp.name: frame for tp, frame in zip(params, frames, strict=True)}
+    tree = ast.parse(loaded.source or "")
+    fn = next((s for s in tree.body if isinstance(s, ast.FunctionDef) and s.name == loaded.function), None)
+    if fn is None:
+        return list(frames)
+    own = [a.arg for a in fn.args.args]
+    for name, frame in by_name.items():
+        if name not in own:
+            frame.createOrReplaceTempView(name)
+    return [by_name[a] if a in by_name else spark for a in own]
 
 
 def _function(loaded: LoadedProgram, spark: Any, stack: ExitStack) -> Any:

@@ -176,7 +176,9 @@ def spark_partitions(sp: ScriptProgram, inputs: Mapping[str, Any], parallelism: 
             if s.reader == "spark.read.text":
                 if len(lines_file_text(lines).encode("utf-8")) > _MAX_SMALL_FILE:
                     raise ReplayError("spark.read.text of a file over 4 MB: its partitioning is not modelled")
-                out[s.param] = (tuple(lines),)
+                # a small file is one partition; an empty one none at all, as for textFile (seen on
+                # Spark 4: countByValue of spark.read.text(empty).rdd raises ValueError)
+                out[s.param] = (tuple(lines),) if lines else ()
             else:
                 out[s.param] = text_file_partitions(lines, min(parallelism, 2))
         elif s.kind == "literal":

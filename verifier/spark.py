@@ -123,8 +123,12 @@ def _stderr_to(path: str) -> Iterator[None]:
 
 
 def exact_rdd(sc: Any, partitions: Sequence[Sequence[Any]]) -> Any:
-    """An RDD whose partitions are exactly ``partitions`` (empty partitions included, order kept)."""
-    parts = [list(p) for p in partitions] or [[]]
+    """An RDD whose partitions are exactly ``partitions`` (empty partitions included, order kept); no
+    partition at all is ``sc.emptyRDD()`` (what ``sc.textFile`` of an empty file gives: ``parallelize``
+    cannot make it, ``numSlices=0`` divides by zero)."""
+    parts = [list(p) for p in partitions]
+    if not parts:
+        return sc.emptyRDD()
     return sc.parallelize(parts, len(parts)).flatMap(lambda part: part)
 
 
@@ -147,4 +151,4 @@ def get_session(master: str = DEFAULT_MASTER) -> Any:
 def exact_dataframe(spark: Any, partitions: Sequence[Sequence[tuple]], schema: Any) -> Any:
     """A DataFrame whose partitions are exactly ``partitions`` (rows as tuples in schema order):
     ``createDataFrame`` over ``exact_rdd``, which keeps the RDD's partitioning."""
-    return spark.createDataFrame(exact_rdd(spark.sparkContext, partitions), schema)
+    return spark.createDataFrame(exact_rdd(spark.sparkContext, list(partitions) or [[]]), schema)

@@ -26,6 +26,7 @@ constant branches never taken do not count.
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import math
 from collections.abc import Callable, Mapping
@@ -403,6 +404,10 @@ class Encoder:
             return a
         if isinstance(src, NullType):
             return make(z3.BoolVal(True), default_of(dst), dst, a.err, a.kinds, a.latent)
+        folded = effects.constant_cast(e)  # a string constant Spark casts without an error: its value
+        if folded is not None:
+            with contextlib.suppress(NotEncodable):
+                return make(z3.BoolVal(False), literal(folded[0], dst), dst, a.err, a.kinds, a.latent)
         if isinstance(src, IntegralType) and isinstance(dst, IntegralType) and src.bits <= dst.bits:
             return make(a.null, a.val, dst, a.err, a.kinds, a.latent)
         if isinstance(src, IntegralType) and isinstance(dst, IntegralType):

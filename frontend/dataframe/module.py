@@ -253,18 +253,24 @@ def _module_of(module: Any) -> pyast.Module:
     raise TypeError(f"expected a parsed module, not {type(module).__name__}")
 
 
-def is_dataframe_function(fn: pyast.FunctionDef, module: Any) -> bool:
+def is_dataframe_function(fn: pyast.FunctionDef, module: Any, _seen: frozenset[str] = frozenset()) -> bool:
     """Whether ``fn`` is DataFrame code: a parameter annotated ``DataFrame`` (or ``Annotated[DataFrame,
-    ...]``, directly or through a module-level alias), or a body using DataFrame-only methods,
-    ``pyspark.sql.functions`` or ``spark.sql``. ``module`` is the parsed file (``ast.Module``) or an
-    object with a ``tree`` attribute."""
-    info = scan_names(_module_of(module), "<module>")
+    ...]``, directly or through a module-level alias) or ``SparkSession``, or a body using DataFrame-only
+    methods, ``pyspark.sql.functions`` or ``spark.sql``, or calling a module function that is DataFrame
+    code (``groupBy(...).count()`` alone is both APIs). ``module`` is the parsed file (``ast.Module``)
+    or an object with a ``tree`` attribute."""
+    tree = _module_of(module)
+    info = scan_names(tree, "<module>")
+    top = {s.name: s for s in tree.body if isinstance(s, pyast.FunctionDef)}
+    seen = _seen | {fn.name}
     fnames = {n for n, p in info.imports.items() if canonical(p) == FUNCTIONS_MODULE}
     fmembers = {n for n, p in info.imports.items() if canonical(p).startswith(FUNCTIONS_MODULE + ".")}
     aliases = {n for n, v in info.assigned.items() if _mentions_dataframe(v, set())}
 
     for a in (*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs):
         if a.annotation is not None and _mentions_dataframe(a.annotation, aliases):
+            return True
+        if a.annotation is not None and _mentions_session(a.annotation):  # def f(spark: SparkSession, df)
             return True
     for node in pyast.walk(fn):
         if isinstance(node, pyast.Attribute) and isinstance(node.ctx, pyast.Load):
@@ -275,6 +281,9 @@ def is_dataframe_function(fn: pyast.FunctionDef, module: Any) -> bool:
         if isinstance(node, pyast.Name) and node.id in fmembers:
             return True
         if _column_filter(node):
+            return True
+        if isinstance(node, pyast.Call) and isinstance(node.func, pyast.Name) and node.func.id in top \
+                and node.func.id not in seen and is_dataframe_function(top[node.func.id], tree, seen):
             return True
     return False
 
@@ -293,6 +302,11 @@ def _column_filter(node: pyast.AST) -> bool:
     return isinstance(arg, pyast.Compare | pyast.BinOp | pyast.UnaryOp) or (
         isinstance(arg, pyast.Constant) and isinstance(arg.value, str)
     )
+
+
+def _mentions_session(node: pyast.AST) -> bool:
+    return any(isinstance(n, pyast.Name) and n.id == "SparkSession"
+               or isinstance(n, pyast.Attribute) and n.attr == "SparkSession" for n in pyast.walk(node))
 
 
 def _mentions_dataframe(node: pyast.AST, aliases: set[str]) -> bool:

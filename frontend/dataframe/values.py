@@ -166,6 +166,9 @@ def describe(v: Value) -> str:
     """A value's kind in error messages."""
     if isinstance(v, PyV):
         return "None" if v.value is None else f"a Python {type(v.value).__name__}"
+    own = getattr(v, "DESCRIPTION", None)  # values of the script frontend describe themselves
+    if isinstance(own, str):
+        return own
     return {
         SeqV: "a list",
         DictV: "a dict",
@@ -181,7 +184,7 @@ def describe(v: Value) -> str:
         FuncV: "a function",
         BuiltinV: "a builtin function",
         ActionV: "an action's result",
-    }[type(v)]
+    }.get(type(v), f"a {type(v).__name__.strip('_')} value")  # never a KeyError: an error message
 
 
 def as_col(v: Value, loc: Loc, what: str = "argument") -> CExpr:

@@ -641,7 +641,8 @@ class Inference:
             u.restrict(ts[0], NUMERIC | {"str"}, "the argument of float()", loc, INT)
             return out, FLOAT
         if name == "str":
-            u.restrict(ts[0], NUMERIC | {"str", "tuple", "none"}, "the argument of str()", loc, INT)
+            # an optional value too: str(None) is 'None' (never unwrapped, so it cannot raise TypeError)
+            u.restrict(ts[0], NUMERIC | {"str", "tuple", "none", "option"}, "the argument of str()", loc, INT)
             return out, STR
         if name == "round":
             u.numeric(ts[0], loc, "the argument of round()", option=False)
@@ -916,8 +917,9 @@ class Inference:
                     results.append(INT)
                 elif kind_ == "list":
                     results.append(TList(v))
-                else:
-                    u.restrict(v, frozenset({"int", "float"}), f"{kind_} of a group", loc, INT)
+                else:  # Python's min/max order strings too (by code point); sum adds numbers only
+                    kinds = frozenset({"int", "float"} if kind_ == "sum" else {"int", "float", "str"})
+                    u.restrict(v, kinds, f"{kind_} of a group", loc, INT)
                     results.append(v)
             out = TTup([k, results[0] if len(results) == 1 else TTup(results)])
             return replace(e, source=src), TBag(out)

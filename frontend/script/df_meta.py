@@ -35,12 +35,16 @@ from sparklite.relational.types import (
 class _ArgV:
     """``sys.argv[i]``."""
 
+    DESCRIPTION = "sys.argv[i] (an input path)"
+
     index: int
 
 
 @dataclass(frozen=True)
 class _ReaderChain:
     """``spark.read`` with its format, options and schema so far."""
+
+    DESCRIPTION = "spark.read"
 
     fmt: str | None = None
     options: tuple[tuple[str, Any], ...] = ()
@@ -50,6 +54,8 @@ class _ReaderChain:
 @dataclass(frozen=True)
 class _Writer:
     """``df.write`` with its format and options so far."""
+
+    DESCRIPTION = "df.write"
 
     df: Any
     fmt: str | None = None
@@ -61,12 +67,16 @@ class _Writer:
 class _StructV:
     """A ``StructType`` literal (or a ``StructField``: one field)."""
 
+    DESCRIPTION = "a StructType"
+
     fields: tuple[Field, ...]
 
 
 @dataclass(frozen=True)
 class _RowV:
     """The loop variable of ``for row in df.collect():`` (its columns)."""
+
+    DESCRIPTION = "a collected row"
 
     columns: tuple[str, ...]
 
@@ -75,12 +85,16 @@ class _RowV:
 class _FieldV:
     """``row.name`` / ``row["name"]`` / ``row[i]``."""
 
+    DESCRIPTION = "a field of a collected row"
+
     column: int
 
 
 @dataclass(frozen=True)
 class _StrV:
     """``str(x)`` / an f-string or ``%`` format of printable pieces: text made of parts."""
+
+    DESCRIPTION = "a text built from printed values"
 
     parts: tuple[Part, ...]
 
@@ -105,6 +119,8 @@ class _SparkContextV:
 class _Kept:
     """An action's result bound to a name: the job ran at the assignment (sink ``sink``)."""
 
+    DESCRIPTION = "an action's result"
+
     value: ActionV
     sink: int
 
@@ -114,10 +130,7 @@ def _action_of(v: Any) -> R.Action:
 
 
 def _what(v: Any) -> str:
-    try:
-        return describe(v)
-    except Exception:  # noqa: BLE001 - one of this module's own values
-        return type(v).__name__.strip("_")
+    return describe(v)
 
 
 def _merged(parts: Sequence[Part]) -> list[Part]:

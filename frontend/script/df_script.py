@@ -39,6 +39,8 @@ from frontend.dataframe.module import DATAFRAME_ONLY_METHODS, scan_names
 from frontend.dataframe.translator import DataFrameTranslator, parse_source
 from frontend.dataframe.values import (
     DFV,
+    FUNCTIONS_MODULE,
+    TYPES_MODULE,
     ActionV,
     BoundV,
     ModV,
@@ -299,6 +301,17 @@ class _ScriptTranslator(DataFrameTranslator):
                 )
             if any(pyast.unparse(n) in ("sys.argv", "argv") for n in pyast.walk(stmt.test)):
                 self.arg_checks.append((pyast.unparse(stmt), self.loc(stmt)))
+        if isinstance(stmt, pyast.ImportFrom) and any(a.name == "*" for a in stmt.names) \
+                and any(stmt is s for s in self.tree.body):
+            # a module-level star import: the module scan read it (info.star_modules resolves its names)
+            if stmt.level == 0 and stmt.module and canonical(stmt.module) in (FUNCTIONS_MODULE, TYPES_MODULE):
+                return None
+            raise UnsupportedError(
+                f"'from {'.' * stmt.level}{stmt.module or ''} import *' is not supported (star imports of "
+                "pyspark.sql.functions and pyspark.sql.types are)",
+                self.loc(stmt),
+                construct="import",
+            )
         if isinstance(stmt, pyast.Try | pyast.With | pyast.While | pyast.Raise):
             kind = type(stmt).__name__.lower()
             raise UnsupportedError(
@@ -641,6 +654,25 @@ class _ScriptTranslator(DataFrameTranslator):
                 return super().ev(node, env)
             return self.percent(node.left.value, list(items), node)  # type: ignore[return-value]
         return super().ev(node, env)
+
+    def binop(self, op: str, left: Value, right: Value, loc: Loc) -> Value:
+        """``"count: " + str(df.count())``: text joined from pieces that are strings whatever the data
+        (constants, ``str(...)``, formats). A row's field is not one of them: ``row.name + ","`` raises
+        TypeError in Python when the field is NULL or not a string, which is not modelled."""
+        texts = (_StrV, PyV)
+        if op == "+" and isinstance(left, texts) and isinstance(right, texts) \
+                and (isinstance(left, _StrV) or isinstance(right, _StrV)):
+            if all(isinstance(v, _StrV) or isinstance(v.value, str) for v in (left, right)):
+                pieces = [p for v in (left, right) for p in self.printable(v, self.stmt or pyast.Pass())]
+                return _StrV(tuple(_merged(pieces)))  # type: ignore[return-value]
+        if op == "+" and (isinstance(left, _FieldV) or isinstance(right, _FieldV)):
+            raise UnsupportedError(
+                "'+' on a field of a collected row is not modelled (Python raises TypeError when the "
+                "field is NULL or not a string): print it with str(row.x), an f-string or print's commas",
+                loc,
+                construct="+",
+            )
+        return super().binop(op, left, right, loc)
 
     def fstring(self, node: pyast.JoinedStr, env: Env) -> Value:
         parts: list[Part] = []

@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import ast as pyast
+from collections.abc import Sequence
 from typing import Any
 
 from frontend.script.rdd_meta import (
@@ -304,7 +305,7 @@ class StatementsMixin:
         self.emit(_at(pyast.Assign([_name(name, stmt, store=True)], _at(comp, stmt)), stmt))
         self.add_sink("print_lines", "lines_in_order", stmt, name)
 
-    def literal_iteration(self, node: pyast.expr) -> list[Any] | None:
+    def literal_iteration(self, node: pyast.expr) -> Sequence[Any] | None:
         if isinstance(node, pyast.Call) and isinstance(node.func, pyast.Name) and node.func.id == "range" \
                 and not node.keywords and 1 <= len(node.args) <= 3 \
                 and all(isinstance(a, pyast.Constant) and type(a.value) is int
@@ -312,7 +313,7 @@ class StatementsMixin:
                         and type(a.operand.value) is int for a in node.args):
             args = [pyast.literal_eval(a) for a in node.args]
             try:
-                return list(range(*args))
+                return range(*args)  # not a list: range(10**9) would be built before its length is read
             except ValueError:
                 return None
         if isinstance(node, (pyast.List, pyast.Tuple)):

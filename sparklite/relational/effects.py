@@ -9,6 +9,8 @@ make ``e`` (or any of its sub-expressions) raise under Spark 4's ANSI rules
 
 from __future__ import annotations
 
+from typing import Any
+
 from sparklite.relational import ast as R
 from sparklite.relational.types import (
     BooleanType,
@@ -98,7 +100,9 @@ def own_kinds(e: R.Expr) -> frozenset[str]:
     if isinstance(e, R.Neg):
         return _overflow(e.type)
     if isinstance(e, R.Cast):
-        return frozenset() if e.try_ else cast_kinds(e.operand.type, e.type)
+        if e.try_ or constant_cast(e) is not None:
+            return frozenset()
+        return cast_kinds(e.operand.type, e.type)
     if isinstance(e, R.Func):
         if e.name in _SAFE_FUNCTIONS:
             return frozenset()
@@ -106,6 +110,26 @@ def own_kinds(e: R.Expr) -> frozenset[str]:
             return _overflow(e.type)
         return frozenset({OVERFLOW, DECIMAL_OVERFLOW})  # round/bround/floor/ceil and anything new
     return frozenset()
+
+
+def constant_cast(e: R.Cast) -> tuple[Any] | None:
+    """``(value,)`` when ``e`` casts a non-NULL string literal that Spark casts without an error
+    (``CAST('2019-06-24 12:01:19.000' AS DATE)`` is 2019-06-24); None otherwise (another operand, or a
+    cast that raises). Why: such a cast is a constant that cannot raise on any row; counting it as
+    "may raise" blocked proofs of real code (issue 25). The value is the interpreter's own
+    (``functions.cast_value``), so the prover and the interpreter agree on it."""
+    lit = e.operand
+    if not (isinstance(lit, R.Lit) and isinstance(lit.type, StringType) and isinstance(lit.value, str)):
+        return None
+    from sparklite.relational.functions import SqlError, cast_supported, cast_value
+
+    if not cast_supported(lit.type, e.type):
+        return None
+    try:
+        value = cast_value(lit.value, lit.type, e.type)
+    except (SqlError, ValueError):
+        return None
+    return None if value is None else (value,)
 
 
 def _overflow(t: SqlType) -> frozenset[str]:

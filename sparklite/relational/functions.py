@@ -408,16 +408,47 @@ def parse_double(s: str) -> float:
     raise SqlError(CAST_INVALID_NUMBER)
 
 
+class DateOutOfRange(SqlError):
+    """A string Spark casts to a date of a year outside 1..9999 (``'10000-01-01'``, ``'0000-01-01'``,
+    ``'-2019'``: ``LocalDate`` is proleptic and has them), which ``datetime.date`` cannot hold. Raised as
+    a ``SqlError`` so that no caller takes a value for it, and the interpreter adds a caveat: its
+    outcome there is not Spark's, so a difference resting on it waits for Spark."""
+
+
 def parse_date(s: str) -> datetime.date:
-    """Spark's string-to-date: ``yyyy``, ``yyyy-[m]m``, ``yyyy-[m]m-[d]d`` optionally followed by a
-    space or ``T`` and anything (``'2024-01-31 xyz'`` is 2024-01-31); an impossible date raises."""
+    """Spark's string-to-date (``SparkDateTimeUtils.stringToDate``): after trimming whitespace and ISO
+    control characters, ``[+-]yyyy``, ``[+-]yyyy-[m]m``, ``[+-]yyyy-[m]m-[d]d`` with 4 to 7 year digits,
+    the last optionally followed by a space or ``T`` and anything (``'2019-06-24 12:01:19.000'`` and
+    ``'2024-01-31 xyz'`` are dates); an impossible date raises. A valid date outside years 1..9999
+    raises ``DateOutOfRange`` (see there). Checked on Spark 4 by ``tests/test_realworld_regressions``."""
     m = _DATE_RE.fullmatch(_trim_all(s))
     if not m:
         raise SqlError(CAST_INVALID_DATE)
-    try:
-        return datetime.date(int(m.group(1)), int(m.group(2) or 1), int(m.group(3) or 1))
-    except ValueError:
-        raise SqlError(CAST_INVALID_DATE) from None
+    year, month, day = int(m.group(1)), int(m.group(2) or 1), int(m.group(3) or 1)
+    if 1 <= year <= 9999:
+        try:
+            return datetime.date(year, month, day)
+        except ValueError:
+            raise SqlError(CAST_INVALID_DATE) from None
+    leap = year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)  # proleptic Gregorian, as LocalDate
+    days = (31, 29 if leap else 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
+    if 1 <= month <= 12 and 1 <= day <= days[month - 1] and -(2**31) <= _epoch_day(year, month, day) < 2**31:
+        raise DateOutOfRange(CAST_INVALID_DATE)
+    raise SqlError(CAST_INVALID_DATE)  # Spark's dates are int days since 1970: year 5881581 is NULL
+
+
+def _epoch_day(year: int, month: int, day: int) -> int:
+    """``java.time.LocalDate.toEpochDay`` (proleptic Gregorian), for years ``datetime`` lacks."""
+    total = 365 * year
+    if year >= 0:
+        total += (year + 3) // 4 - (year + 99) // 100 + (year + 399) // 400
+    else:
+        total -= -year // 4 - -year // 100 + -year // 400
+    total += (367 * month - 362) // 12 + day - 1
+    if month > 2:
+        leap = year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
+        total -= 1 if leap else 2
+    return total - 719528
 
 
 def cast_supported(src: SqlType, dst: SqlType) -> bool:
@@ -953,5 +984,6 @@ __all__ = [
     "FUNCTIONS", "FuncSpec", "NAN_KEY", "SqlError", "arith", "cast_supported", "cast_value",
     "check_integral", "compare", "decimal_fit", "double_as_decimal", "floor_ceil", "func_type",
     "java_double_str", "jvm_may_print_otherwise", "negate", "norm_key", "norm_value", "parse_date",
+    "DateOutOfRange",
     "parse_double", "round_value", "shortest_double_str", "substring_sql", "values_equal",
 ]

@@ -93,6 +93,7 @@ from sparklite.relational.ast import (
 )
 from sparklite.relational.functions import (
     FUNCTIONS,
+    DateOutOfRange,
     SqlError,
     arith,
     cast_value,
@@ -127,6 +128,7 @@ CAVEAT_LIMIT_TIES = "nondeterministic: limit through tied rows, then further pro
 CAVEAT_FIRST = "nondeterministic: first() without orderBy"
 CAVEAT_FIRST_TIES = "nondeterministic: first() among tied rows"
 CAVEAT_JVM_DOUBLE = "jvm-dependent: a double's decimal form (Double.toString differs between JDKs)"
+CAVEAT_DATE_RANGE = "outside the model: a string Spark casts to a date outside years 1..9999"
 
 # A cell of an inline table (``VALUES``) that raises: Spark evaluates the cells while analysing the query,
 # so this is the outcome whatever reads them; the parser already raises it, as a ``ParseException``,
@@ -277,6 +279,8 @@ class _Interp:
         try:
             return fn()
         except SqlError as exc:
+            if isinstance(exc, DateOutOfRange):  # Spark has a value here; the interpreter has none
+                self.caveats.add(CAVEAT_DATE_RANGE)
             return None if try_ else self.fail(exc.error)
 
     # -- expressions -----------------------------------------------------------------------------

@@ -120,7 +120,8 @@ class Field:
     nullable: bool = True
 
     def __str__(self) -> str:
-        return f"{self.name} {self.type.simple.upper()}{'' if self.nullable else ' NOT NULL'}"
+        name = self.name if re.fullmatch(r"[A-Za-z_]\w*", self.name) else f"`{self.name.replace('`', '``')}`"
+        return f"{name} {self.type.simple.upper()}{'' if self.nullable else ' NOT NULL'}"
 
 
 @dataclass(frozen=True)
@@ -189,6 +190,10 @@ def parse_type(text: str, loc: Loc | None = None) -> SqlType:
                       "DECIMAL(p,s), STRING, VARCHAR(n), BOOLEAN, DATE)", loc)
 
 
+_COLUMN_DEF = re.compile(r"(?is)(?:([A-Za-z_][\w]*)|`((?:[^`]|``)+)`)"  # a name, or any text in back quotes
+                         r"\s*:?\s*([A-Za-z]+(?:\s*\([^)]*\))?)(.*)")  # the type, then NOT NULL...
+
+
 def parse_ddl(text: str, loc: Loc | None = None) -> Schema:
     """A Spark DDL column list (``Annotated[DataFrame, "a INT NOT NULL, b STRING"]``, ``--schema``)."""
     fields: list[Field] = []
@@ -201,10 +206,12 @@ def parse_ddl(text: str, loc: Loc | None = None) -> Schema:
         if m:
             constraints.append(Constraint("primary", tuple(c.strip(" `") for c in m.group(1).split(","))))
             continue
-        m = re.fullmatch(r"(?is)`?([A-Za-z_][\w]*)`?\s*:?\s*([A-Za-z]+(?:\s*\([^)]*\))?)(.*)", part)
+        # a name is an identifier or any text in back quotes (`order id`; `` is one back quote), as Spark
+        m = _COLUMN_DEF.fullmatch(part)
         if not m:
             raise SchemaError(f"cannot read column definition {part!r} (expected: name TYPE [NOT NULL])", loc)
-        name, typ, rest = m.group(1), parse_type(m.group(2), loc), m.group(3).strip().lower()
+        name = m.group(1) if m.group(1) is not None else m.group(2).replace("``", "`")
+        typ, rest = parse_type(m.group(3), loc), m.group(4).strip().lower()
         nullable = True
         words = rest.split()
         i = 0
@@ -241,14 +248,17 @@ def _check_unique(names: list[str], loc: Loc | None) -> None:
 
 
 def _split_top(text: str) -> list[str]:
-    """Split on commas outside parentheses (``decimal(10,2)`` stays whole)."""
+    """Split on commas outside parentheses and back quotes (``decimal(10,2)``, `` `a,b` INT`` stay whole)."""
     parts, depth, cur = [], 0, []
+    quoted = False
     for ch in text:
-        if ch == "(":
+        if ch == "`":
+            quoted = not quoted  # `` inside a quoted name toggles twice
+        elif ch == "(" and not quoted:
             depth += 1
-        elif ch == ")":
+        elif ch == ")" and not quoted:
             depth -= 1
-        if ch == "," and depth == 0:
+        if ch == "," and depth == 0 and not quoted:
             parts.append("".join(cur))
             cur = []
         else:

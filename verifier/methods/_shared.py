@@ -99,6 +99,9 @@ def prepare(pair: Pair, options: Options, method: str, *, allow_open: bool = Fal
         return NotApplicable(method, f"unsupported shape: {exc}")
     except (EncodingError, RecursionError) as exc:
         return NotApplicable(method, f"cannot encode the programs: {exc}")
+    gate = _no_partition_gate(left, right, options.timeout_s)
+    if gate is not None:
+        return NotApplicable(method, gate)
     hazards = left.hazards + right.hazards
     if hazards:
         # a bucket holds at least one value: facts proved of every bucket (e.g. its count >= 1)
@@ -120,6 +123,31 @@ def prepare(pair: Pair, options: Options, method: str, *, allow_open: bool = Fal
     options.deadline.check(f"{method} (encoding)")
     return Prepared(left, right, Prepared.with_float_patience(options.timeout_s, pair.left, pair.right),
                     options.deadline)
+
+
+def _no_partition_gate(left: ProgramEncoding, right: ProgramEncoding, timeout_s: float) -> str | None:
+    """Why the methods cannot read the pair, when an unused ``countByValue``/``top`` of either program
+    raises on an input with no partition (``ProgramEncoding.no_partition_error``); None when they can.
+
+    The methods compare results, the ``error`` of empty reductions and the hazards, not this error, nor
+    which of two errors comes first. So it is accepted only when both programs raise it for the same
+    inputs without partitions, and every other exception either may raise is a ``ValueError`` too (the
+    ``error`` of an empty reduction is; ``str()`` of a huge int is): then on those inputs both outcomes
+    are ``ValueError`` whichever error comes first, and on every other input the method's own reasoning
+    stands."""
+    nl, nr = left.no_partition_error, right.no_partition_error
+    if z3.is_false(nl) and z3.is_false(nr):
+        return None
+    why = "a countByValue()/top() raises on an input with no partition (an empty text file), and"
+    kinds = {e.kind_of(h) for e in (left, right) for h in e.hazards}
+    if kinds - {"ValueError"}:
+        return f"{why} the programs may raise {' or '.join(sorted(kinds - {'ValueError'}))} too"
+    try:
+        if find_model(z3.Xor(nl, nr), timeout_s) is not None:
+            return f"{why} the other program does not raise on the same inputs"
+    except Unknown:
+        return f"{why} the solver could not tell when"
+    return None
 
 
 def _open_hazards(left: ProgramEncoding, right: ProgramEncoding, facts: Sequence[z3.BoolRef],

@@ -192,6 +192,8 @@ def _encode(program: A.Program, shape: SetShape, side: str) -> _Side | str:
     enc = encode_program(inner, side)
     if enc.aggregates or enc.keyed or not isinstance(enc.result, BagResult):
         return "the set's elements depend on an aggregation"
+    if not z3.is_false(enc.no_partition_error):
+        return "a countByValue()/top() raises on an input with no partition"
     basic = BasicEncoder.for_program(inner)
     env = dict(enc.scalars)
     hazards = list(enc.hazards)
