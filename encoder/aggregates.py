@@ -175,7 +175,7 @@ def _simple(kind: str, elem: Sym, nonempty: bool = False) -> FoldShape:
     if kind == "sum" and is_float(elem):
         if not nonempty:  # Python's sum of no floats is the int 0, which no float term is
             raise EncodingError("sum() of an RDD of floats (0, an int, when it is empty)")
-        # 0 + v1 + ...: the int 0 turns -0.0 into 0.0, the same observation as -0.0
+        # 0 + v1 + ...: the int 0 turns a first -0.0 into 0.0 (0.0 + -0.0 is 0.0), as +0.0 does
         return _fold(z3.FPVal(0.0, z3.Float64()), lambda a, e, path=None: z3.fpAdd(z3.RNE(), a, e))
     if kind == "sum":
         return _fold(z3.IntVal(0), lambda a, e, path=None: a + as_number(e))

@@ -185,22 +185,36 @@ def leaves(v: Sym) -> list[z3.ExprRef]:
 
 def sym_eq(a: Sym, b: Sym) -> z3.BoolRef:
     """Observational equality of two symbolic values of the same shape (``values.outcomes_equal``):
-    structural, except that floats compare as Python's ``==`` with NaN equal to NaN, and two Nones are
-    equal whatever their (meaningless) values."""
+    structural, and two Nones are equal whatever their (meaningless) values. Floats are outputs as
+    Spark returns them, so they compare by representation: Z3's ``=`` on floating point is structural
+    (``-0.0`` differs from ``0.0``, every NaN is one NaN), unlike ``fpEQ``, which is Python's ``==``.
+    Program comparisons (``x == y`` in a lambda) are ``py_eq``; shuffle keys are ``key_eq``."""
+    return _eq(a, b, key=False)
+
+
+def key_eq(a: Sym, b: Sym) -> z3.BoolRef:
+    """Two shuffle keys are one key (``join``, ``reduceByKey``, ``distinct``...): Spark matches keys by
+    ``portable_hash`` and ``==``, and ``hash(-0.0) == hash(0.0)``, so ``-0.0`` and ``0.0`` are one key;
+    NaN is taken as equal to NaN (its real hash is its identity, which no method relies on: keys
+    holding floats are left out of proofs). Otherwise ``sym_eq``."""
+    return _eq(a, b, key=True)
+
+
+def _eq(a: Sym, b: Sym, key: bool) -> z3.BoolRef:
     if isinstance(a, Opt) or isinstance(b, Opt):
         if not isinstance(a, Opt):
             a, b = b, a
         if not isinstance(b, Opt):  # an optional value and a plain one: equal when it holds that value
-            return z3.And(z3.Not(a.is_none), sym_eq(a.value, b))
-        return z3.And(a.is_none == b.is_none, z3.Or(a.is_none, sym_eq(a.value, b.value)))
+            return z3.And(z3.Not(a.is_none), _eq(a.value, b, key))
+        return z3.And(a.is_none == b.is_none, z3.Or(a.is_none, _eq(a.value, b.value, key)))
     if isinstance(a, tuple) or isinstance(b, tuple):
         if not (isinstance(a, tuple) and isinstance(b, tuple)) or len(a) != len(b):
             return z3.BoolVal(False)
-        return z3.And(*[sym_eq(x, y) for x, y in zip(a, b, strict=True)]) if a else z3.BoolVal(True)
+        return z3.And(*[_eq(x, y, key) for x, y in zip(a, b, strict=True)]) if a else z3.BoolVal(True)
     if a.sort() != b.sort():
         return z3.BoolVal(False)
     if is_float(a):
-        return z3.Or(z3.fpEQ(a, b), z3.And(z3.fpIsNaN(a), z3.fpIsNaN(b)))
+        return z3.Or(z3.fpEQ(a, b), z3.And(z3.fpIsNaN(a), z3.fpIsNaN(b))) if key else a == b
     if is_list(a) and is_float_seq(a):
         raise EncodingError("equality of lists of floats is not encoded (NaN and -0.0 inside sequences)")
     return a == b
@@ -264,7 +278,7 @@ def sym_lt(a: Sym, b: Sym) -> z3.BoolRef:
             raise EncodingError("comparison of tuples of different shapes")
         result: z3.BoolRef = z3.BoolVal(False)
         for x, y in reversed(list(zip(a, b, strict=True))):
-            result = z3.Or(sym_lt(x, y), z3.And(sym_eq(x, y), result))
+            result = z3.Or(sym_lt(x, y), z3.And(key_eq(x, y), result))
         return result
     if z3.is_bool(a):
         return z3.And(z3.Not(a), b)

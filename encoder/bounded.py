@@ -34,6 +34,7 @@ from encoder.basic import (
     Sym,
     as_number,
     fresh,
+    key_eq,
     sym_eq,
     sym_ite,
     sym_max,
@@ -286,7 +287,7 @@ class Evaluator:
                     for b, pb in rb.elems():
                         if not (isinstance(a, tuple) and isinstance(b, tuple)):
                             raise EncodingError("join needs (key, value) pairs", e.loc)
-                        out.append(((a[0], (a[1], b[1])), z3.And(pa, pb, sym_eq(a[0], b[0]))))
+                        out.append(((a[0], (a[1], b[1])), z3.And(pa, pb, key_eq(a[0], b[0]))))
                 return SBag([out])
             case A.Union(left=lft, right=rgt):
                 lb, rb = self.bag(lft, env), self.bag(rgt, env)
@@ -295,7 +296,7 @@ class Evaluator:
                 elems = self.bag(src, env).elems()
                 out = []
                 for i, (v, p) in enumerate(elems):
-                    earlier = [z3.And(q, sym_eq(w, v)) for w, q in elems[:i]]
+                    earlier = [z3.And(q, key_eq(w, v)) for w, q in elems[:i]]
                     out.append((v, z3.And(p, z3.Not(z3.Or(*earlier))) if earlier else p))
                 return SBag([out])
         raise EncodingError(f"{type(e).__name__} is not supported by the bounded encoder", e.loc)
@@ -318,6 +319,7 @@ class Evaluator:
                 return self._reduce(b, lambda acc, v, g: self.apply(op, [acc, v], env, g))
             case A.SimpleAgg(kind=kind, source=src):
                 b = self.bag(src, env)
+                self._hook(e, _sample(b), None, env, b)  # what it aggregates: floats are order-sensitive
                 if kind == "count":
                     return z3.Sum([z3.If(p, 1, 0) for _, p in b.elems()]) if b.elems() else z3.IntVal(0)
                 if kind == "sum":
@@ -383,7 +385,9 @@ class Evaluator:
                 mv = lambda a, v, g: self.apply(mvf, [a, v], env, g)
                 mc = lambda a, v, g: self.apply(mcf, [a, v], env, g)
             case A.GroupByKeyAgg(kinds=kinds, source=src):
-                return self._group_agg(kinds, self.bag(src, env), e.loc)
+                grouped = self.bag(src, env)
+                self._hook(e, _sample(grouped), None, env, grouped)
+                return self._group_agg(kinds, grouped, e.loc)
             case _:
                 raise EncodingError(f"{type(e).__name__} is not a by-key aggregation", e.loc)
         b = self.bag(src, env)
@@ -400,7 +404,7 @@ class Evaluator:
         out = []
         for i, (_, v, p) in enumerate(elems):
             key = v[0]
-            first = z3.And(p, *[z3.Not(z3.And(q, sym_eq(w[0], key))) for _, w, q in elems[:i]])
+            first = z3.And(p, *[z3.Not(z3.And(q, key_eq(w[0], key))) for _, w, q in elems[:i]])
             dummy = create(v[1], FALSE)
             merged, mhas = dummy, FALSE
             for part_index in range(len(b.parts)):
@@ -408,7 +412,7 @@ class Evaluator:
                 for j, w, q in elems:
                     if j != part_index:
                         continue
-                    same = z3.And(q, sym_eq(w[0], key), first)
+                    same = z3.And(q, key_eq(w[0], key), first)
                     started = mv(acc, w[1], z3.And(same, has))
                     acc = sym_ite(same, sym_ite(has, started, create(w[1], z3.And(same, z3.Not(has)))), acc)
                     has = z3.Or(has, same)
@@ -426,8 +430,8 @@ class Evaluator:
             if not (isinstance(v, tuple) and len(v) == 2):
                 raise EncodingError("groupByKey needs (key, value) pairs", loc)
             key = v[0]
-            first = z3.And(p, *[z3.Not(z3.And(q, sym_eq(w[0], key))) for w, q in elems[:i]])
-            members = [(w[1], z3.And(q, sym_eq(w[0], key))) for w, q in elems]
+            first = z3.And(p, *[z3.Not(z3.And(q, key_eq(w[0], key))) for w, q in elems[:i]])
+            members = [(w[1], z3.And(q, key_eq(w[0], key))) for w, q in elems]
             results = []
             for kind in kinds:
                 if kind == "sum":

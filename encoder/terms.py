@@ -50,10 +50,10 @@ from encoder.basic import (
     Sym,
     fresh,
     fresh_like,
+    key_eq,
     leaves,
     padded,
     rebuild,
-    sym_eq,
 )
 from sparklite import ast as A
 from sparklite.desugar import desugar
@@ -361,7 +361,7 @@ class _TermEncoder(BasicEncoder):
                         if not (_is_pair(a.value) and _is_pair(b.value)):
                             raise EncodingError("join of bags whose elements are not pairs", e.loc)
                         _no_float_key(a.value[0], e)
-                        same_key = sym_eq(a.value[0], b.value[0])
+                        same_key = key_eq(a.value[0], b.value[0])
                         out.append(BagTerm((a.value[0], (a.value[1], b.value[1])),
                                            z3.And(a.present, b.present, same_key),
                                            a.occurrences + b.occurrences, self.bag_params, a.keyed + b.keyed))
@@ -438,7 +438,7 @@ class _TermEncoder(BasicEncoder):
                     raise EncodingError("outer join of bags whose elements are not pairs", e.loc)
                 v = padded(z3.BoolVal(False), a.value[1]) if kind in ("right", "full") else a.value[1]
                 w = padded(z3.BoolVal(False), b.value[1]) if kind in ("left", "full") else b.value[1]
-                out.append(BagTerm((a.value[0], (v, w)), z3.And(a.present, b.present, sym_eq(a.value[0],
+                out.append(BagTerm((a.value[0], (v, w)), z3.And(a.present, b.present, key_eq(a.value[0],
                                    b.value[0])), a.occurrences + b.occurrences, self.bag_params,
                                    a.keyed + b.keyed))
         sides = [(left, right, rgt, True)] if kind == "left" else [(right, left, lft, False)] \

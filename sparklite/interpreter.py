@@ -257,7 +257,9 @@ def _combine_by_key(
         for out in map_side():
             for k, c in out[j]:
                 slot = _slot(k)
-                merged[slot] = (k, merge_combiners(merged[slot][1], c)) if slot in merged else (k, c)
+                # a dict keeps the key object it first stored: of -0.0 and 0.0 (one key), the first seen
+                merged[slot] = (merged[slot][0], merge_combiners(merged[slot][1], c)) if slot in merged \
+                    else (k, c)
         return list(merged.values())
 
     return LazyBag(n, True, part=reduce_side)
@@ -271,7 +273,8 @@ def _map_side(src: LazyBag, n: int, create: Callable[[Any], Any], merge_value: C
         local: dict[Any, tuple[Any, Any]] = {}
         for k, v in part:
             slot = _slot(k)
-            local[slot] = (k, merge_value(local[slot][1], v)) if slot in local else (k, create(v))
+            local[slot] = (local[slot][0], merge_value(local[slot][1], v)) if slot in local \
+                else (k, create(v))
         out: list[list[tuple[Any, Any]]] = [[] for _ in range(n)]
         for k, c in local.values():
             out[portable_hash(k) % n].append((k, c))
@@ -537,10 +540,10 @@ def _count_by_value(src: LazyBag) -> dict:
         local: dict[Any, tuple[Any, int]] = {}
         for x in p:
             slot = _slot(x)
-            local[slot] = (x, local[slot][1] + 1) if slot in local else (x, 1)
+            local[slot] = (local[slot][0], local[slot][1] + 1) if slot in local else (x, 1)
         for x, c in local.values():
             slot = _slot(x)
-            counts[slot] = (x, counts[slot][1] + c) if slot in counts else (x, c)
+            counts[slot] = (counts[slot][0], counts[slot][1] + c) if slot in counts else (x, c)
     return _NanKeys(counts.values())
 
 
@@ -714,9 +717,10 @@ class _Evaluator:
         if isinstance(e, A.CountByValue):
             return _count_by_value(self.bag(e.source, env))
         if isinstance(e, A.CollectAsMap):  # dict(collect()): the last value wins, a NaN key is its own
-            slots: dict[Any, tuple[Any, Any]] = {}
+            slots: dict[Any, tuple[Any, Any]] = {}  # and the first key stays (-0.0 and 0.0 are one key)
             for k, v in self.bag(e.source, env).elements():
-                slots[_slot(k)] = (k, v)
+                slot = _slot(k)
+                slots[slot] = (slots[slot][0] if slot in slots else k, v)
             return _NanKeys(slots.values())
         if isinstance(e, A.Cartesian):
             left = self.bag(e.left, env)

@@ -10,8 +10,11 @@ among equal sort keys (their input order, ``docs/semantics-notes.md``); groups o
 a last group cut to ``taken`` of its candidates) serve results whose tie order Spark does not fix (SQL's
 ``ORDER BY``). An unsorted ``collect()`` is one group, i.e. a ``Bag``.
 
-Floats are observed as Python compares them, except that NaN equals NaN (an observation must equal
-itself): ``0.0`` and ``-0.0`` are the same observation, ``1`` and ``1.0`` are not (the types differ).
+Floats are observed as the values Spark returns, by their representation: NaN equals NaN (an
+observation must equal itself) and ``-0.0`` differs from ``0.0`` (Python's ``==`` equates them, but they
+print and save differently and ``math.copysign``/``1 / x`` tell them apart); ``1`` and ``1.0`` differ too
+(the types differ). Where a sink itself equates them (a dict key, a shuffle key: Python's ``hash`` and
+``==``), the value the program returns already holds one of them, the first seen, as Spark's does.
 
 An exception that a program raises under Spark (empty ``reduce`` -> ``ValueError``, ``x // 0`` ->
 ``ZeroDivisionError``) is an outcome of its own (``ErrorOutcome``) that differs from every value.
@@ -22,6 +25,7 @@ it is what ``sc.parallelize`` would hand to Spark, and the interpreter reproduce
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -40,8 +44,8 @@ def _sort_key(v: Any) -> Any:
         return (0, int(v))
     if isinstance(v, int):
         return (1, v)
-    if isinstance(v, float):  # NaNs first, then by value; 0.0 and -0.0 tie (they are one observation)
-        return (5, (0, 0.0) if v != v else (1, v))
+    if isinstance(v, float):  # NaNs first, then by value, -0.0 just before 0.0 (two observations)
+        return (5, (0, 0.0, 0.0) if v != v else (1, v, math.copysign(1.0, v)))
     if isinstance(v, str):
         return (6, v)
     if v is None:
@@ -262,7 +266,7 @@ def to_json(value: Outcome) -> Any:
 
 def outcomes_equal(a: Outcome, b: Outcome) -> bool:
     """Observational equality: bags as multisets, ``True`` differs from ``1`` (types are compared too),
-    floats as Python compares them except that NaN equals NaN."""
+    floats by their representation (``same_float``: NaN equals NaN, ``-0.0`` differs from ``0.0``)."""
     if type(a) is not type(b):
         return False
     if isinstance(a, tuple):
@@ -276,13 +280,21 @@ def outcomes_equal(a: Outcome, b: Outcome) -> bool:
         return a.taken == b.taken and len(a.groups) == len(b.groups) and all(
             outcomes_equal(x, y) for x, y in zip(a.groups, b.groups, strict=True))
     if isinstance(a, float):
-        return a == b or (a != a and b != b)
+        return same_float(a, b)
     return a == b
+
+
+def same_float(a: float, b: float) -> bool:
+    """Two floats are one observation when they are the same value with the same sign (``-0.0`` is
+    not ``0.0``), or both NaN (every NaN prints as ``nan``)."""
+    if a != a or b != b:
+        return a != a and b != b
+    return a == b and math.copysign(1.0, a) == math.copysign(1.0, b)
 
 
 def _bags_equal(xs: tuple[Any, ...], ys: tuple[Any, ...]) -> bool:
     """Multiset equality under ``outcomes_equal``. Canonical order makes equal elements adjacent, except
-    that NaNs nested inside tuples and ``0.0``/``-0.0`` may interleave differently: fall back to matching."""
+    that NaNs nested inside tuples may interleave differently: fall back to matching."""
     if len(xs) != len(ys):
         return False
     if all(outcomes_equal(x, y) for x, y in zip(xs, ys, strict=True)):

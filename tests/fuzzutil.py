@@ -438,10 +438,97 @@ def _top_as_sorted_take(n: A.Node, p: A.Program, rng: random.Random) -> A.Node |
     return A.Take(n.count, A.SortBy(key, False, n.source))
 
 
+# -- signed zeros (issue 26): -0.0 and 0.0 are equal under == but different outputs ------------------
+
+_float_cache: dict[int, tuple[A.Program, frozenset[int]]] = {}
+
+
+def _float_ids(p: A.Program) -> frozenset[int]:
+    """The ids of ``p``'s expression nodes of type Float. The checker types the nodes of its elaborated
+    copy of ``p``, which has the same shape: walking both in step maps them back."""
+    from sparklite.typecheck import typecheck
+    from sparklite.types import FLOAT
+
+    cached = _float_cache.get(id(p))
+    if cached is not None and cached[0] is p:
+        return cached[1]
+    pt = typecheck(p)
+    mine, theirs = list(subterms(p)), list(subterms(pt.program))
+    found: set[int] = set()
+    if len(mine) == len(theirs):
+        for (_, a), (_, b) in zip(mine, theirs, strict=True):
+            try:
+                if type(a) is type(b) and isinstance(b, A.Expr) and pt.type_of_node(b) == FLOAT:
+                    found.add(id(a))
+            except KeyError:
+                continue
+    _float_cache.clear()
+    _float_cache[id(p)] = (p, frozenset(found))
+    return frozenset(found)
+
+
+def _is_float_node(n: A.Node, p: A.Program) -> bool:
+    return isinstance(n, A.Expr) and id(n) in _float_ids(p)
+
+
+def _minus_minus(n: A.Node, p: A.Program, rng: random.Random) -> A.Node | None:
+    """A float ``e`` -> ``-(-e)`` (negation is exact, signs and NaN included)."""
+    if _is_float_node(n, p) and not isinstance(n, A.Neg):
+        return A.Neg(A.Neg(n))
+    return None
+
+
+def _zero_operand(op: str) -> Rule:
+    """A float ``e`` -> ``e - 0.0`` (exact: ``-0.0 - 0.0`` is ``-0.0``) or ``e + 0.0`` (equal under
+    ``==``, but ``-0.0 + 0.0`` is ``0.0``: a mutation)."""
+    def rule(n: A.Node, p: A.Program, rng: random.Random) -> A.Node | None:
+        if _is_float_node(n, p) and not may_raise(n, p):
+            return A.BinOp(op, n, A.FloatLit(0.0))
+        return None
+
+    return rule
+
+
+def _abs_of_negation(n: A.Node, p: A.Program, rng: random.Random) -> A.Node | None:
+    """``abs(e)`` -> ``abs(-e)`` for a float ``e``."""
+    if isinstance(n, A.Call) and n.func == "abs" and len(n.args) == 1 and _is_float_node(n.args[0], p):
+        return A.Call("abs", (A.Neg(n.args[0]),))
+    return None
+
+
+def _negation_as_subtraction(n: A.Node, p: A.Program, rng: random.Random) -> A.Node | None:
+    """``-e`` -> ``0.0 - e`` for a float ``e`` (``0.0 - 0.0`` is ``0.0``, ``-(0.0)`` is ``-0.0``), or a
+    float ``e`` -> ``0.0 - (-e)``."""
+    if isinstance(n, A.Neg) and _is_float_node(n, p):
+        return A.BinOp("-", A.FloatLit(0.0), n.operand)
+    if _is_float_node(n, p) and not may_raise(n, p) and rng.random() < 0.5:
+        return A.BinOp("-", A.FloatLit(0.0), A.Neg(n))
+    return None
+
+
+def _abs_as_conditional(n: A.Node, p: A.Program, rng: random.Random) -> A.Node | None:
+    """``abs(e)`` -> ``e if e >= 0.0 else -e`` (``abs(-0.0)`` is ``0.0``, the conditional keeps ``-0.0``)."""
+    if isinstance(n, A.Call) and n.func == "abs" and len(n.args) == 1 and _is_float_node(n.args[0], p) \
+            and not may_raise(n.args[0], p):
+        e = n.args[0]
+        return A.Ite(A.BinOp(">=", e, A.FloatLit(0.0)), e, A.Neg(e))
+    return None
+
+
+def _flip_zero_sign(n: A.Node, p: A.Program, rng: random.Random) -> A.Node | None:
+    """A literal ``0.0`` <-> ``-0.0``."""
+    if isinstance(n, A.FloatLit) and n.value == 0.0:
+        return A.FloatLit(-n.value)
+    return None
+
+
 RICH_PRESERVING: dict[str, Rule] = {
     "float_double": _float_double,
     "startswith_slice": _startswith_slice,
     "len_nonempty": _len_nonempty,
+    "minus_minus": _minus_minus,
+    "minus_zero": _zero_operand("-"),
+    "abs_of_negation": _abs_of_negation,
 }
 
 RICH_MUTATING: dict[str, Rule] = {
@@ -450,6 +537,10 @@ RICH_MUTATING: dict[str, Rule] = {
     "case_fold": _case_fold,
     "count_by_value_as_reduce": _count_by_value_as_reduce,
     "top_as_sorted_take": _top_as_sorted_take,
+    "plus_zero": _zero_operand("+"),
+    "negation_as_subtraction": _negation_as_subtraction,
+    "abs_as_conditional": _abs_as_conditional,
+    "flip_zero_sign": _flip_zero_sign,
 }
 
 

@@ -482,17 +482,22 @@ def _swap_count_star(n: R.Aggregate, rng: random.Random) -> R.RNode | None:
     return replace(n, aggs=n.aggs[:i] + (new,) + n.aggs[i + 1:])
 
 
+def _no_doubles(rel: R.Rel) -> bool:
+    """``distinct`` outputs a double ``-0.0`` as ``0.0`` even where it removes nothing."""
+    return not any(isinstance(f.type, DoubleType) for f in rel.schema.fields)
+
+
 def _semi_as_inner_distinct(n: R.RNode, rng: random.Random) -> R.RNode | None:
     """L semi join R = distinct(select(L's columns) of L inner join R) when L's rows are distinct
-    (a primary key)."""
-    if isinstance(n, R.Join) and n.kind == "semi" and duplicate_free(n.left):
+    (a primary key) and hold no double."""
+    if isinstance(n, R.Join) and n.kind == "semi" and duplicate_free(n.left) and _no_doubles(n.left):
         inner = B.join("inner", n.left, n.right, n.cond)
         return B.distinct(_reselect(inner, range(len(n.left.schema)), n.left.schema))
     return None
 
 
 def _distinct_of_keyed(n: R.RNode, rng: random.Random) -> R.RNode | None:
-    if isinstance(n, R.Distinct) and duplicate_free(n.source):
+    if isinstance(n, R.Distinct) and duplicate_free(n.source) and _no_doubles(n.source):
         return n.source
     return None
 
@@ -673,7 +678,71 @@ def _coalesce_order(n: R.RNode, rng: random.Random) -> R.RNode | None:
     return None
 
 
+# -- signed zeros (issue 26): a double -0.0 is an output of its own; grouping and distinct normalise it --
+
+
+def _double_expr(n: R.RNode) -> bool:
+    return isinstance(n, R.Col | R.Lit | R.Arith | R.Neg | R.Case | R.Cast | R.Func) \
+        and isinstance(n.type, DoubleType) and not (isinstance(n, R.Lit) and n.value is None)
+
+
+def _minus_minus(n: R.RNode, rng: random.Random) -> R.RNode | None:
+    """A double ``e`` -> ``-(-e)`` (exact, signs included)."""
+    if _double_expr(n) and not isinstance(n, R.Neg):
+        return B.neg(B.neg(n))
+    return None
+
+
+def _zero_operand(op: R.ArithOp) -> Rule:
+    """A double ``e`` -> ``e - 0.0`` (exact: ``-0.0 - 0.0`` is ``-0.0``) or ``e + 0.0`` (equal to Spark's
+    ``=``, but ``-0.0 + 0.0`` is ``0.0``: a mutation)."""
+    def rule(n: R.RNode, rng: random.Random) -> R.RNode | None:
+        return B.arith(op, n, B.lit(0.0)) if _double_expr(n) else None
+
+    return rule
+
+
+def _abs_of_negation(n: R.RNode, rng: random.Random) -> R.RNode | None:
+    if isinstance(n, R.Func) and n.name == "abs" and len(n.args) == 1 and _double_expr(n.args[0]):
+        return B.func("abs", (B.neg(n.args[0]),))
+    return None
+
+
+def _negation_as_subtraction(n: R.RNode, rng: random.Random) -> R.RNode | None:
+    """``-e`` -> ``0.0 - e`` for a double ``e`` (``-(0.0)`` is ``-0.0``, ``0.0 - 0.0`` is ``0.0``)."""
+    if isinstance(n, R.Neg) and _double_expr(n.operand):
+        return B.arith("-", B.lit(0.0), n.operand)
+    return None
+
+
+def _abs_as_case(n: R.RNode, rng: random.Random) -> R.RNode | None:
+    """``abs(e)`` -> ``CASE WHEN e >= 0 THEN e ELSE -e END`` (keeps ``-0.0``, as ``abs`` does not)."""
+    if isinstance(n, R.Func) and n.name == "abs" and len(n.args) == 1 and _double_expr(n.args[0]):
+        e = n.args[0]
+        return B.case([(B.compare(">=", e, B.lit(0.0)), e)], B.neg(e))
+    if _double_expr(n) and rng.random() < 0.3:
+        return B.func("abs", (n,))
+    return None
+
+
+def _flip_zero_sign(n: R.RNode, rng: random.Random) -> R.RNode | None:
+    """A double literal ``0.0`` or ``-0.0`` negated (as ``-(lit)``: ``Lit(-0.0) == Lit(0.0)``)."""
+    if isinstance(n, R.Lit) and isinstance(n.type, DoubleType) and n.value == 0.0:
+        return B.neg(n)
+    return None
+
+
+PRESERVING.update({
+    "minus_minus": _minus_minus,
+    "minus_zero": _zero_operand("-"),
+    "abs_of_negation": _abs_of_negation,
+})
+
 MUTATING: dict[str, Rule] = {
+    "plus_zero": _zero_operand("+"),
+    "negation_as_subtraction": _negation_as_subtraction,
+    "abs_as_case": _abs_as_case,
+    "flip_zero_sign": _flip_zero_sign,
     "filter_wrong_side": _filter_wrong_side,
     "not_as_complement": _not_as_complement,
     "mod_pmod": _mod_pmod,
@@ -694,7 +763,8 @@ MUTATING: dict[str, Rule] = {
 # Rules whose places are rare in random programs: tried first, so that the pairs exercise them.
 FOCUS = ("filter_pushdown", "filter_pullup", "semi_as_inner_distinct", "count_star_sum_one", "coalesce_case",
          "setop_commute", "de_morgan", "filter_wrong_side", "not_in_vs_not_exists", "mod_pmod", "setop_all",
-         "join_kind", "count_col_star", "not_as_complement")
+         "join_kind", "count_col_star", "not_as_complement", "abs_as_case", "negation_as_subtraction",
+         "flip_zero_sign")
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -897,6 +967,8 @@ def tiny_tables(rng: random.Random, params: Sequence[R.TableParam], constants: S
     for tp in params:
         for j, f in enumerate(tp.schema.fields):
             values = [random_value(rng, f.type, False, constants) for _ in range(rng.randint(1, 3))]
+            if isinstance(f.type, DoubleType) and rng.random() < 0.3:
+                values += [-0.0, 0.0]  # signed zeros: equal to Spark's =, different outputs
             domains[(tp.name, j)] = values + ([None] if f.nullable else [])
         n = rng.choice((0, 1, 2, 3, 4, 5, 6))
         out[tp.name] = [tuple(rng.choice(domains[(tp.name, j)]) for j in range(len(tp.schema.fields)))

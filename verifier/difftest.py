@@ -218,10 +218,20 @@ class InputGenerator:
 
 
 def _zero(typ: Type) -> Any:
+    """The first candidate's scalar of type ``typ``: a value *of that type* (a Float parameter given the
+    int ``0`` made ``round(t, 2)`` an int on one side and a float on the other: a made-up difference)."""
     if isinstance(typ, BoolType):
         return False
     if isinstance(typ, TupleType):
         return tuple(_zero(t) for t in typ.elems)
+    if isinstance(typ, FloatType):
+        return 0.0
+    if isinstance(typ, StrType):
+        return ""
+    if isinstance(typ, OptionType):
+        return None
+    if isinstance(typ, ListType):
+        return []
     return 0
 
 

@@ -441,6 +441,8 @@ class Normaliser:
         return Normal((Term((Bind(v, src),), (), out),), tuple(t for t, _ in cols), tuple(n for _, n in cols))
 
     def already_distinct(self, t: Term) -> bool:
+        if any(isinstance(o.type, DoubleType) for o in t.out):
+            return False  # distinct outputs a -0.0 as 0.0 even where there are no duplicates
         used = distinct_keys(t)
         if used is None:
             return False

@@ -8,7 +8,7 @@ two NULLs are one value and an uninterpreted function cannot tell NULLs apart.
 Precision where proofs need it, soundness everywhere else:
 - integral ``+ - *`` and unary minus are exact, with ANSI overflow as an error condition; comparisons,
   AND/OR/NOT, IS NULL, IN, CASE, ``coalesce`` are exact; doubles are IEEE doubles (NaN equal to NaN
-  and above +inf, -0.0 equal to 0.0, as Spark compares them);
+  and above +inf, -0.0 equal to 0.0, as Spark compares them; output cells compare by value, ``same``);
 - everything else (``/``, ``div``, ``%``, ``pmod``, decimal arithmetic, most casts and functions) is an
   *uninterpreted function* of its operands' values, named by the operation and types, with an
   uninterpreted error condition of its own. Spark computes them deterministically, so equal operands
@@ -175,13 +175,13 @@ def values_lt(a: z3.ExprRef, b: z3.ExprRef, t: SqlType) -> z3.BoolRef:
 
 
 def same(a: Sym, b: Sym) -> z3.BoolRef:
-    """The two values are the same output cell (both NULL, or both non-NULL and equal as Spark
-    compares results)."""
+    """The two values are the same output cell (both NULL, or both non-NULL and the same value as
+    ``collect()`` returns it). Not Spark's ``=``: a double ``-0.0`` is returned, shown and written as
+    ``-0.0`` (only grouping and ``distinct`` normalise it), so cells compare structurally (Z3's ``=``
+    on floating point: ``-0.0`` differs from ``0.0``, NaN is one value)."""
     if a.type != b.type:
         raise NotEncodable(f"cells of types {a.type.simple} and {b.type.simple}")
-    return z3.Or(
-        z3.And(a.null, b.null), z3.And(z3.Not(a.null), z3.Not(b.null), values_eq(a.val, b.val, a.type))
-    )
+    return z3.Or(z3.And(a.null, b.null), z3.And(z3.Not(a.null), z3.Not(b.null), a.val == b.val))
 
 
 def true_(p: Sym) -> z3.BoolRef:

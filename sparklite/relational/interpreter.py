@@ -122,6 +122,7 @@ Partitions = Mapping[str, Sequence[Sequence[Sequence[Any]]]]
 
 CAVEAT_SUM_PARTITIONS = "partition-dependent: partial sums may overflow"
 CAVEAT_DOUBLE_SUM = "partition-dependent: double sum"
+CAVEAT_SIGNED_ZERO = "partition-dependent: min/max of -0.0 and 0.0 (the first met is kept)"
 CAVEAT_DROP_DUPLICATES = "nondeterministic: dropDuplicates keeps any row"
 CAVEAT_LIMIT = "nondeterministic: limit without orderBy"
 CAVEAT_LIMIT_TIES = "nondeterministic: limit through tied rows, then further processing"
@@ -716,6 +717,10 @@ class _Interp:
             for _, v in values:
                 if best is None or compare(v, best) * sign > 0:
                     best = v
+            if isinstance(best, float) and best == 0.0 and any(
+                    isinstance(v, float) and v == 0.0 and math.copysign(1.0, v) != math.copysign(1.0, best)
+                    for _, v in values):
+                self.caveats.add(CAVEAT_SIGNED_ZERO)  # the first zero met wins: Spark's order decides
             return best
         if call.name == "sum_distinct":
             seen: dict[Any, tuple[int, Any]] = {}

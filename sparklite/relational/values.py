@@ -8,8 +8,10 @@ Why a module of its own rather than ``sparklite.values``: a DataFrame result has
 part of what the user observes (``int`` and ``bigint`` columns print the same Python ints but are
 different results), while its *nullability* is not compared (equivalent rewrites may differ only in it,
 ``dataframe-semantics.md``): ``RelResult`` keeps both and compares the first only. Row values compare as
-Spark compares them: NaN equals NaN, ``-0.0`` equals ``0.0``, and a Python ``1`` differs from ``1.0``
-and from ``True`` (the column types differ too). Rows themselves are stored with ``sparklite.values.Bag``
+the values ``collect()`` returns (``sparklite.values.outcomes_equal``): NaN equals NaN, ``-0.0`` differs
+from ``0.0`` (Spark's ``=`` equates them, but ``collect()``, ``show()`` and ``write`` keep the sign; only
+grouping and ``distinct`` normalise it), and a Python ``1`` differs from ``1.0`` and from ``True`` (the
+column types differ too). Rows themselves are stored with ``sparklite.values.Bag``
 and ``Sorted`` so that the RDD and relational halves share one notion of "a bag modulo ties".
 
 An error is identified by the class PySpark raises (``ArithmeticException``, ``NumberFormatException``,
@@ -187,7 +189,7 @@ def value_json(v: Any) -> Any:
 
 def _value_key(v: Any) -> tuple:
     """A total order on cells for a canonical JSON row order (NULLs first, NaN above every double,
-    -0.0 with 0.0, then by type)."""
+    -0.0 just before 0.0, then by type)."""
     if v is None:
         return (0,)
     if isinstance(v, bool):
@@ -195,7 +197,7 @@ def _value_key(v: Any) -> tuple:
     if isinstance(v, int):
         return (2, v)
     if isinstance(v, float):
-        return (3, 1, 0.0) if math.isnan(v) else (3, 0, v + 0.0)
+        return (3, 1, 0.0, 0.0) if math.isnan(v) else (3, 0, v, math.copysign(1.0, v))
     if isinstance(v, decimal.Decimal):
         return (4, v)
     if isinstance(v, str):

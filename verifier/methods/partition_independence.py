@@ -31,7 +31,7 @@ from typing import Any
 
 import z3
 
-from encoder.basic import BasicEncoder, EncodingError, Sym, fresh_like, sym_eq, sym_to_value
+from encoder.basic import BasicEncoder, EncodingError, Sym, fresh_like, is_float, leaves, sym_eq, sym_to_value
 from encoder.bounded import Evaluator, SBag, outcomes_equal, partitions_from, split_layouts, symbolic_inputs
 from sparklite import ast as A
 from sparklite.desugar import desugar
@@ -113,15 +113,16 @@ def check_program(program: A.Program, options: Options) -> list[AggCheck]:
 
     results: list[AggCheck] = []
     nodes = aggregations(program)
+    classic = all(is_classic(p.type.elem if isinstance(p.type, BagType) else p.type) for p in program.params)
     try:
         sym = symbolic_inputs(program, {p.name: 1 for p in program.params if isinstance(p.type, BagType)},
                               tag="shape")
         Evaluator(program, on_aggregation=hook).run(sym.laid_out())
     except (EncodingError, z3.Z3Exception) as exc:
-        return [_trivial(n) or AggCheck(n, _label(n), False, (f"cannot be encoded: {exc}",), True)
-                for n in nodes]
+        return [_trivial(n, None, not classic)
+                or AggCheck(n, _label(n), False, (f"cannot be encoded: {exc}",), True) for n in nodes]
     for node in nodes:
-        trivial = _trivial(node)
+        trivial = _trivial(node, seen[id(node)][1] if id(node) in seen else None, not classic)
         if trivial is not None:
             results.append(trivial)
         elif id(node) not in seen:
@@ -144,10 +145,26 @@ def _label(node: A.Node) -> str:
     return _LABELS.get(type(node), type(node).__name__)
 
 
-def _trivial(node: A.Node) -> AggCheck | None:
-    if isinstance(node, (A.SimpleAgg, A.GroupByKeyAgg)):
-        return AggCheck(node, _label(node), True)
-    return None
+def _trivial(node: A.Node, elem: Sym | None, floats_possible: bool) -> AggCheck | None:
+    """``count``/``sum``/``min``/``max`` and groupByKey's whole-group functions are independent of the
+    order of their elements, except over floats (``elem`` is a sample element; when it could not be
+    built, floats are assumed if ``floats_possible``): ``min``/``max`` keep the first of equal values
+    (``-0.0`` and ``0.0``; a NaN compares with nothing) and float sums round differently in another
+    order. The methods fold in any order, so such an aggregation is not claimed independent."""
+    if isinstance(node, A.SimpleAgg):
+        kinds: tuple[str, ...] = (node.kind,)
+        values = elem
+    elif isinstance(node, A.GroupByKeyAgg):
+        kinds = node.kinds
+        values = elem[1] if isinstance(elem, tuple) and len(elem) == 2 else None
+    else:
+        return None
+    floats = floats_possible if values is None else any(is_float(x) for x in leaves(values))
+    if set(kinds) & {"sum", "min", "max"} and floats:
+        return AggCheck(node, _label(node), False, (
+            "its min/max/sum of floats depends on the order of the elements (the first of -0.0 and 0.0 "
+            "is kept, NaN compares with nothing, float sums round by grouping)",))
+    return AggCheck(node, _label(node), True)
 
 
 @dataclass

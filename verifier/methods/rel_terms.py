@@ -254,6 +254,8 @@ class Prover:
             inner = _distinct_view(a)
             if inner is None or len(b.terms) != 1:
                 continue
+            if any(isinstance(t, DoubleType) for t in a.terms[0].binds[0].source.types):
+                continue  # distinct outputs -0.0 as 0.0, the other side as it is: equal sets, other rows
             used = distinct_keys(b.terms[0])
             if used is None:
                 continue
@@ -536,6 +538,11 @@ class Prover:
 
     def note_aggregate(self, call: R.AggCall) -> None:
         arg = call.args[0] if call.args else None
+        if call.name in ("min", "max") and arg is not None and isinstance(_uncast(arg).type, DoubleType):
+            self.assumptions.add(
+                "min/max of doubles are compared as if -0.0 and 0.0 were one value (Spark keeps the one "
+                "it meets first)"
+            )
         if effects.agg_raise_kinds(call):  # also the decimal sum inside avg
             self.assumptions.add(
                 "an integral or decimal sum does not overflow (not compared: ARITHMETIC_OVERFLOW of sum)"
