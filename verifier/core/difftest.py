@@ -17,7 +17,7 @@ separate two Spark programs:
 - *small first*: the first input has every bag empty (empty ``reduce``), then sizes grow, so what is
   found is small;
 - *shaped strings*: a caller may pass whole strings to draw half of the string values from (``strings``:
-  whole scripts pass lines shaped by their parsing, ``frontend.script.text_input_hints``, since a random
+  whole scripts pass lines shaped by their parsing, ``rdd_program.text_input_hints``, since a random
   string almost never has three comma-separated fields ending in a number).
 
 Everything is drawn from one ``random.Random(seed)``: the same seed gives the same inputs.
