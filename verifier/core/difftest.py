@@ -43,7 +43,7 @@ from sparklite.types import (
     TupleType,
     Type,
 )
-from sparklite.values import Outcome, Partitioning, outcomes_equal
+from sparklite.values import Outcome, Partitioning, definitely_differ, tasks_with_data
 from verifier.core.base import Candidate, LoadedProgram
 
 __all__ = ["NAME", "DiffResult", "InputGenerator", "search"]
@@ -279,7 +279,7 @@ def search(
         else:
             out_left = run(left, cand.inputs, cand.partitions)
             out_right = run(right, cand.inputs, cand.partitions)
-            differs = not outcomes_equal(out_left, out_right)
+            differs = definitely_differ(out_left, out_right, tasks_with_data(cand.inputs, cand.partitions))
         if differs:
             elapsed = time.perf_counter() - started
             return DiffResult(cand, tried, out_left, out_right, elapsed, elapsed)
