@@ -272,7 +272,7 @@ def _map_side(src: LazyBag, n: int, create: Callable[[Any], Any], merge_value: C
     for part in src.parts():
         local: dict[Any, tuple[Any, Any]] = {}
         for k, v in part:
-            slot = _slot(k)
+            slot = _local_slot(k)
             local[slot] = (local[slot][0], merge_value(local[slot][1], v)) if slot in local \
                 else (k, create(v))
         out: list[list[tuple[Any, Any]]] = [[] for _ in range(n)]
@@ -294,6 +294,32 @@ def _slot(k: Any) -> Any:
     gets a slot of its own. (Where Spark *places* such a key depends on its identity hash; the
     interpreter sends it by ``portable_hash``'s 0, which changes no bag and no count.)"""
     return object() if _has_nan(k) else k
+
+
+class _SameNan:
+    """A NaN key inside one map task: PySpark's dict there matches keys by identity before ``==``, so the
+    *same* NaN object (``flatMap(lambda x: [x, x])``) is one key, two NaN objects two keys."""
+
+    __slots__ = ("ident",)
+
+    def __init__(self, ident: int) -> None:
+        self.ident = ident
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _SameNan) and other.ident == self.ident
+
+    def __hash__(self) -> int:
+        return hash(self.ident)
+
+
+def _local_slot(k: Any) -> Any:
+    """The dict slot of key ``k`` in a map task (before any shuffle), where keys are the very objects the
+    pipeline made: a NaN is matched by its identity (the objects are alive, so ``id`` is stable)."""
+    if isinstance(k, float) and k != k:
+        return _SameNan(id(k))
+    if isinstance(k, tuple) and _has_nan(k):
+        return tuple(_local_slot(x) for x in k)
+    return k
 
 
 def _map_parts(src: LazyBag, hashed: bool, f: Callable[[list[Any]], list[Any]]) -> LazyBag:
@@ -539,7 +565,7 @@ def _count_by_value(src: LazyBag) -> dict:
     for p in src.parts():
         local: dict[Any, tuple[Any, int]] = {}
         for x in p:
-            slot = _slot(x)
+            slot = _local_slot(x)
             local[slot] = (local[slot][0], local[slot][1] + 1) if slot in local else (x, 1)
         for x, c in local.values():
             slot = _slot(x)

@@ -1,4 +1,4 @@
-"""DataFrame scripts in script mode (frontend/df_script.py, verifier/core/kinds/df_script.py;
+"""DataFrame scripts in script mode (frontend/script/df_script.py, verifier/core/kinds/df_script.py;
 docs/scripts.md).
 
 What is checked, without Spark: the DataFrame pairs of cases/scripts/manifest.json get their expected
@@ -21,7 +21,8 @@ from pathlib import Path
 import pytest
 from schema_util import validate
 
-from frontend.df_script import align_df_sources, is_df_script, translate_df_script, translate_df_script_file
+from frontend.script.df_program import align_df_sources
+from frontend.script.df_script import is_df_script, translate_df_script, translate_df_script_file
 from sparklite.errors import InputError
 from sparklite.values import Bag, Sorted
 from verifier import check, replay_counterexamples

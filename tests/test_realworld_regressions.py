@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from frontend.df_script import translate_df_script_file
+from frontend.script.df_script import translate_df_script_file
 from sparklite.errors import InputError
 from verifier import check
 

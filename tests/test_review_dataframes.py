@@ -133,7 +133,8 @@ def _assert_cex_real(spark: Any, result: Any, left: str, right: str, ddls: dict[
 @pytest.mark.spark
 def test_sql_round_without_scale_is_named_with_scale(tmp_path: Path, spark_session: Any) -> None:
     # Spark names SQL round(b) "round(b, 0)" (and bround(d) "bround(d, 0)"), exactly as round(b, 0).
-    # sparkeq names it "round(b)" (frontend/sql.py, function(): pretty = f"{called}({names})"), so the
+    # sparkeq names it "round(b)" (frontend/sql/translator.py, function():
+    # pretty = f"{called}({names})"), so the
     # pair below is not_equivalent on the empty table although Spark shows one result.
     ddl = "b BIGINT"
     left = _sql(tmp_path, "l", "SELECT round(b) FROM t")
@@ -158,7 +159,7 @@ def test_sql_floor_ceil_signum_are_named_in_capitals(tmp_path: Path, spark_sessi
 def test_df_cast_inside_an_expression_keeps_cast_in_name(tmp_path: Path, spark_session: Any) -> None:
     # Spark keeps a column's name under a *top-level* cast only: t.k.cast("bigint") + 1 is named
     # "(CAST(k AS BIGINT) + 1)", F.sum(t.k.cast("bigint")) "sum(CAST(k AS BIGINT))". sparkeq drops the
-    # CAST inside any expression ("(k + 1)", "sum(k)"): frontend/df_columns.py pretty() applies the
+    # CAST inside any expression ("(k + 1)", "sum(k)"): frontend/dataframe/columns.py pretty() applies the
     # top-level rule (is_named -> output_name) to every nested Cast. The SQL spelling is named right.
     ddl = "k INT"
     left = _py(tmp_path, "l", _fn(ddl, 't.select(t.k.cast("bigint") + 1)'))
@@ -378,7 +379,7 @@ def test_decimal_literal_with_many_digits_crashes(tmp_path: Path) -> None:
 def test_self_join_of_derived_frame_with_non_equality_condition(tmp_path: Path, spark_session: Any) -> None:
     # t2 = t.select("k"); t.join(t2, t.k != t2.k): Spark resolves t2.k to the right side (the column
     # carries its Dataset's id) and returns the pairs of different keys. sparkeq only models Dataset.join's
-    # rewrite of an *equality* of a column with itself (frontend/dataframe._self_join_condition); for
+    # rewrite of an *equality* of a column with itself (frontend/dataframe/joins._self_join_condition); for
     # != (or <) it reads both sides as the left k, so the condition is always false and the result empty.
     # (Where both sides are the same Dataset, t.join(t, t.k < t.k), Spark raises an AnalysisException about
     # an ambiguous self-join, and sparkeq again computes an empty result.)
@@ -418,10 +419,10 @@ def test_joins_that_are_right(tmp_path: Path, spark_session: Any) -> None:
 
 
 def test_schema_file_column_named_key_is_dropped(tmp_path: Path) -> None:
-    # CREATE TABLE kv (key INT, value STRING): frontend/sql_schema._table_item takes a leading bare
+    # CREATE TABLE kv (key INT, value STRING): frontend/sql/schema._table_item takes a leading bare
     # "key" (also "index", "check", "fulltext", "spatial") for a MySQL index definition and silently skips
     # the column. The table then has the one column `value`; SELECT key FROM kv is "cannot be resolved".
-    from frontend.sql_schema import parse_schema_file
+    from frontend.sql.schema import parse_schema_file
 
     tables = parse_schema_file("CREATE TABLE kv (key INT, value STRING);\n", "s.sql")
     assert [f.name for f in tables["kv"].fields] == ["key", "value"]
@@ -463,7 +464,7 @@ def test_right_side_not_null_is_ignored_and_replay_counts_input_failure(tmp_path
 
 def test_schema_files_that_are_read_right(tmp_path: Path) -> None:
     # Passing: a MySQL dump (backticks, int(11), DEFAULT, COMMENT, keys, ENGINE trailer) and comments.
-    from frontend.sql_schema import parse_schema_file
+    from frontend.sql.schema import parse_schema_file
 
     text = """-- dump
 CREATE TABLE `emp` (

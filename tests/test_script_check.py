@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 from schema_util import validate
 
-from frontend.script import align_sources, translate_script
+from frontend.script.rdd_script import align_sources, translate_script
 from sparklite.values import Bag, ErrorOutcome, ListValue, Sorted
 from verifier import check, replay_counterexamples
 from verifier.core.base import Candidate
@@ -170,8 +170,8 @@ def test_analysis_never_runs_the_script(tmp_path):
 
 
 def test_analysis_never_runs_a_dataframe_script(tmp_path):
-    """The same for DataFrame scripts (frontend.df_script): a class body and a sibling module that would
-    write files at import are read, never run."""
+    """The same for DataFrame scripts (frontend.script.df_script): a class body and a sibling module
+    that would write files at import are read, never run."""
     marker, imported = tmp_path / "df_marker.txt", tmp_path / "df_imported.txt"
     (tmp_path / "df_sidecar.py").write_text(f"open({str(imported)!r}, 'w').write('x')\n")
     head = (f"import sys\nimport df_sidecar\nfrom pyspark.sql import SparkSession\n\n"
@@ -238,7 +238,7 @@ def test_scripts_reading_a_file_differently_are_compared_as_spark_reads_it(tmp_p
     """``spark.read.text`` reads a small file as one partition, ``textFile`` splits it: the same pipeline
     then shuffles into another number of partitions, and ``take`` sees other elements first (replayed on
     Spark by hand: the difference is real). Each side runs on its own reading of the file."""
-    from frontend.script import translate_script_file
+    from frontend.script.rdd_script import translate_script_file
     from verifier.core.kinds.rdd import kernel
     from verifier.core.script_check import layout_sensitive, reading_difference
 
@@ -274,7 +274,7 @@ def test_candidates_are_files_a_script_can_read(tmp_path):
 
 def _sinks(*items: tuple[str, str, bool]) -> object:
     """A stand-in ScriptProgram with one sink per item: (kind, observed, stdout)."""
-    from frontend.script import ScriptProgram, Sink
+    from frontend.script.rdd_program import ScriptProgram, Sink
     from sparklite.ast import Loc, Program, TupleExpr
 
     loc = Loc("s.py", 1, 1)

@@ -1,4 +1,4 @@
-"""Script mode's frontend (frontend/script.py): whole scripts read with ast, never run.
+"""Script mode's frontend (frontend/script/): whole scripts read with ast, never run.
 
 What is checked: every script of the corpus (cases/scripts) is translated with its sources and sinks
 at the right lines; the printed text is modelled as Python prints it (the interpreter's result on a
@@ -15,13 +15,11 @@ from pathlib import Path
 
 import pytest
 
-from frontend.script import (
+from frontend.script.rdd_program import fixed_inputs, input_files, text_input_hints
+from frontend.script.rdd_script import (
     align_sources,
-    fixed_inputs,
-    input_files,
     is_script,
     is_script_entry,
-    text_input_hints,
     translate_script,
     translate_script_file,
 )
@@ -89,7 +87,8 @@ def located(source: str, construct_or_text: str, line: int, col: int | None = No
 
 
 def test_corpus_is_complete():
-    # DataFrame scripts (pairs marked "dataframe") are read by frontend.df_script: tests/test_df_script.py
+    # DataFrame scripts (pairs marked "dataframe") are read by frontend.script.df_script:
+    # tests/test_df_script.py
     dataframe = {Path(p[side]).stem for p in MANIFEST["pairs"] if p.get("dataframe")
                  for side in ("left", "right")}
     scripts = {p.stem for p in CORPUS.glob("*.py")} - dataframe

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from frontend.script import align_sources, translate_script_file
+from frontend.script.rdd_script import align_sources, translate_script_file
 from sparklite.values import Bag, ErrorOutcome
 from verifier.core.script_inputs import (
     ReplayError,

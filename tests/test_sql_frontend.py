@@ -1,4 +1,4 @@
-"""The SQL frontend (``frontend/sql.py``, ``frontend/sql_schema.py``) against Spark 4.
+"""The SQL frontend (``frontend/sql/translator.py``, ``frontend/sql/schema.py``) against Spark 4.
 
 Spark is the truth for what a query means: for every query below, the translation's schema (column names
 and types, exactly as ``spark.sql(q).dtypes`` shows them) must be Spark's, and, where the reference
@@ -17,8 +17,8 @@ from typing import Any
 
 import pytest
 
-from frontend.sql import SqlSyntaxError, translate_query, translate_sql_file
-from frontend.sql_schema import SchemaError, parse_schema_file, schema_option
+from frontend.sql.schema import SchemaError, parse_schema_file, schema_option
+from frontend.sql.translator import SqlSyntaxError, translate_query, translate_sql_file
 from sparklite.errors import InputError, NameResolutionError, UnsupportedError
 from sparklite.relational import ast as R
 from sparklite.relational import build

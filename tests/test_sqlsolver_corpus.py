@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from frontend.sql import translate_query
-from frontend.sql_schema import parse_schema_file
+from frontend.sql.schema import parse_schema_file
+from frontend.sql.translator import translate_query
 from sparklite.errors import InputError, UnsupportedError
 from sparklite.relational import ast as R
 from sparklite.relational import build

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 import verifier
-from frontend.loader import translate_source
+from frontend.rdd.loader import translate_source
 from sparklite.interpreter import run
 from sparklite.values import Bag, Sorted
 

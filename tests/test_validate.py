@@ -47,3 +47,19 @@ def test_all_partitions_exposes_partition_dependence() -> None:
     found = validate(left, right, [cand], all_partitions=True)
     assert found is not None
     assert len(found.partitions["R"]) == 2
+
+
+def test_two_errors_of_different_kinds_differ_only_where_one_task_holds_data() -> None:
+    """A job whose tasks raise different exceptions fails with whichever task fails first (a race:
+    issue 26 review saw OverflowError and ValueError on two Spark runs of one program), so different
+    error kinds are a difference only when at most one input partition holds data."""
+    from sparklite.values import ErrorOutcome, definitely_differ, tasks_with_data
+
+    over, value = ErrorOutcome("OverflowError"), ErrorOutcome("ValueError")
+    two = tasks_with_data({"r": [1.0], "s": [2.0]}, {"r": ((1.0,),), "s": ((), (2.0,))})
+    one = tasks_with_data({"r": [1.0, 2.0], "s": []}, {"r": ((1.0, 2.0), ()), "s": ((),)})
+    assert (two, one) == (2, 1)
+    assert not definitely_differ(over, value, two)
+    assert definitely_differ(over, value, one)
+    assert definitely_differ(over, [1], two) and not definitely_differ(value, value, two)
+    assert tasks_with_data({"r": [1], "s": [], "k": 3}, None) == 1

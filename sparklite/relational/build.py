@@ -16,7 +16,9 @@ from __future__ import annotations
 
 import datetime
 import decimal
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from typing import Any
 
 from sparklite.ast import Loc
 from sparklite.errors import InputError, UnsupportedError
@@ -552,3 +554,20 @@ def compare_decimal_literal(op: R.CmpOp, left: R.Expr, right: R.Expr,
     if integral is left:
         return compare(op, left, bound, loc)
     return compare(op, bound, right, loc)
+
+
+def rename_tables(node: Any, names: Mapping[str, str]) -> Any:
+    """``node`` with every ``Table`` named ``n`` renamed to ``names[n]`` (the right program's tables to the
+    left's names when two programs are compared; shared by the check and DataFrame script alignment)."""
+    if isinstance(node, R.Table):
+        return replace(node, name=names.get(node.name, node.name))
+    if isinstance(node, R.RNode):
+        changes = {}
+        for f in node.__dataclass_fields__:
+            if f == "loc":
+                continue
+            v = getattr(node, f)
+            if isinstance(v, R.RNode):
+                changes[f] = rename_tables(v, names)
+        return replace(node, **changes) if changes else node
+    return node

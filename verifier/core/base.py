@@ -26,7 +26,7 @@ from sparklite.deadline import Deadline
 from sparklite.values import Partitioning
 
 if TYPE_CHECKING:  # the frontend is imported only where a script is loaded
-    from frontend.script import ScriptProgram
+    from frontend.script.rdd_program import ScriptProgram
 
 
 @dataclass(frozen=True)

@@ -3,7 +3,7 @@
 Two scripts are proved equivalent when what they write is the same on every input, sink by sink:
 
 * the same **command line** (as many ``sys.argv`` arguments, every source matched by
-  ``frontend.df_script.align_df_sources``; file sources read in Spark's default ``PERMISSIVE`` mode);
+  ``frontend.script.df_program.align_df_sources``; file sources read in Spark's default ``PERMISSIVE`` mode);
 * the same **sinks in the same order**, each pair of the same shape with the same constant text:
   ``show(n, truncate)`` with the same ``n`` and ``truncate``; prints with the same literal pieces, the
   same row fields in the same places, the same conversions; writes in the same format, save mode,
@@ -28,7 +28,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from frontend.df_script import DfScriptProgram, DfSink, Part
+from frontend.script.df_program import DfScriptProgram, DfSink, Part
 from sparklite.relational import ast as R
 
 __all__ = ["DfProof", "prove_df_scripts"]

@@ -1,7 +1,7 @@
 """What a whole DataFrame script writes, and the search for files on which two scripts write different
 things (``docs/scripts.md``, "DataFrame scripts").
 
-``frontend.df_script`` reads each script into its sources (tables read from CSV/JSON files or fixed by
+``frontend.script.df_script`` reads each script into its sources (tables read from CSV/JSON files or fixed by
 ``createDataFrame``), its sinks in order and the actions they run (``RelProgram``s of the relational
 kernel). This module holds the model a pair is decided on (the kind that decides it is
 ``verifier.core.kinds.df_script``; the replay on Spark is ``verifier.runtime.df_script_replay``):
@@ -41,7 +41,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from frontend.df_script import DfScriptProgram, DfSink, Part
+from frontend.script.df_program import DfScriptProgram, DfSink, Part
 from sparklite.relational.types import DoubleType, Schema, StringType
 from sparklite.values import Bag, Sorted
 

@@ -17,7 +17,7 @@ separate two Spark programs:
 - *small first*: the first input has every bag empty (empty ``reduce``), then sizes grow, so what is
   found is small;
 - *shaped strings*: a caller may pass whole strings to draw half of the string values from (``strings``:
-  whole scripts pass lines shaped by their parsing, ``frontend.script.text_input_hints``, since a random
+  whole scripts pass lines shaped by their parsing, ``rdd_program.text_input_hints``, since a random
   string almost never has three comma-separated fields ending in a number).
 
 Everything is drawn from one ``random.Random(seed)``: the same seed gives the same inputs.
@@ -43,7 +43,7 @@ from sparklite.types import (
     TupleType,
     Type,
 )
-from sparklite.values import Outcome, Partitioning, outcomes_equal
+from sparklite.values import Outcome, Partitioning, definitely_differ, tasks_with_data
 from verifier.core.base import Candidate, LoadedProgram
 
 __all__ = ["NAME", "DiffResult", "InputGenerator", "search"]
@@ -279,7 +279,7 @@ def search(
         else:
             out_left = run(left, cand.inputs, cand.partitions)
             out_right = run(right, cand.inputs, cand.partitions)
-            differs = not outcomes_equal(out_left, out_right)
+            differs = definitely_differ(out_left, out_right, tasks_with_data(cand.inputs, cand.partitions))
         if differs:
             elapsed = time.perf_counter() - started
             return DiffResult(cand, tried, out_left, out_right, elapsed, elapsed)

@@ -54,7 +54,7 @@ def _load_python_file(path: str, function: str | None, schemas: Schemas = None) 
 
 
 def _load_script(source: str, path: str, function: str | None, schemas: Schemas) -> LoadedProgram | None:
-    """``path`` as a whole script (``frontend.script``), or None when it is a file of pipeline functions.
+    """``path`` as a whole script (``frontend.script.rdd_script``), or None for a file of pipeline functions.
 
     ``file.py`` is a script when ``is_script`` says so (a ``__main__`` block, Spark code at module
     level, or no pipeline function at all); ``file.py::name`` when ``name`` is the script's entry
@@ -62,7 +62,7 @@ def _load_script(source: str, path: str, function: str | None, schemas: Schemas)
     ``__main__`` block drives its pipeline functions, and whose driver code script mode cannot read, keeps
     its old meaning (its single pipeline function) with a warning saying why: checks of such files worked
     before script mode existed. Only the file's text is read; nothing is imported or run."""
-    from frontend.script import is_script, is_script_entry, translate_script
+    from frontend.script.rdd_script import is_script, is_script_entry, translate_script
 
     if function is not None:
         if not is_script_entry(source, path, function):
@@ -85,9 +85,9 @@ def _load_script(source: str, path: str, function: str | None, schemas: Schemas)
 
 
 def _load_df_script(source: str, path: str, function: str | None, schemas: Schemas) -> LoadedProgram | None:
-    """``path`` as a whole DataFrame script (``frontend.df_script``: a session, ``spark.read`` or
+    """``path`` as a whole DataFrame script (``frontend.script.df_script``: a session, ``spark.read`` or
     ``createDataFrame`` sources, no RDD code), or None. ``file.py::main`` names its entry."""
-    from frontend.df_script import is_df_script, translate_df_script
+    from frontend.script.df_script import is_df_script, translate_df_script
 
     if not is_df_script(source, path):
         return None
@@ -109,7 +109,7 @@ def _drives(source: str, path: str, function: str) -> bool:
 
 def _load_sql_file(path: str, schemas: Schemas) -> LoadedProgram:
     """A ``.sql`` file holding one query over the tables of ``--schema``."""
-    from frontend.sql import translate_sql_file
+    from frontend.sql.translator import translate_sql_file
 
     source = _read(path)
     program = translate_sql_file(source, schemas or {}, filename=path)
@@ -135,7 +135,7 @@ def load_schemas(spec: Any) -> dict[str, Any]:
             where = Loc("--schema", 1, 1)
             out[name.lower()] = value if isinstance(value, Schema) else parse_ddl(value, where)
         return out
-    from frontend.sql_schema import parse_schema_file, schema_option
+    from frontend.sql.schema import parse_schema_file, schema_option
 
     for item in [spec] if isinstance(spec, str | os.PathLike) else list(spec):
         item = os.fspath(item)
@@ -161,7 +161,7 @@ def load_python_source(source: str, function: str | None, filename: str = "<inpu
     from frontend import translate_source
 
     if _is_dataframe_source(source, function, filename, schemas):
-        from frontend.dataframe import translate_dataframe_source
+        from frontend.dataframe.translator import translate_dataframe_source
 
         rel = translate_dataframe_source(source, function, filename, schemas)
         return LoadedProgram(rel, "python", path=None if filename.startswith("<") else filename,
@@ -183,7 +183,7 @@ def _is_dataframe_source(source: str, function: str | None, filename: str, schem
         tree = ast.parse(source, filename=filename)
     except (SyntaxError, ValueError):
         return False  # the RDD frontend reports the syntax error with its location
-    from frontend.dataframe import is_dataframe_function
+    from frontend.dataframe.module import is_dataframe_function
 
     defs = [s for s in tree.body if isinstance(s, ast.FunctionDef)]
     if function is not None:

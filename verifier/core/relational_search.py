@@ -28,6 +28,7 @@ from typing import Any
 
 from sparklite.errors import InputError
 from sparklite.relational import ast as R
+from sparklite.relational.build import rename_tables
 from sparklite.relational.types import (
     BIGINT,
     INT,
@@ -88,7 +89,7 @@ def align(left: R.RelProgram, right: R.RelProgram) -> tuple[R.RelProgram, R.RelP
     params = tuple(replace(p, schema=merged[p.name]) for p in left.params) + tuple(extra)
     new_left = replace(left, params=params)
     renamed = tuple(R.TableParam(names[rp.name], rp.schema, loc=rp.loc) for rp in right.params)
-    body = _rename_tables(right.body, names)
+    body = rename_tables(right.body, names)
     return new_left, R.RelProgram(right.name, renamed, body, right.language, loc=right.loc), names
 
 
@@ -97,21 +98,6 @@ def _merge(a: Schema, b: Schema) -> Schema:
                    for fa, fb in zip(a.fields, b.fields, strict=True))
     constraints = tuple(dict.fromkeys(a.constraints + b.constraints))
     return Schema(fields, constraints)
-
-
-def _rename_tables(node: Any, names: Mapping[str, str]) -> Any:
-    if isinstance(node, R.Table):
-        return replace(node, name=names.get(node.name, node.name))
-    if isinstance(node, R.RNode):
-        changes = {}
-        for f in node.__dataclass_fields__:
-            if f == "loc":
-                continue
-            v = getattr(node, f)
-            if isinstance(v, R.RNode):
-                changes[f] = _rename_tables(v, names)
-        return replace(node, **changes) if changes else node
-    return node
 
 
 # ---------------------------------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 """Whole scripts in the check pipeline (``docs/scripts.md``; issue 12, "Whole scripts").
 
-``frontend.script`` turns each script into a SparkLite program whose inputs are the script's sources
-(text files, ``sys.argv`` values, ``parallelize`` literals) and whose result is the tuple of its sinks
+``frontend.script.rdd_script`` turns each script into a SparkLite program whose inputs are the script's
+sources (text files, ``sys.argv`` values, ``parallelize`` literals) and whose result is the tuple of its sinks
 (printed text, loops of printed lines, written part files, the exit code). ``verifier.core.kinds.rdd_script``
 runs the ordinary pipeline on the two programs; this module supplies what differs for scripts, as one
 ``ScriptPair`` per check (no global state):
@@ -37,7 +37,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from frontend.script import ScriptProgram, Sink, fixed_inputs, input_files, text_input_hints
+from frontend.script.rdd_program import ScriptProgram, Sink, fixed_inputs, input_files, text_input_hints
 from sparklite.ast import Program
 from sparklite.values import (
     Bag,
@@ -99,7 +99,7 @@ class Evaluation:
 
 @dataclass
 class ScriptPair:
-    """The two scripts of one check, ``right`` aligned with ``left`` (``frontend.script.align_sources``:
+    """The two scripts of one check, ``right`` aligned with ``left`` (``rdd_script.align_sources``:
     the same inputs in the same order). Parameters are ``left``'s names throughout, as in the pipeline's
     ``Pair`` (``verifier.core.kinds.rdd`` renames RIGHT's parameters to LEFT's). ``fallback`` keeps, during
     one search, the first difference found that rests on an unstable exception."""

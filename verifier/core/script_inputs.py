@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from frontend.script import ScriptProgram
+from frontend.script.rdd_program import ScriptProgram
 from sparklite.values import Outcome, Partitioning
 
 _SPLIT_SLOP = 1.1  # Hadoop FileInputFormat's

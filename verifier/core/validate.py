@@ -18,7 +18,7 @@ from typing import Any
 
 from sparklite.ast import Program
 from sparklite.types import BagType, BoolType, TupleType
-from sparklite.values import Outcome, Partitioning, outcomes_equal
+from sparklite.values import Outcome, Partitioning, definitely_differ, tasks_with_data
 from verifier.core.base import Candidate
 
 # All partitionings of every bag are tried only while their product stays this small.
@@ -97,7 +97,7 @@ def differs(left: Program, right: Program, inputs: Mapping[str, Any],
             partitions: Mapping[str, Partitioning] | None) -> tuple[bool, Outcome, Outcome]:
     out_l = run_program(left, inputs, partitions)
     out_r = run_program(right, inputs, partitions)
-    return (not outcomes_equal(out_l, out_r)), out_l, out_r
+    return definitely_differ(out_l, out_r, tasks_with_data(inputs, partitions)), out_l, out_r
 
 
 def partitionings_of(program: Program, inputs: Mapping[str, Any], max_parts: int
@@ -151,4 +151,5 @@ def varies_with_partitioning(program: Program, inputs: Mapping[str, Any],
     """Does ``program`` give different outcomes on the same inputs under two partitionings?"""
     out_a = run_program(program, inputs, parts_a)
     out_b = run_program(program, inputs, parts_b)
-    return (not outcomes_equal(out_a, out_b)), out_a, out_b
+    return definitely_differ(out_a, out_b, max(tasks_with_data(inputs, parts_a),
+                                               tasks_with_data(inputs, parts_b))), out_a, out_b

@@ -357,8 +357,8 @@ class _Module:
 
 def _pipeline_names(tree: ast.Module, label: str) -> set[str]:
     """The frontend's notion of a pipeline function: a top-level def whose body uses RDD methods."""
-    from frontend.names import scan_module
-    from frontend.rdd import RDD_METHODS
+    from frontend.python.names import scan_module
+    from frontend.rdd.methods import RDD_METHODS
 
     info = scan_module(tree, label, RDD_METHODS)
     return {name for name, d in info.defs.items() if d.uses_rdd and isinstance(d.node, ast.FunctionDef)}

@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from frontend.df_script import DfScriptProgram
+from frontend.script.df_program import DfScriptProgram
 from sparklite.values import Bag
 from verifier.core.df_script_search import DfObservation, canonical_json, observably_differ, source_lines
 

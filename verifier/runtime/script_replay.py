@@ -36,7 +36,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from frontend.script import ScriptProgram
+from frontend.script.rdd_program import ScriptProgram
 from sparklite.values import (
     Bag,
     ErrorOutcome,
@@ -467,7 +467,7 @@ def replay_scripts(left: ScriptProgram, right: ScriptProgram, inputs: Mapping[st
                    ) -> ScriptReplay:
     """Run both unmodified scripts (``left.filename``, ``right.filename``) on the same input files.
     ``inputs`` are by ``left``'s parameter names; ``right`` must be aligned with ``left``
-    (``frontend.script.align_sources``: the same inputs in the same order). ``references`` are the
+    (``frontend.script.rdd_script.align_sources``: the same inputs in the same order). ``references`` are the
     interpreter's outcomes of both programs on ``inputs`` (default: ``predict``)."""
     return replay_many([(left, right, inputs, references)], master)[0]
 

@@ -16,7 +16,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from frontend.df_script import DfScriptProgram
+from frontend.script.df_program import DfScriptProgram
 from sparklite.ast import Loc
 from sparklite.errors import InputError
 from verifier.core.base import LoadedProgram
@@ -32,7 +32,7 @@ METHOD = "bounded"
 
 def check_df_scripts(lp: Any, rp: Any, run: Run) -> Result:
     """Two DataFrame scripts (``lp.script``/``rp.script`` are ``DfScriptProgram``s)."""
-    from frontend.df_script import align_df_sources
+    from frontend.script.df_program import align_df_sources
     from verifier.core.df_script_prove import prove_df_scripts
 
     left: DfScriptProgram = lp.script
@@ -237,7 +237,7 @@ def _warned(result: Result, warning: str) -> Result:
 
 
 def _df_script(lp: LoadedProgram) -> bool:
-    from frontend.df_script import DfScriptProgram
+    from frontend.script.df_program import DfScriptProgram
 
     return isinstance(lp.script, DfScriptProgram)
 
@@ -258,7 +258,7 @@ def _check_df_scripts(lp: LoadedProgram, rp: LoadedProgram, run: Run) -> Result:
 def _replay_df_scripts(items: Sequence[tuple[Result, Any, Any]], opts: CheckOptions, services: Services
                        ) -> list[Result]:
     """Replay DataFrame scripts' counterexamples (pending ones too), all in one Python process."""
-    from frontend.df_script import align_df_sources
+    from frontend.script.df_program import align_df_sources
 
     ready, out = [], []
     for result, left, right in items:

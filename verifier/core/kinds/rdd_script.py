@@ -44,7 +44,7 @@ def _script_pair(lp: LoadedProgram, rp: LoadedProgram, run: Run) -> tuple[Script
     LEFT's (``align_sources``: by path expression, then by order; located errors when they cannot be)."""
     import dataclasses
 
-    from frontend.script import align_sources
+    from frontend.script.rdd_script import align_sources
     from verifier.core.script_check import ScriptPair
 
     if lp.script is None or rp.script is None:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import ast as pyast
 
-from frontend.names import (
+from frontend.python.names import (
     BagV,
     CollectedV,
     DefV,
@@ -32,8 +32,9 @@ from frontend.names import (
     Scope,
     Value,
 )
-from frontend.nodes import AsBool, PairEach, PyIndex, Shaped, TruthFn, all_names, free_vars, transform
-from frontend.udf import Translator, is_bool_shaped
+from frontend.python.nodes import AsBool, PairEach, PyIndex, Shaped, TruthFn, all_names, free_vars, transform
+from frontend.python.udf import Translator
+from frontend.python.udf_rules import is_bool_shaped
 from sparklite import ast as sl
 from sparklite.errors import TypeCheckError
 

@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
 
-from frontend.df_columns import (
+from frontend.dataframe.columns import (
     Agg,
     Alias,
     Bin,
@@ -31,7 +31,7 @@ from frontend.df_columns import (
     When,
     parse_name,
 )
-from frontend.df_values import (
+from frontend.dataframe.values import (
     ColV,
     PyV,
     SeqV,

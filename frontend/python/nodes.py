@@ -4,7 +4,7 @@ Most Python operations mean different things at different types (``a + b`` adds 
 concatenates strings; ``x[0]`` projects a tuple or indexes a string; ``if x:`` tests a bool, an int
 against 0, a string against ""), and the frontend learns the types only after translating the whole
 program. The translator therefore emits *placeholder* nodes that record the Python operation, type
-inference (``frontend.types``) constrains their operands, and the final resolution pass replaces each
+inference (``frontend.python.types``) constrains their operands, and the final resolution pass replaces each
 placeholder by plain SparkLite chosen for the operands' types. Placeholders never escape
 ``translate_source``.
 

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import ast as pyast
 
-from frontend import types as ftypes
-from frontend.names import scan_module
-from frontend.pipeline import translate_pipeline
-from frontend.rdd import RDD_METHODS
-from frontend.udf import Translator
+from frontend.python.names import scan_module
+from frontend.python.resolve import infer_program
+from frontend.rdd.methods import RDD_METHODS
+from frontend.rdd.pipeline import translate_pipeline
+from frontend.rdd.translator import RddTranslator
 from sparklite import ast as sl
 from sparklite.errors import InputError, NameResolutionError
 
@@ -30,10 +30,10 @@ def translate_source(source: str, function: str | None = None, filename: str = "
         raise InputError(f"cannot parse the Python source: {exc}", sl.Loc(filename, 1, 1)) from None
     info = scan_module(tree, filename, RDD_METHODS)
     fn = _pick_function(tree, info, function, filename)
-    tr = Translator(info, source.splitlines())
+    tr = RddTranslator(info, source.splitlines())
     try:
         program = translate_pipeline(tr, fn)
-        return ftypes.infer_program(program)
+        return infer_program(program)
     except RecursionError:
         raise InputError("the program is nested too deeply to translate", tr.loc(fn)) from None
 

@@ -13,7 +13,7 @@ import ast as pyast
 from dataclasses import dataclass
 from typing import Any
 
-from frontend.df_columns import DF, CExpr, Lit, parse_name
+from frontend.dataframe.columns import DF, CExpr, Lit, parse_name
 from sparklite.ast import Loc
 from sparklite.errors import UnsupportedError
 from sparklite.relational import ast as R

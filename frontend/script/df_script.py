@@ -2,9 +2,9 @@
 
 Why: a DataFrame job is a script too -- a session built at the top, ``spark.read.csv(sys.argv[1],
 schema=..., header=True)``, DataFrame methods or ``spark.sql`` over temp views, and ``show()``,
-``df.write.csv(sys.argv[2])`` or ``print(df.count())`` at the end. ``frontend.script`` reads RDD jobs;
+``df.write.csv(sys.argv[2])`` or ``print(df.count())`` at the end. ``script.rdd_script`` reads RDD jobs;
 this module reads DataFrame jobs by running the DataFrame frontend's driver interpreter
-(``frontend.dataframe.DataFrameTranslator``) over the whole module, as Python would run it, without
+(``frontend.dataframe.translator.DataFrameTranslator``) over the whole module, as Python would run it, without
 importing or running anything:
 
 * every **source** is a table input of the relational kernel: ``spark.read.csv/json(p)`` (with
@@ -22,26 +22,22 @@ importing or running anything:
   "__main__":``, ``main()``, ``spark.stop()``, ``setLogLevel``, prints to ``sys.stderr``.
 
 Anything else that could change what the script writes is a located ``InputError``. The observation of
-each sink (what two scripts' outputs are compared by) is computed in ``verifier.df_script_check``.
+each sink (what two scripts' outputs are compared by) is computed in ``verifier.core.df_script_search``.
+
+The result and the alignment of sources are in ``df_program``, the driver values and helpers in
+``df_meta``; this module holds the entry points and the translator.
 """
 
 from __future__ import annotations
 
 import ast as pyast
-import decimal
-from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
-from frontend.dataframe import (
-    DATAFRAME_ONLY_METHODS,
-    DataFrameTranslator,
-    Env,
-    _Return,
-    parse_source,
-    scan_names,
-)
-from frontend.df_values import (
+from frontend.dataframe.evaluator import Env, _Return
+from frontend.dataframe.module import DATAFRAME_ONLY_METHODS, scan_names
+from frontend.dataframe.translator import DataFrameTranslator, parse_source
+from frontend.dataframe.values import (
     DFV,
     FUNCTIONS_MODULE,
     TYPES_MODULE,
@@ -58,30 +54,42 @@ from frontend.df_values import (
     canonical,
     describe,
 )
+from frontend.script.df_meta import (
+    _DONE,
+    _action_of,
+    _ArgV,
+    _FieldV,
+    _flag,
+    _infer,
+    _Kept,
+    _merged,
+    _py,
+    _ReaderChain,
+    _RowV,
+    _RuntimeConf,
+    _save_mode,
+    _SparkContextV,
+    _StructV,
+    _StrV,
+    _verified,
+    _what,
+    _Writer,
+)
+from frontend.script.df_program import _SHOW_DEFAULT, DfScriptProgram, DfSink, DfSource, Part
 from sparklite.ast import Loc
 from sparklite.errors import InputError, UnsupportedError
 from sparklite.relational import ast as R
+from sparklite.relational import build
 from sparklite.relational.types import (
-    BooleanType,
-    DecimalType,
-    DoubleType,
     Field,
-    IntegralType,
     Schema,
     SchemaError,
-    StringType,
     parse_ddl,
-    parse_type,
 )
 
 __all__ = [
-    "DfSource",
-    "DfSink",
-    "Part",
-    "DfScriptProgram",
     "is_df_script",
     "translate_df_script",
-    "align_df_sources",
 ]
 
 FILE_FORMATS = ("csv", "json")
@@ -113,102 +121,8 @@ _HARMLESS_CONF = (
     "spark.driver.bindAddress",
     "spark.default.parallelism",
 )
-_SHOW_DEFAULT = 20
 
 
-@dataclass(frozen=True)
-class DfSource:
-    """One table the script reads. ``kind``: ``csv``/``json`` (a file written as Spark reads it) or
-    ``literal`` (``createDataFrame`` of literal rows: ``rows`` fixed by the script). ``param`` is the
-    table's name in every ``RelProgram`` of the script; ``path`` the path expression as written
-    (``sys.argv[1]``, ``'data/emp.csv'``), what two scripts' sources are matched by; ``mode`` the
-    reader's parse mode (``PERMISSIVE``, ``DROPMALFORMED``, ``FAILFAST``)."""
-
-    param: str
-    kind: str
-    reader: str
-    path: str
-    loc: Loc
-    schema: Schema
-    argv_index: int | None = None
-    literal_path: str | None = None
-    header: bool = False
-    sep: str = ","
-    rows: tuple[tuple[Any, ...], ...] | None = None
-    mode: str = "PERMISSIVE"
-
-
-@dataclass(frozen=True)
-class Part:
-    """A piece of printed text: ``lit`` (a constant), ``action`` (``str()`` of action ``action``'s result,
-    a count or a ``first()`` row) or ``field`` (``str()``/``repr()`` of column ``column`` of the row a
-    loop prints)."""
-
-    kind: str
-    text: str = ""
-    action: int = -1
-    column: int = -1
-    conversion: str = "str"
-
-
-@dataclass(frozen=True)
-class DfSink:
-    """One output, in the order the script produces it.
-
-    ``kind``: ``print`` (a line of ``parts``), ``show`` (Spark's table of action ``action``: a
-    ``take(n + 1)``), ``print_rows`` (a loop printing ``lines`` for each row of a collected action),
-    ``print_collection`` (``print(df.collect())``: one line, the list's repr), ``write`` (the files of
-    ``df.write`` in ``fmt`` at ``path``, save mode ``mode``) or ``job`` (an action whose result is kept
-    or dropped: it runs, and may raise, and prints nothing). ``text`` is the sink's source line, for
-    reports."""
-
-    index: int
-    kind: str
-    loc: Loc
-    text: str
-    action: int | None = None
-    parts: tuple[Part, ...] = ()
-    lines: tuple[tuple[Part, ...], ...] = ()
-    show_n: int = _SHOW_DEFAULT
-    truncate: int = 20
-    fmt: str | None = None
-    header: bool = False
-    sep: str = ","
-    path: str | None = None
-    argv_index: int | None = None
-    literal_path: str | None = None
-    mode: str = "errorifexists"
-
-    @property
-    def words(self) -> str:
-        return {
-            "print": "printed text",
-            "show": "show()",
-            "print_rows": "printed rows",
-            "print_collection": "printed collection",
-            "job": "action run",
-            "write": f"{self.fmt} files written",
-        }[self.kind]
-
-
-@dataclass(frozen=True)
-class DfScriptProgram:
-    """A DataFrame script: its sources (the tables of every action), its sinks in order, and the
-    actions they run (``RelProgram``s over the sources' tables, in the order the script runs them).
-    ``arg_checks``: every ``if`` on ``sys.argv`` the driver code decided (the statement as
-    ``ast.unparse`` prints it, and where), in the order it ran them."""
-
-    filename: str
-    sources: tuple[DfSource, ...]
-    sinks: tuple[DfSink, ...]
-    actions: tuple[R.RelProgram, ...]
-    argv_length: int
-    entry: str | None = None
-    arg_checks: tuple[tuple[str, Loc], ...] = ()
-
-    @property
-    def params(self) -> tuple[R.TableParam, ...]:
-        return tuple(R.TableParam(s.param, s.schema, loc=s.loc) for s in self.sources)
 
 
 # --- is this a DataFrame script? --------------------------------------------------------------------
@@ -264,129 +178,11 @@ def translate_df_script(
         raise InputError("the script is nested too deeply to translate", Loc(filename, 1, 1)) from None
 
 
-def align_df_sources(left: DfScriptProgram, right: DfScriptProgram) -> DfScriptProgram:
-    """``right`` with its sources renamed and reordered to line up with ``left``'s: by path expression,
-    then by order. Different numbers of sources, kinds, or columns are located ``InputError``s."""
-    if len(left.sources) != len(right.sources):
-        loc = right.sources[0].loc if right.sources else Loc(right.filename, 1, 1)
-        raise InputError(
-            f"the scripts read different numbers of inputs ({len(left.sources)} in "
-            f"{left.filename}, {len(right.sources)} in {right.filename})",
-            loc,
-        )
-    rest = list(right.sources)
-    order: list[DfSource | None] = [None] * len(left.sources)
-    for i, ls in enumerate(left.sources):
-        match = next((rs for rs in rest if rs.path == ls.path), None)
-        if match is not None:
-            order[i] = match
-            rest.remove(match)
-    for i in range(len(order)):
-        if order[i] is None:
-            order[i] = rest.pop(0)
-    renames: dict[str, str] = {}
-    sources = []
-    for ls, rs in zip(left.sources, order, strict=True):
-        assert rs is not None
-        what = (
-            f"input {rs.path} ({rs.kind}) of {right.filename} cannot be matched with input {ls.path} "
-            f"({ls.kind}) of {left.filename}"
-        )
-        if rs.kind != ls.kind or (ls.kind == "literal" and ls.rows != rs.rows):
-            raise InputError(what, rs.loc)
-        lt = [(f.name.lower(), f.type) for f in ls.schema.fields]
-        rt = [(f.name.lower(), f.type) for f in rs.schema.fields]
-        if lt != rt:
-            raise InputError(
-                f"{what}: they read it with different schemas ({ls.schema} against {rs.schema})", rs.loc
-            )
-        if (ls.header, ls.sep) != (rs.header, rs.sep):
-            raise InputError(
-                f"{what}: they read the file with different options (header, sep): the same "
-                "file cannot be given to both",
-                rs.loc,
-            )
-        renames[rs.param] = ls.param
-        sources.append(replace(rs, param=ls.param))
-    actions = tuple(_renamed(a, renames, left.params) for a in right.actions)
-    return replace(right, sources=tuple(sources), actions=actions)
-
-
-def _renamed(program: R.RelProgram, names: dict[str, str], params: tuple[R.TableParam, ...]) -> R.RelProgram:
-    from verifier.core.relational_search import _rename_tables
-
-    return replace(program, params=params, body=_rename_tables(program.body, names))
 
 
 # --- the translator ----------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class _ArgV:
-    """``sys.argv[i]``."""
-
-    DESCRIPTION = "sys.argv[i] (an input path)"
-
-    index: int
-
-
-@dataclass(frozen=True)
-class _ReaderChain:
-    """``spark.read`` with its format, options and schema so far."""
-
-    DESCRIPTION = "spark.read"
-
-    fmt: str | None = None
-    options: tuple[tuple[str, Any], ...] = ()
-    schema: Schema | None = None
-
-
-@dataclass(frozen=True)
-class _Writer:
-    """``df.write`` with its format and options so far."""
-
-    DESCRIPTION = "df.write"
-
-    df: Any
-    fmt: str | None = None
-    options: tuple[tuple[str, Any], ...] = ()
-    mode: str = "errorifexists"
-
-
-@dataclass(frozen=True)
-class _StructV:
-    """A ``StructType`` literal (or a ``StructField``: one field)."""
-
-    DESCRIPTION = "a StructType"
-
-    fields: tuple[Field, ...]
-
-
-@dataclass(frozen=True)
-class _RowV:
-    """The loop variable of ``for row in df.collect():`` (its columns)."""
-
-    DESCRIPTION = "a collected row"
-
-    columns: tuple[str, ...]
-
-
-@dataclass(frozen=True)
-class _FieldV:
-    """``row.name`` / ``row["name"]`` / ``row[i]``."""
-
-    DESCRIPTION = "a field of a collected row"
-
-    column: int
-
-
-@dataclass(frozen=True)
-class _StrV:
-    """``str(x)`` / an f-string or ``%`` format of printable pieces: text made of parts."""
-
-    DESCRIPTION = "a text built from printed values"
-
-    parts: tuple[Part, ...]
 
 
 class _ScriptTranslator(DataFrameTranslator):
@@ -428,7 +224,6 @@ class _ScriptTranslator(DataFrameTranslator):
     def run(self) -> DfScriptProgram:
         env = self.module_env
         for name, schema in self.schemas.items():
-            from sparklite.relational import build
 
             self.catalog[name] = build.table(name, schema, Loc(self.filename, 1, 1))
         body = [s for s in self.tree.body if not isinstance(s, pyast.FunctionDef | pyast.ClassDef)]  # defined
@@ -684,8 +479,7 @@ class _ScriptTranslator(DataFrameTranslator):
         )
 
     def show_sink(self, recv: DFV, call: pyast.Call, stmt: pyast.stmt, env: Env) -> None:
-        from frontend import df_functions as DFF
-
+        from frontend.dataframe import functions as DFF
         args = [self.ev(a, env) for a in call.args]
         kwargs = {k.arg or "": self.ev(k.value, env) for k in call.keywords}
         b, _ = DFF.sig("n=None", "truncate=True", "vertical=False").bind("show", args, kwargs, self.loc(call))
@@ -979,8 +773,7 @@ class _ScriptTranslator(DataFrameTranslator):
             )
 
     def struct(self, kind: str, args: list[Value], kwargs: dict[str, Value], loc: Loc) -> _StructV:
-        from frontend import df_functions as DFF
-
+        from frontend.dataframe import functions as DFF
         if kind == "StructField":
             b, _ = DFF.sig("name", "dataType", "nullable=True", "metadata=None").bind(kind, args, kwargs, loc)
             t = b["dataType"]
@@ -1208,8 +1001,7 @@ class _ScriptTranslator(DataFrameTranslator):
     def create_data_frame(
         self, args: list[Value], kwargs: dict[str, Value], loc: Loc, node: pyast.AST
     ) -> DFV:
-        from frontend import df_functions as DFF
-
+        from frontend.dataframe import functions as DFF
         b, _ = DFF.sig("data", "schema=None", "samplingRatio=None", "verifySchema=True").bind(
             "createDataFrame", args, kwargs, loc
         )
@@ -1239,123 +1031,3 @@ class _ScriptTranslator(DataFrameTranslator):
         text = pyast.unparse(node.args[0]) if isinstance(node, pyast.Call) and node.args else param
         src = self._add_source(param, "literal", "spark.createDataFrame", text, loc, schema, rows=tuple(rows))
         return DFV(self.table_df(src.param, src.schema, loc))
-
-
-@dataclass(frozen=True)
-class _RuntimeConf:
-    """``spark.conf`` (only ``set`` of a harmless key)."""
-
-
-_DONE = object()  # a statement that was a sink or a driver call: no value
-
-
-@dataclass(frozen=True)
-class _SparkContextV:
-    """``spark.sparkContext`` (only ``setLogLevel`` is understood)."""
-
-
-@dataclass(frozen=True)
-class _Kept:
-    """An action's result bound to a name: the job ran at the assignment (sink ``sink``)."""
-
-    DESCRIPTION = "an action's result"
-
-    value: ActionV
-    sink: int
-
-
-def _action_of(v: Any) -> R.Action:
-    return v.value.action if isinstance(v, _Kept) else v.action
-
-
-def _what(v: Any) -> str:
-    return describe(v)
-
-
-def _merged(parts: Sequence[Part]) -> list[Part]:
-    out: list[Part] = []
-    for p in parts:
-        if p.kind == "lit" and out and out[-1].kind == "lit":
-            out[-1] = Part("lit", out[-1].text + p.text)
-        elif not (p.kind == "lit" and not p.text):
-            out.append(p)
-    return out
-
-
-def _save_mode(text: str, loc: Loc) -> str:
-    """``df.write.mode(m)`` as one of Spark's save modes (``error`` is ``errorifexists``)."""
-    mode = text.lower()
-    mode = {"error": "errorifexists", "default": "errorifexists"}.get(mode, mode)
-    if mode not in ("errorifexists", "overwrite", "append", "ignore"):
-        raise InputError(f"unknown save mode {text!r} (Spark raises here)", loc)
-    return mode
-
-
-def _flag(v: Any, loc: Loc) -> bool:
-    if isinstance(v, PyV) and isinstance(v.value, bool):
-        return v.value
-    if isinstance(v, PyV) and isinstance(v.value, str) and v.value.lower() in ("true", "false"):
-        return v.value.lower() == "true"
-    raise InputError(f"expected True/False or 'true'/'false', not {_what(v)}", loc)
-
-
-def _py(v: Any, loc: Loc) -> Any:
-    if isinstance(v, PyV) and (
-        v.value is None or isinstance(v.value, bool | int | float | str | decimal.Decimal)
-    ):
-        return v.value
-    raise UnsupportedError(
-        f"createDataFrame data must be literal values, not {_what(v)}", loc, construct="createDataFrame"
-    )
-
-
-def _infer(rows: list[tuple[Any, ...]], names: list[str], loc: Loc) -> Schema:
-    """PySpark's schema inference for literal rows of simple values: int -> bigint, float -> double,
-    str -> string, bool -> boolean; every column nullable."""
-    fields = []
-    for i, name in enumerate(names):
-        kinds = {type(r[i]) for r in rows if i < len(r) and r[i] is not None}
-        if len(kinds) != 1:
-            raise UnsupportedError(
-                f"column {name!r}: give a schema (its values are all None or of mixed types, "
-                "which PySpark's inference may merge or reject)",
-                loc,
-                construct="schema",
-            )
-        t = {int: "bigint", float: "double", str: "string", bool: "boolean"}.get(kinds.pop())
-        if t is None:
-            raise UnsupportedError(f"column {name!r}: give a schema", loc, construct="schema")
-        fields.append(Field(name, parse_type(t, loc), True))
-    return Schema(tuple(fields))
-
-
-def _verified(row: tuple[Any, ...], schema: Schema, loc: Loc) -> tuple[Any, ...]:
-    """A literal row as ``createDataFrame`` (verifySchema) accepts it, else a located error saying what
-    PySpark raises."""
-    if len(row) != len(schema.fields):
-        raise InputError(
-            f"a row of {len(row)} values for {len(schema.fields)} columns (PySpark raises "
-            "LENGTH_SHOULD_BE_THE_SAME)",
-            loc,
-        )
-    out = []
-    for v, f in zip(row, schema.fields, strict=True):
-        t = f.type
-        if v is None:
-            if not f.nullable:
-                raise InputError(
-                    f"field {f.name}: None in a NOT NULL column (PySpark raises FIELD_NOT_NULLABLE)", loc
-                )
-            out.append(None)
-            continue
-        ok = (
-            (isinstance(t, IntegralType) and type(v) is int and t.min <= v <= t.max)
-            or (isinstance(t, DoubleType) and type(v) is float)
-            or (isinstance(t, StringType) and type(v) is str)
-            or (isinstance(t, BooleanType) and type(v) is bool)
-            or (isinstance(t, DecimalType) and isinstance(v, decimal.Decimal))
-        )
-        if not ok:
-            raise InputError(f"field {f.name}: {t} cannot hold {v!r} (PySpark raises a TypeError here)", loc)
-        out.append(v)
-    return tuple(out)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import ast as pyast
 
-from frontend.names import (
+from frontend.python.names import (
     BagV,
     CollectedV,
     FnV,
@@ -29,8 +29,8 @@ from frontend.names import (
     function_locals,
     returns_function,
 )
-from frontend.nodes import Guard, Shaped
-from frontend.udf import Translator
+from frontend.python.nodes import Guard, Shaped
+from frontend.python.udf import Translator
 from sparklite import ast as sl
 from sparklite.errors import TypeCheckError
 from sparklite.types import BagType

@@ -1,0 +1,222 @@
+"""Driver values of a DataFrame script beyond the DataFrame frontend's (``sys.argv[i]``, reader and
+writer chains, structs, rows, the runtime conf, the SparkContext) and small helpers over them: what a
+sink's value is, save modes, option flags, rows checked against a schema.
+"""
+
+from __future__ import annotations
+
+import decimal
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from frontend.dataframe.values import (
+    ActionV,
+    PyV,
+    describe,
+)
+from frontend.script.df_program import Part
+from sparklite.ast import Loc
+from sparklite.errors import InputError, UnsupportedError
+from sparklite.relational import ast as R
+from sparklite.relational.types import (
+    BooleanType,
+    DecimalType,
+    DoubleType,
+    Field,
+    IntegralType,
+    Schema,
+    StringType,
+    parse_type,
+)
+
+
+@dataclass(frozen=True)
+class _ArgV:
+    """``sys.argv[i]``."""
+
+    DESCRIPTION = "sys.argv[i] (an input path)"
+
+    index: int
+
+
+@dataclass(frozen=True)
+class _ReaderChain:
+    """``spark.read`` with its format, options and schema so far."""
+
+    DESCRIPTION = "spark.read"
+
+    fmt: str | None = None
+    options: tuple[tuple[str, Any], ...] = ()
+    schema: Schema | None = None
+
+
+@dataclass(frozen=True)
+class _Writer:
+    """``df.write`` with its format and options so far."""
+
+    DESCRIPTION = "df.write"
+
+    df: Any
+    fmt: str | None = None
+    options: tuple[tuple[str, Any], ...] = ()
+    mode: str = "errorifexists"
+
+
+@dataclass(frozen=True)
+class _StructV:
+    """A ``StructType`` literal (or a ``StructField``: one field)."""
+
+    DESCRIPTION = "a StructType"
+
+    fields: tuple[Field, ...]
+
+
+@dataclass(frozen=True)
+class _RowV:
+    """The loop variable of ``for row in df.collect():`` (its columns)."""
+
+    DESCRIPTION = "a collected row"
+
+    columns: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class _FieldV:
+    """``row.name`` / ``row["name"]`` / ``row[i]``."""
+
+    DESCRIPTION = "a field of a collected row"
+
+    column: int
+
+
+@dataclass(frozen=True)
+class _StrV:
+    """``str(x)`` / an f-string or ``%`` format of printable pieces: text made of parts."""
+
+    DESCRIPTION = "a text built from printed values"
+
+    parts: tuple[Part, ...]
+
+
+
+
+
+@dataclass(frozen=True)
+class _RuntimeConf:
+    """``spark.conf`` (only ``set`` of a harmless key)."""
+
+
+_DONE = object()  # a statement that was a sink or a driver call: no value
+
+
+@dataclass(frozen=True)
+class _SparkContextV:
+    """``spark.sparkContext`` (only ``setLogLevel`` is understood)."""
+
+
+@dataclass(frozen=True)
+class _Kept:
+    """An action's result bound to a name: the job ran at the assignment (sink ``sink``)."""
+
+    DESCRIPTION = "an action's result"
+
+    value: ActionV
+    sink: int
+
+
+def _action_of(v: Any) -> R.Action:
+    return v.value.action if isinstance(v, _Kept) else v.action
+
+
+def _what(v: Any) -> str:
+    return describe(v)
+
+
+def _merged(parts: Sequence[Part]) -> list[Part]:
+    out: list[Part] = []
+    for p in parts:
+        if p.kind == "lit" and out and out[-1].kind == "lit":
+            out[-1] = Part("lit", out[-1].text + p.text)
+        elif not (p.kind == "lit" and not p.text):
+            out.append(p)
+    return out
+
+
+def _save_mode(text: str, loc: Loc) -> str:
+    """``df.write.mode(m)`` as one of Spark's save modes (``error`` is ``errorifexists``)."""
+    mode = text.lower()
+    mode = {"error": "errorifexists", "default": "errorifexists"}.get(mode, mode)
+    if mode not in ("errorifexists", "overwrite", "append", "ignore"):
+        raise InputError(f"unknown save mode {text!r} (Spark raises here)", loc)
+    return mode
+
+
+def _flag(v: Any, loc: Loc) -> bool:
+    if isinstance(v, PyV) and isinstance(v.value, bool):
+        return v.value
+    if isinstance(v, PyV) and isinstance(v.value, str) and v.value.lower() in ("true", "false"):
+        return v.value.lower() == "true"
+    raise InputError(f"expected True/False or 'true'/'false', not {_what(v)}", loc)
+
+
+def _py(v: Any, loc: Loc) -> Any:
+    if isinstance(v, PyV) and (
+        v.value is None or isinstance(v.value, bool | int | float | str | decimal.Decimal)
+    ):
+        return v.value
+    raise UnsupportedError(
+        f"createDataFrame data must be literal values, not {_what(v)}", loc, construct="createDataFrame"
+    )
+
+
+def _infer(rows: list[tuple[Any, ...]], names: list[str], loc: Loc) -> Schema:
+    """PySpark's schema inference for literal rows of simple values: int -> bigint, float -> double,
+    str -> string, bool -> boolean; every column nullable."""
+    fields = []
+    for i, name in enumerate(names):
+        kinds = {type(r[i]) for r in rows if i < len(r) and r[i] is not None}
+        if len(kinds) != 1:
+            raise UnsupportedError(
+                f"column {name!r}: give a schema (its values are all None or of mixed types, "
+                "which PySpark's inference may merge or reject)",
+                loc,
+                construct="schema",
+            )
+        t = {int: "bigint", float: "double", str: "string", bool: "boolean"}.get(kinds.pop())
+        if t is None:
+            raise UnsupportedError(f"column {name!r}: give a schema", loc, construct="schema")
+        fields.append(Field(name, parse_type(t, loc), True))
+    return Schema(tuple(fields))
+
+
+def _verified(row: tuple[Any, ...], schema: Schema, loc: Loc) -> tuple[Any, ...]:
+    """A literal row as ``createDataFrame`` (verifySchema) accepts it, else a located error saying what
+    PySpark raises."""
+    if len(row) != len(schema.fields):
+        raise InputError(
+            f"a row of {len(row)} values for {len(schema.fields)} columns (PySpark raises "
+            "LENGTH_SHOULD_BE_THE_SAME)",
+            loc,
+        )
+    out = []
+    for v, f in zip(row, schema.fields, strict=True):
+        t = f.type
+        if v is None:
+            if not f.nullable:
+                raise InputError(
+                    f"field {f.name}: None in a NOT NULL column (PySpark raises FIELD_NOT_NULLABLE)", loc
+                )
+            out.append(None)
+            continue
+        ok = (
+            (isinstance(t, IntegralType) and type(v) is int and t.min <= v <= t.max)
+            or (isinstance(t, DoubleType) and type(v) is float)
+            or (isinstance(t, StringType) and type(v) is str)
+            or (isinstance(t, BooleanType) and type(v) is bool)
+            or (isinstance(t, DecimalType) and isinstance(v, decimal.Decimal))
+        )
+        if not ok:
+            raise InputError(f"field {f.name}: {t} cannot hold {v!r} (PySpark raises a TypeError here)", loc)
+        out.append(v)
+    return tuple(out)

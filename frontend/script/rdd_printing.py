@@ -1,0 +1,320 @@
+"""Printed output of an RDD script: ``print`` of values, %-formats, ``str.format``, f-strings and
+collected results, each a sink compared by its text. A mixin of ``rdd_driver._Driver``.
+"""
+
+from __future__ import annotations
+
+import ast as pyast
+
+from frontend.script.rdd_meta import _COLLECTING, _SINK_BASE, _at, _name, _str_const
+
+
+class PrintingMixin:
+    """``print`` and the text it writes, for ``rdd_driver._Driver``."""
+
+
+    def print_args(self, call: pyast.Call) -> tuple[list[pyast.expr], str, str | None]:
+        """The printed arguments, the separator, and the stream (None: stdout)."""
+        sep, stream = " ", None
+        for kw in call.keywords:
+            if kw.arg == "sep":
+                s = _str_const(kw.value) if not (isinstance(kw.value, pyast.Constant)
+                                                 and kw.value.value is None) else " "
+                if s is None:
+                    raise self.error("print sep", "print's sep must be a string constant", kw.value)
+                sep = s
+            elif kw.arg == "end":
+                e = _str_const(kw.value)
+                if e != "\n" and not (isinstance(kw.value, pyast.Constant) and kw.value.value is None):
+                    raise self.error("print end", "print with end= other than a newline is not supported "
+                                     "(lines would run together)", kw.value)
+            elif kw.arg == "file":
+                m = self.meta_of(kw.value)
+                if m is None or m.kind != "stream":
+                    raise self.error("print file", "print to a file other than sys.stdout or sys.stderr is "
+                                     "not supported", kw.value)
+                stream = None if m.name == "stdout" else m.name
+            elif kw.arg == "flush":
+                continue
+            else:
+                raise self.error("print keyword", f"print's {kw.arg or '**'}= is not supported", kw.value)
+        for a in call.args:
+            if isinstance(a, pyast.Starred):
+                raise self.error("print(*args)", "print(*args) is not supported", a)
+        return list(call.args), sep, stream
+
+    def print_statement(self, call: pyast.Call, stmt: pyast.stmt) -> None:
+        args, sep, stream = self.print_args(call)
+        if stream is not None:  # stderr: logging, no output; the arguments are still evaluated
+            self.evaluate_args(pyast.Call(call.func, args, []))
+            return
+        if len(args) == 1:
+            collection = self.collection(args[0])
+            if collection is not None:
+                self.print_collection(args[0], collection, stmt)
+                return
+        text = self.newline(self.line_expr(args, sep, call), call)
+        name = self.fresh(_SINK_BASE)
+        self.emit(_at(pyast.Assign([_name(name, stmt, store=True)], text), stmt))
+        self.add_sink("print_value", "text", stmt, name)
+
+    @staticmethod
+    def newline(line: pyast.expr, at: pyast.AST) -> pyast.expr:
+        """What ``print`` writes: the line and its newline (stdout is compared as text, so a print of an
+        empty string and no print at all differ)."""
+        return _at(pyast.BinOp(line, pyast.Add(), _at(pyast.Constant("\n"), at)), at)
+
+    def line_expr(self, args: list[pyast.expr], sep: str, call: pyast.AST) -> pyast.expr:
+        """The text ``print(*args, sep=sep)`` writes (without the newline), as a Python expression the
+        RDD frontend translates: ``str(a) + sep + str(b)``."""
+        parts: list[pyast.expr] = []
+        for a in args:
+            if self.collection(a) is not None:
+                raise self.error("printing a list with other values", "a collected list or dict can only be "
+                                 "printed on its own (print(rdd.collect()))", a)
+            parts.append(self.text_of(self.rewrite(a)))
+        if not parts:
+            return _at(pyast.Constant(""), call)
+        out = parts[0]
+        for p in parts[1:]:
+            if sep:
+                out = _at(pyast.BinOp(out, pyast.Add(), _at(pyast.Constant(sep), call)), call)
+            out = _at(pyast.BinOp(out, pyast.Add(), p), call)
+        return out
+
+    def text_of(self, node: pyast.expr) -> pyast.expr:
+        """``str(node)`` as Python's print writes it, with %-formatting and ``str.format`` read as
+        string concatenation (only ``%s``, ``%d``, ``%i`` and plain ``{}`` fields: a width or precision
+        is not modelled)."""
+        if isinstance(node, pyast.JoinedStr) or _str_const(node) is not None:
+            return node
+        if isinstance(node, pyast.BinOp) and isinstance(node.op, pyast.Mod) \
+                and _str_const(node.left) is not None:
+            return self.percent_format(node)
+        if isinstance(node, pyast.Call) and isinstance(node.func, pyast.Attribute) \
+                and node.func.attr == "format" and _str_const(node.func.value) is not None:
+            return self.str_format(node)
+        return _at(pyast.Call(_name("str", node), [node], []), node)
+
+    def percent_format(self, node: pyast.BinOp) -> pyast.expr:
+        fmt = _str_const(node.left)
+        assert fmt is not None
+        pieces: list[tuple[str, str]] = []  # ("lit", text) | ("s"/"d", "")
+        i, lit = 0, ""
+        while i < len(fmt):
+            ch = fmt[i]
+            if ch != "%":
+                lit += ch
+                i += 1
+                continue
+            spec = fmt[i + 1:i + 2]
+            if spec == "%":
+                lit += "%"
+                i += 2
+                continue
+            if spec not in ("s", "d", "i"):
+                raise self.error("%-format", f"the format '%{fmt[i + 1:i + 4]}...' is not supported: only "
+                                 "%s, %d and %i without width or precision are modelled", node.left)
+            pieces.append(("lit", lit))
+            lit = ""
+            pieces.append(("d" if spec in ("d", "i") else "s", ""))
+            i += 2
+        pieces.append(("lit", lit))
+        fields = [p for p in pieces if p[0] != "lit"]
+        right = node.right
+        if isinstance(right, pyast.Tuple):
+            values = list(right.elts)
+            if any(isinstance(v, pyast.Starred) for v in values):
+                raise self.error("%-format", "starred %-format arguments are not supported", right)
+        elif isinstance(right, pyast.Dict):
+            raise self.error("%-format", "%-formatting with a mapping is not supported", right)
+        elif len(fields) > 1:  # "%s: %d" % pair: the tuple's items, read one by one
+            if not isinstance(right, pyast.Name):
+                raise self.error("%-format", "with several fields, the values must be a tuple display or a "
+                                 "name bound to a tuple", right)
+            values = [_at(pyast.Subscript(right, _at(pyast.Constant(i), right), pyast.Load()), right)
+                      for i in range(len(fields))]
+            self.tuple_formats.append((self.loc(node), len(fields)))
+        else:
+            values = [right]
+            if fields and fields[0][0] == "s":
+                self.single_format.append(self.loc(node))  # Python would unpack a tuple here
+        if len(values) != len(fields):
+            raise self.error("%-format", f"the format has {len(fields)} field(s) but {len(values)} value(s) "
+                             "are given (Python raises TypeError)", right)
+        out: list[pyast.expr] = []
+        it = iter(values)
+        for kind, text in pieces:
+            if kind == "lit":
+                if text:
+                    out.append(_at(pyast.Constant(text), node))
+                continue
+            v = next(it)
+            if kind == "d":  # '%d' % x: x must be a number (a float is truncated), as int(+x)
+                v = _at(pyast.Call(_name("int", v), [_at(pyast.UnaryOp(pyast.UAdd(), v), v)], []), v)
+            call = pyast.Call(_name("str", node), [v], [])
+            out.append(_at(call, node))
+        return self.concat(out, node)
+
+    def str_format(self, node: pyast.Call) -> pyast.expr:
+        assert isinstance(node.func, pyast.Attribute)
+        fmt = _str_const(node.func.value)
+        assert fmt is not None
+        import string
+
+        try:
+            parsed = list(string.Formatter().parse(fmt))
+        except ValueError as exc:
+            raise self.error("str.format", f"bad format string: {exc}", node.func.value) from None
+        if any(isinstance(a, pyast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords):
+            raise self.error("str.format", "str.format with *args or **kwargs is not supported", node)
+        keywords = {k.arg: k.value for k in node.keywords}
+        auto = 0
+        out: list[pyast.expr] = []
+        for literal, field_name, spec, conversion in parsed:
+            if literal:
+                out.append(_at(pyast.Constant(literal), node))
+            if field_name is None:
+                continue
+            if spec or conversion:
+                raise self.error("str.format spec", "format fields with a spec or a conversion ({:.2f}, "
+                                 "{!r}) are not supported; only plain {} fields are", node.func.value)
+            if field_name == "":
+                index: int | str = auto
+                auto += 1
+            elif field_name.isdigit():
+                index = int(field_name)
+            elif field_name.isidentifier():
+                index = field_name
+            else:
+                raise self.error("str.format field", f"the format field {{{field_name}}} is not supported",
+                                 node.func.value)
+            if isinstance(index, int):
+                if index >= len(node.args):
+                    raise self.error("str.format", "the format has more fields than arguments", node)
+                value = node.args[index]
+            else:
+                if index not in keywords:
+                    raise self.error("str.format", f"no argument for the field {{{index}}}", node)
+                value = keywords[index]
+            out.append(_at(pyast.Call(_name("str", node), [value], []), node))
+        return self.concat(out, node)
+
+    @staticmethod
+    def concat(parts: list[pyast.expr], node: pyast.AST) -> pyast.expr:
+        if not parts:
+            return _at(pyast.Constant(""), node)
+        out = parts[0]
+        if len(parts) == 1 and _str_const(out) is None:
+            return out
+        for p in parts[1:]:
+            out = _at(pyast.BinOp(out, pyast.Add(), p), node)
+        return out
+
+    def collection(self, node: pyast.expr) -> tuple[str, pyast.expr] | None:
+        """A collected list or dict (``rdd.collect()``, a name bound to one, ``rdd.take(n)``,
+        ``sorted(rdd.collect())``, ``rdd.countByValue()``): (kind, the expression) or None."""
+        if isinstance(node, pyast.Name) and node.id in self.collected:
+            return self.collected[node.id].kind, node
+        if isinstance(node, pyast.Call) and isinstance(node.func, pyast.Attribute) \
+                and node.func.attr in _COLLECTING and self.meta_of(node.func.value) is None:
+            if node.func.attr == "collect":
+                return "bag", node
+            if node.func.attr in ("countByValue", "countByKey", "collectAsMap"):
+                return "dict", node
+            return "list", node
+        if self.dict_view(node) is not None:
+            return "bag", node
+        if isinstance(node, pyast.Call) and isinstance(node.func, pyast.Name) and node.func.id in (
+                "sorted", "list") and len(node.args) == 1 and self.collection(node.args[0]) is not None:
+            if node.func.id == "list" and self.collection(node.args[0])[0] == "bag":  # type: ignore[index]
+                return "bag", node
+            return "list", node
+        return None
+
+    def dict_view(self, node: pyast.expr) -> tuple[pyast.expr, str] | None:
+        """``d.items()``, ``d.keys()``, ``d.values()`` of a counted dict (``d = rdd.countByValue()``, or the
+        call itself): (the dict expression, the view)."""
+        if isinstance(node, pyast.Call) and isinstance(node.func, pyast.Attribute) and not node.args \
+                and not node.keywords and node.func.attr in ("items", "keys", "values"):
+            d = node.func.value
+            if self.dict_origin(d) is not None:
+                return d, node.func.attr
+        return None
+
+    def dict_origin(self, d: pyast.expr) -> tuple[str, pyast.expr | str] | None:
+        """(method, RDD expression or alias name) of a counted dict expression, or None."""
+        if isinstance(d, pyast.Name) and d.id in self.collected and self.collected[d.id].kind == "dict":
+            loop = self.collected[d.id]
+            return loop.method or "", loop.alias or ""
+        if isinstance(d, pyast.Call) and isinstance(d.func, pyast.Attribute) and not d.args \
+                and d.func.attr in ("countByValue", "countByKey", "collectAsMap") \
+                and self.meta_of(d.func.value) is None:
+            return d.func.attr, d.func.value
+        return None
+
+    def dict_bag(self, d: pyast.expr, view: str) -> pyast.expr:
+        """The bag of a counted dict's items (keys, values): the pairs ``reduceByKey(add)`` of ``(x, 1)``
+        gives, each key once, in an order Spark chooses (so a loop's lines over them are a bag)."""
+        origin = self.dict_origin(d)
+        assert origin is not None
+        method, rdd = origin
+        if method == "collectAsMap" or not method:
+            raise self.error("loop over collectAsMap", "a loop over a collectAsMap() dict is not supported "
+                             "(a repeated key keeps its last value in partition order): loop over collect()",
+                             d)
+        if not isinstance(rdd, str):  # the dict is computed here, in the loop's header: the job runs now
+            alias = self.fresh("counted")
+            self.emit(_at(pyast.Assign([_name(alias, d, store=True)], self.rewrite(rdd)), d))
+            job = self.fresh("job")
+            call = _at(pyast.Call(_at(pyast.Attribute(_name(alias, d), method, pyast.Load()), d), [], []), d)
+            self.emit(_at(pyast.Assign([_name(job, d, store=True)], call), d))
+            rdd = alias
+        key = ".map(lambda x: x[0])" if method == "countByKey" else ""
+        text = f"{rdd}{key}.map(lambda x: (x, 1)).reduceByKey(lambda a, b: a + b)"
+        if view != "items":
+            text += f".{view}()"
+        return _at(pyast.parse(text, mode="eval").body, d)
+
+    def print_collection(self, arg: pyast.expr, collection: tuple[str, pyast.expr], stmt: pyast.stmt) -> None:
+        """``print(rdd.collect())``: one line, the repr of the list in partition order, compared as the bag of
+        its elements (the program's value is the RDD itself, after the job has run where Python runs it)."""
+        kind, node = collection
+        name = self.fresh(_SINK_BASE)
+        if kind == "bag":
+            rdd = self.bag_of(node)
+            self.emit(_at(pyast.Assign([_name(name, stmt, store=True)], rdd), stmt))
+        else:
+            self.emit(_at(pyast.Assign([_name(name, stmt, store=True)], self.rewrite(node)), stmt))
+        self.add_sink("print_collection", "elements", stmt, name)
+
+    def bag_of(self, node: pyast.expr) -> pyast.expr:
+        """For a collected bag (``rdd.collect()`` or a name bound to one): run the job here (a strict
+        ``collect``, as Python runs it) and return the RDD expression whose bag is observed."""
+        view = self.dict_view(node)
+        if view is not None:
+            return self.dict_bag(*view)
+        if isinstance(node, pyast.Name):
+            loop = self.collected[node.id]
+            assert loop.alias is not None
+            return _name(loop.alias, node)
+        if isinstance(node, pyast.Call) and isinstance(node.func, pyast.Name):  # list(rdd.collect())
+            return self.bag_of(node.args[0])
+        assert isinstance(node, pyast.Call) and isinstance(node.func, pyast.Attribute)
+        alias = self.fresh("collected")
+        self.emit(_at(pyast.Assign([_name(alias, node, store=True)], self.rewrite(node.func.value)), node))
+        seen = self.fresh("job")
+        self.jobs.append(seen)
+        job = _at(pyast.Call(_at(pyast.Attribute(_name(alias, node), "collect", pyast.Load()), node), [], []),
+                  node)
+        self.emit(_at(pyast.Assign([_name(seen, node, store=True)], job), node))
+        return _name(alias, node)
+
+    def format_job(self, bag: str, at: pyast.AST) -> None:
+        """The lines of a bag sink are formatted where Python formats them (the loop, the save): a strict
+        ``collect`` of the formatted RDD there. Dropped once types are known when the formatting cannot
+        raise except through ``str`` of an int (see ``drop_format_jobs``)."""
+        job = self.fresh("formatted")
+        call = _at(pyast.Call(_at(pyast.Attribute(_name(bag, at), "collect", pyast.Load()), at), [], []), at)
+        self.emit(_at(pyast.Assign([_name(job, at, store=True)], call), at))
+        self.format_jobs.append(job)

@@ -1,0 +1,146 @@
+"""Program code of an RDD script made self-contained: sources become parameters, ``sys.argv[i]`` an
+argument parameter, ``len(sys.argv)`` its value; any other driver object left in program code is an
+error. Read by the driver's statements and by the driver itself, so it sits below both; it calls back
+the driver (``rdd_driver._Driver``, typed ``Any`` here to keep the modules acyclic).
+"""
+
+from __future__ import annotations
+
+import ast as pyast
+from typing import Any
+
+from frontend.script.rdd_meta import (
+    _ARGV,
+    _OTHER_SOURCES,
+    _at,
+    _name,
+    _program_name,
+    _str_const,
+)
+
+
+class _Rewriter(pyast.NodeTransformer):
+    """Sources to parameters, ``len(sys.argv)`` to its value, ``sys.argv[i]`` to an argument parameter; any
+    other driver object (the session, the context, a module) left in program code is an error."""
+
+    def __init__(self, driver: Any, root: pyast.AST | None = None, preferred: str | None = None) -> None:
+        self.d = driver
+        self.root = root
+        self.preferred = preferred  # the name a source read as the whole right side is bound to
+
+    def visit_Call(self, node: pyast.Call) -> pyast.AST:  # noqa: N802 - ast's visitor naming
+        d = self.d
+        f = node.func
+        preferred = self.preferred if node is self.root else None
+        if isinstance(f, pyast.Attribute):
+            base = d.meta_of(f.value)
+            if base is not None and base.kind == "context":
+                if f.attr == "textFile":
+                    if len(node.args) != 1 or node.keywords:
+                        raise d.error("textFile arguments", "textFile is supported with a path only "
+                                      "(minPartitions changes the partitioning and is not modelled)", node)
+                    return _name(d.text_source(node.args[0], "sc.textFile", node, preferred), node)
+                if f.attr == "parallelize":
+                    return _name(d.literal_source(node, preferred), node)
+                if f.attr in _OTHER_SOURCES:
+                    raise d.error(f"sc.{f.attr}", f"the source sc.{f.attr} is not supported in script mode "
+                                  "yet (textFile and parallelize of a literal are)", d.attr_loc(f))
+            if base is not None and base.kind == "session" and f.attr == "createDataFrame":
+                raise d.error("createDataFrame", "a DataFrame source (createDataFrame) in an RDD "
+                              "script: script mode reads RDD jobs and DataFrame jobs (script.df_script), "
+                              "not both in one script", node)
+            text = self.read_text_lines(node)
+            if text is not None:
+                return _name(d.text_source(text, "spark.read.text", node, preferred), node)
+            if self.reader_root(f.value):
+                raise d.error("spark.read", "a DataFrame source (spark.read...) in an RDD script: "
+                              "script mode reads RDD jobs and DataFrame jobs, not both in one script; for a "
+                              "text file read it as lines: sc.textFile(path) or "
+                              "spark.read.text(path).rdd.map(lambda r: r[0])", node)
+        if isinstance(f, pyast.Name) and f.id == "sorted" and len(node.args) == 1 and not node.keywords:
+            view = d.dict_view(node.args[0])
+            if view is not None:  # sorted(counts.items()): the sorted list of the dict's items
+                bag = d.dict_bag(*view)
+                collected = _at(pyast.Call(_at(pyast.Attribute(bag, "collect", pyast.Load()), node), [], []),
+                                node)
+                return _at(pyast.Call(f, [collected], []), node)
+        if isinstance(f, pyast.Name) and f.id in ("open", "input", "eval", "exec") and f.id not in d.defs:
+            raise d.error(f.id, f"'{f.id}' is not supported in script mode: the script's inputs must be read "
+                          "with sc.textFile (or be constants), so that they can be compared and replayed", f)
+        if isinstance(f, pyast.Name) and f.id == "len" and len(node.args) == 1 \
+                and d.meta_of(node.args[0]) == _ARGV:
+            return _at(pyast.Constant(d.argv_length), node)
+        return self.generic_visit(node)
+
+    def reader_root(self, node: pyast.expr) -> bool:
+        while isinstance(node, (pyast.Call, pyast.Attribute)):
+            if isinstance(node, pyast.Call):
+                node = node.func
+                continue
+            m = self.d.meta_of(node)
+            if m is not None and m.kind == "reader":
+                return True
+            node = node.value
+        m = self.d.meta_of(node) if isinstance(node, pyast.Name) else None
+        return m is not None and m.kind == "reader"
+
+    def read_text_lines(self, node: pyast.Call) -> pyast.expr | None:
+        """``spark.read.text(p).rdd.map(lambda r: r[0])`` (Spark's own example): the lines of ``p``."""
+        f = node.func
+        if not (isinstance(f, pyast.Attribute) and f.attr == "map" and len(node.args) == 1
+                and not node.keywords):
+            return None
+        rdd = f.value
+        if not (isinstance(rdd, pyast.Attribute) and rdd.attr == "rdd" and isinstance(rdd.value, pyast.Call)):
+            return None
+        read = rdd.value
+        if not (isinstance(read.func, pyast.Attribute) and read.func.attr == "text" and len(read.args) == 1
+                and not read.keywords):
+            return None
+        m = self.d.meta_of(read.func.value)
+        if m is None or m.kind != "reader":
+            return None
+        fn = node.args[0]
+        if isinstance(fn, pyast.Lambda) and len(fn.args.args) == 1 and not fn.args.defaults:
+            p = fn.args.args[0].arg
+            body = fn.body
+            if isinstance(body, pyast.Subscript) and isinstance(body.value, pyast.Name) \
+                    and body.value.id == p and isinstance(body.slice, pyast.Constant) \
+                    and body.slice.value == 0:
+                return read.args[0]
+            if isinstance(body, pyast.Attribute) and isinstance(body.value, pyast.Name) \
+                    and body.value.id == p and body.attr == "value":
+                return read.args[0]
+        return None
+
+    def visit_Subscript(self, node: pyast.Subscript) -> pyast.AST:  # noqa: N802
+        index = self.d._argv_index(node)
+        if index is not None:
+            return _name(self.d.argument_source(index, node), node)
+        return self.generic_visit(node)
+
+    def visit_Name(self, node: pyast.Name) -> pyast.AST:  # noqa: N802
+        m = self.d.meta.get(node.id)
+        if m is not None and isinstance(node.ctx, pyast.Load):
+            what = {"session": "the Spark session", "context": "the SparkContext", "argv": "sys.argv",
+                    "logger": "a logger", "reader": "spark.read"}.get(m.kind, f"'{node.id}'")
+            raise self.d.error(f"use of {m.kind}", f"'{node.id}' ({what}) is used in a way script mode does "
+                               "not understand here", node)
+        if node.id in self.d.path_vars and isinstance(node.ctx, pyast.Load):
+            bound = self.d.path_vars[node.id]
+            if _str_const(bound) is not None:
+                return _at(pyast.Constant(_str_const(bound)), node)
+            argv = pyast.Attribute(pyast.Name("sys", pyast.Load()), "argv", pyast.Load())
+            index = pyast.Constant(self.d._argv_index(bound))
+            return self.visit(_at(pyast.Subscript(argv, index, pyast.Load()), node))
+        if node.id == "__name__":
+            return _at(pyast.Constant("__main__" if self.d.entry is None else _program_name(self.d.filename)),
+                       node)
+        return node
+
+    def visit_Attribute(self, node: pyast.Attribute) -> pyast.AST:  # noqa: N802
+        m = self.d.meta_of(node)
+        if m is not None:
+            raise self.d.error(f"use of {m.kind}", f"'{pyast.unparse(node)}' is used in a way script mode "
+                               "does not understand here", node)
+        return self.generic_visit(node)
