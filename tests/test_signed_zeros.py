@@ -213,3 +213,121 @@ def test_signed_zero_counterexamples_replay_on_spark(spark_session) -> None:
         df = check(lpath, rpath, replay=True, timeout=60)
         assert df.verdict == "not_equivalent", df.explanation
         assert df.counterexample.replayed_on_spark
+
+
+# ---- distinct over a plan of at most one row (issue 26, review 26) -----------------------------------
+# Spark's OptimizeOneRowPlan removes a grouping-only Aggregate (distinct, dropDuplicates, SELECT DISTINCT)
+# whose input has at most one row, so -0.0 survives it: on t = [(1, -0.0)] ``agg(min).distinct()`` is
+# [-0.0] while the union-with-a-filter form (two rows bound) is [0.0]. Found wrongly proved.
+
+MIN = "t.agg(F.min('x').alias('m'))"
+ONE_ROW_WRONG_PROVED = {
+    "min_distinct": (f"{MIN}.distinct()", f"{MIN}.union({MIN}.filter(F.col('m') > 0)).distinct()"),
+    "orderby_limit1_distinct": (
+        "t.select('x').orderBy('x').limit(1).distinct()",
+        "t.select('x').orderBy('x').limit(1).union(t.select('x').orderBy('x').limit(1)"
+        ".filter(F.col('x') > 0)).distinct()"),
+    "max_drop_duplicates": (
+        "t.agg(F.max('x').alias('m')).dropDuplicates()",
+        "t.agg(F.max('x').alias('m')).union(t.agg(F.max('x').alias('m')).filter(F.col('m') > 0))"
+        ".dropDuplicates()"),
+}
+# Spark gives -0.0 on both sides: a difference the interpreter shows must wait for Spark
+ONE_ROW_NOT_DEFINITE = {
+    "min_distinct_vs_min": (f"{MIN}.distinct()", MIN),
+    "limit1_distinct_vs_limit1": ("t.select('x').orderBy('x').limit(1).distinct()",
+                                  "t.select('x').orderBy('x').limit(1)"),
+    "min_intersect_vs_min": (f"{MIN}.intersect({MIN})", MIN),
+}
+MINUS_ZERO_T = {"t": [(1, -0.0)]}
+
+
+def _relational(path: str):
+    from verifier.core.loading import load_relational  # noqa: PLC0415 - test-local helper
+
+    return load_relational(path)
+
+
+@pytest.mark.parametrize("name", sorted(ONE_ROW_WRONG_PROVED))
+def test_distinct_over_one_row_plan_is_not_proved(name: str, tmp_path: Path) -> None:
+    left, right = _df_pair(tmp_path, *ONE_ROW_WRONG_PROVED[name])
+    result = check(left, right, replay=False, timeout=30)
+    assert result.verdict != "equivalent", result.explanation
+
+
+def test_distinct_over_a_join_is_not_proved_adaptive_execution_may_drop_it(tmp_path: Path) -> None:
+    # with adaptive execution (Spark's default) the distinct over a join stage that ran with one row is
+    # removed too: on t = u = [(1, -0.0)] the left keeps -0.0, the right shows 0.0
+    join = "t.join(u, 'k').select(t['x'])"
+    left, right = _df_pair(tmp_path, f"{join}.distinct()",
+                           f"{join}.select((F.col('x') + 0.0).alias('x')).distinct()", "t: T, u: T")
+    result = check(left, right, replay=False, timeout=30)
+    assert result.verdict != "equivalent", result.explanation
+
+
+def test_sql_select_distinct_over_a_global_aggregate_is_not_proved(tmp_path: Path) -> None:
+    head = HEAD.replace("DataFrame, functions", "DataFrame, SparkSession, functions")
+    inner = "SELECT min(x) AS m FROM tv"
+    union = f"{inner} UNION ALL SELECT m FROM ({inner}) WHERE m > 0"
+    for side, query in (("l", f"SELECT DISTINCT m FROM ({inner})"),
+                        ("r", f"SELECT DISTINCT m FROM ({union})")):
+        (tmp_path / f"{side}.py").write_text(
+            head + "def f(spark: SparkSession, t: T) -> DataFrame:\n    t.createOrReplaceTempView('tv')\n"
+            f"    return spark.sql({query!r})\n")
+    result = check(f"{tmp_path}/l.py::f", f"{tmp_path}/r.py::f", replay=False, timeout=30)
+    assert result.verdict != "equivalent", result.explanation
+
+
+@pytest.mark.parametrize("name", sorted(ONE_ROW_NOT_DEFINITE))
+def test_distinct_over_one_row_plan_is_not_refuted_without_spark(name: str, tmp_path: Path) -> None:
+    left, right = _df_pair(tmp_path, *ONE_ROW_NOT_DEFINITE[name])
+    result = check(left, right, replay=False, timeout=30)
+    assert result.verdict != "not_equivalent", result.explanation
+
+
+def test_interpreter_flags_a_distinct_spark_may_drop() -> None:
+    from sparklite.relational import ast as R
+    from sparklite.relational.interpreter import CAVEAT_KEPT_MINUS_ZERO
+    from sparklite.relational.interpreter import run as rel_run
+    from sparklite.relational.rows import max_rows
+    from sparklite.relational.types import BIGINT, DOUBLE, Field, Schema
+
+    t = R.Table("t", Schema((Field("k", BIGINT, True), Field("x", DOUBLE, True))))
+    x = R.Col(1, "x", DOUBLE, True)
+    m = R.Aggregate(t, (), (R.AggCall("min", (x,), DOUBLE, True),), Schema((Field("m", DOUBLE, True),)))
+    xs = R.Project(t, (x,), Schema((Field("x", DOUBLE, True),)))
+    limit1 = R.Limit(R.Sort(xs, (R.SortKey(R.Col(0, "x", DOUBLE, True)),)), 1)
+    assert max_rows(t) is None and max_rows(m) == 1 and max_rows(limit1) == 1
+    intersect = R.SetOp("intersect", False, m, m, m.schema)
+    for rel in (R.Distinct(m), R.DropDuplicates(m, ()), R.Distinct(limit1), intersect):
+        outcome = rel_run(R.RelProgram("P", (R.TableParam("t", t.schema),), rel), MINUS_ZERO_T)
+        assert CAVEAT_KEPT_MINUS_ZERO in outcome.caveats, rel
+    # adaptive execution: a distinct over a join (a query stage) that gave one row
+    both = Schema(t.schema.fields + (Field("k2", BIGINT, True), Field("x2", DOUBLE, True)))
+    on = R.Cmp("=", R.Col(0, "k", BIGINT, True), R.Col(2, "k2", BIGINT, True), True)
+    joined = R.Join("inner", t, t, on, both)
+    over_join = R.RelProgram("P", (R.TableParam("t", t.schema),), R.Distinct(joined))
+    assert CAVEAT_KEPT_MINUS_ZERO in rel_run(over_join, MINUS_ZERO_T).caveats
+    assert CAVEAT_KEPT_MINUS_ZERO not in rel_run(over_join, {"t": [(1, -0.0), (2, -0.0)]}).caveats
+    # a distinct over an input table of unknown size normalises as modelled: no caveat
+    plain = rel_run(R.RelProgram("P", (R.TableParam("t", t.schema),), R.Distinct(t)), MINUS_ZERO_T)
+    assert CAVEAT_KEPT_MINUS_ZERO not in plain.caveats
+
+
+@pytest.mark.spark
+def test_distinct_over_one_row_plan_keeps_minus_zero_on_spark(spark_session) -> None:
+    from pyspark.sql import functions as F  # noqa: N812
+
+    t = spark_session.createDataFrame([("a", -0.0)], "k STRING, x DOUBLE")
+    m = t.agg(F.min("x").alias("m"))
+    kept = m.distinct().collect()[0][0]
+    normalised = m.union(m.filter(F.col("m") > 0)).distinct().collect()[0][0]
+    assert str(kept) == "-0.0" and str(normalised) == "0.0"
+    lim = t.select("x").orderBy("x").limit(1)
+    assert str(lim.distinct().collect()[0][0]) == "-0.0"
+    assert str(m.intersect(m).collect()[0][0]) == "-0.0"
+    assert str(m.exceptAll(m.filter(F.lit(False))).collect()[0][0]) == "0.0"
+    # adaptive execution removes a distinct over a stage (here a join) that ran with one row
+    u = spark_session.createDataFrame([("a", 1)], "k STRING, y INT")
+    assert str(t.join(u, "k").select("x").distinct().collect()[0][0]) == "-0.0"
+    assert str(t.select("x").distinct().collect()[0][0]) == "0.0"

@@ -105,6 +105,7 @@ from sparklite.relational.functions import (
     norm_value,
     values_equal,
 )
+from sparklite.relational.rows import may_keep_signed_zeros
 from sparklite.relational.types import BIGINT, DecimalType, DoubleType, IntegralType, Schema, StringType
 from sparklite.relational.values import (
     ARITHMETIC_OVERFLOW,
@@ -130,6 +131,7 @@ CAVEAT_FIRST = "nondeterministic: first() without orderBy"
 CAVEAT_FIRST_TIES = "nondeterministic: first() among tied rows"
 CAVEAT_JVM_DOUBLE = "jvm-dependent: a double's decimal form (Double.toString differs between JDKs)"
 CAVEAT_DATE_RANGE = "outside the model: a string Spark casts to a date outside years 1..9999"
+CAVEAT_KEPT_MINUS_ZERO = "optimiser-dependent: Spark may drop this distinct/grouping and keep -0.0"
 
 # A cell of an inline table (``VALUES``) that raises: Spark evaluates the cells while analysing the query,
 # so this is the outcome whatever reads them; the parser already raises it, as a ``ParseException``,
@@ -678,11 +680,13 @@ class _Interp:
 
     def _aggregate(self, a: Aggregate) -> _Data:
         data = self.settle(self.rel(a.source))
+        count = len(data.rows())
         groups: dict[tuple, tuple[Row, list[tuple[int, Row]]]] = {}
         for pi, part in enumerate(data.parts):
             for row in part:
                 key = tuple(self.demand(self.ev(k, row)) for k in a.keys)
                 nk = tuple(norm_key(v) for v in key)
+                self.note_normalised(a, key, count)
                 if nk not in groups:
                     groups[nk] = (tuple(norm_value(v) for v in key), [])
                 groups[nk][1].append((pi, row))
@@ -816,15 +820,27 @@ class _Interp:
 
     def _distinct(self, d: Distinct) -> _Data:
         data = self.settle(self.rel(d.source))
-        return _Data([_dedupe(self.demand_row(r) for r in data.rows())])
+        rows = [self.demand_row(r) for r in data.rows()]
+        for r in rows:
+            self.note_normalised(d, r, len(rows))
+        return _Data([_dedupe(rows)])
+
+    def note_normalised(self, node: Rel, values: Row, input_rows: int) -> None:
+        """A distinct / grouping over ``input_rows`` rows is about to output ``values`` normalised
+        (``-0.0`` as ``0.0``): where Spark may remove it and keep the ``-0.0`` (``may_keep_signed_zeros``:
+        a small static bound on its input, or adaptive execution seeing one row), say so."""
+        if any(_is_minus_zero(v) for v in values) and may_keep_signed_zeros(node, input_rows):
+            self.caveats.add(CAVEAT_KEPT_MINUS_ZERO)
 
     def _drop_duplicates(self, d: DropDuplicates) -> _Data:
         data = self.settle(self.rel(d.source))
         columns = d.columns or tuple(range(len(d.schema)))
+        count = len(data.rows())
         first: dict[tuple, Row] = {}
         out: list[Row] = []
         for row in data.rows():
             key = tuple(norm_key(self.demand(row[c])) for c in columns)
+            self.note_normalised(d, tuple(row[c] for c in columns), count)
             if key not in first:
                 first[key] = row
                 out.append(tuple(norm_value(v) if i in columns else v for i, v in enumerate(row)))
@@ -839,6 +855,10 @@ class _Interp:
             return _Data(left.parts + right.parts)
         lrows = [self.demand_row(r) for r in left.rows()]
         rrows = [self.demand_row(r) for r in right.rows()]
+        if not s.all:
+            counted = len(lrows) + len(rrows) if s.kind == "union" else len(lrows)
+            for r in lrows + rrows:
+                self.note_normalised(s, r, counted)
         if s.kind == "union":
             return _Data([_dedupe(lrows + rrows)])
         rcount = Counter(_row_key(r) for r in rrows)
@@ -968,6 +988,10 @@ def _row_key(row: Row) -> tuple:
 
 def _norm_row(row: Row) -> Row:
     return tuple(norm_value(v) for v in row)
+
+
+def _is_minus_zero(v: Any) -> bool:
+    return isinstance(v, float) and v == 0.0 and math.copysign(1.0, v) < 0
 
 
 def _dedupe(rows: Any) -> list[Row]:
