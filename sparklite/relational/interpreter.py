@@ -105,7 +105,7 @@ from sparklite.relational.functions import (
     norm_value,
     values_equal,
 )
-from sparklite.relational.rows import may_keep_signed_zeros
+from sparklite.relational.rows import may_keep_signed_zeros, under_aggregate
 from sparklite.relational.types import BIGINT, DecimalType, DoubleType, IntegralType, Schema, StringType
 from sparklite.relational.values import (
     ARITHMETIC_OVERFLOW,
@@ -255,6 +255,7 @@ class _Interp:
         self.partitions = partitions
         self.created: list[_Poison] = []
         self.caveats: set[str] = set()
+        self.redundant = under_aggregate(prog.body)  # distincts Spark may drop under an aggregate
         self.lenient = False  # demanded errors become NULL (``_errors_past_the_first``)
         self.demanded_errors: set[RelError] = set()
 
@@ -829,7 +830,8 @@ class _Interp:
         """A distinct / grouping over ``input_rows`` rows is about to output ``values`` normalised
         (``-0.0`` as ``0.0``): where Spark may remove it and keep the ``-0.0`` (``may_keep_signed_zeros``:
         a small static bound on its input, or adaptive execution seeing one row), say so."""
-        if any(_is_minus_zero(v) for v in values) and may_keep_signed_zeros(node, input_rows):
+        if any(_is_minus_zero(v) for v in values) and (
+                may_keep_signed_zeros(node, input_rows) or id(node) in self.redundant):
             self.caveats.add(CAVEAT_KEPT_MINUS_ZERO)
 
     def _drop_duplicates(self, d: DropDuplicates) -> _Data:

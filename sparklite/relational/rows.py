@@ -16,6 +16,8 @@ may skip the normalisation" is over-approximated: callers treat such a distinct 
 
 from __future__ import annotations
 
+from typing import Any
+
 from sparklite.relational import ast as R
 from sparklite.relational.build import reads_no_column
 from sparklite.relational.types import DoubleType, SqlType
@@ -103,3 +105,23 @@ def may_keep_signed_zeros(node: R.Rel, input_rows: int | None = None) -> bool:
     if bound is not None:
         return True
     return staged and (input_rows is None or input_rows <= 1)
+
+
+def under_aggregate(root: R.Rel | R.Action) -> frozenset[int]:
+    """The ids of the double-comparing distinct / grouping nodes (``compares_double``) an ``Aggregate``
+    reads through projections and filters only. Spark removes such a node when the aggregate above only
+    uses duplicate-agnostic functions (``RemoveRedundantAggregates``: ``min``/``max`` of
+    ``t.select("x").distinct()`` gave -0.0 on Spark 4 for ``[-0.0]``), so it may not normalise -0.0;
+    any aggregate above counts here, which only errs on the safe side."""
+    found: set[int] = set()
+    stack: list[Any] = [root]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, R.Aggregate):
+            below = node.source
+            while isinstance(below, R.Project | R.Filter):
+                below = below.source
+            if compares_double(below):
+                found.add(id(below))
+        stack.extend(getattr(node, name) for name in ("source", "left", "right") if hasattr(node, name))
+    return frozenset(found)
