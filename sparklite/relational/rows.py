@@ -16,6 +16,7 @@ may skip the normalisation" is over-approximated: callers treat such a distinct 
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from sparklite.relational import ast as R
@@ -107,6 +108,15 @@ def may_keep_signed_zeros(node: R.Rel, input_rows: int | None = None) -> bool:
     return staged and (input_rows is None or input_rows <= 1)
 
 
+def relations(root: R.Rel | R.Action) -> Iterator[R.Rel | R.Action]:
+    """Every relation of a plan, ``root`` first (depth first, right before left)."""
+    stack: list[Any] = [root]
+    while stack:
+        node = stack.pop()
+        yield node
+        stack.extend(getattr(node, name) for name in ("source", "left", "right") if hasattr(node, name))
+
+
 def under_aggregate(root: R.Rel | R.Action) -> frozenset[int]:
     """The ids of the double-comparing distinct / grouping nodes (``compares_double``) an ``Aggregate``
     reads through projections and filters only. Spark removes such a node when the aggregate above only
@@ -114,14 +124,11 @@ def under_aggregate(root: R.Rel | R.Action) -> frozenset[int]:
     ``t.select("x").distinct()`` gave -0.0 on Spark 4 for ``[-0.0]``), so it may not normalise -0.0;
     any aggregate above counts here, which only errs on the safe side."""
     found: set[int] = set()
-    stack: list[Any] = [root]
-    while stack:
-        node = stack.pop()
+    for node in relations(root):
         if isinstance(node, R.Aggregate):
             below = node.source
             while isinstance(below, R.Project | R.Filter):
                 below = below.source
             if compares_double(below):
                 found.add(id(below))
-        stack.extend(getattr(node, name) for name in ("source", "left", "right") if hasattr(node, name))
     return frozenset(found)

@@ -62,7 +62,7 @@ from encoder.relational.normal import (
 from encoder.relational.smt import NotEncodable, Sym, make, same, true_
 from sparklite.relational import ast as R
 from sparklite.relational import build, effects
-from sparklite.relational.rows import may_keep_signed_zeros, under_aggregate
+from sparklite.relational.rows import may_keep_signed_zeros, relations, under_aggregate
 from sparklite.relational.types import BIGINT, DoubleType, IntegralType
 from verifier.core.base import Inconclusive, NotApplicable, Proved
 
@@ -668,16 +668,10 @@ def _may_keep_minus_zero(program: R.RelProgram) -> str | None:
     """The first distinct / grouping node of ``program`` that Spark may drop without normalising -0.0
     (``sparklite.relational.rows``), shown by its kind; the normal forms always normalise, so no proof
     may rest on one."""
-    stack: list[Any] = [program.body]
     redundant = under_aggregate(program.body)
-    while stack:
-        node = stack.pop()
-        if isinstance(node, R.Action):
-            stack.append(node.source)
-            continue
+    for node in relations(program.body):
         if may_keep_signed_zeros(node) or id(node) in redundant:
             return type(node).__name__ if not isinstance(node, R.SetOp) else node.kind
-        stack.extend(getattr(node, name) for name in ("source", "left", "right") if hasattr(node, name))
     return None
 
 
