@@ -19,15 +19,6 @@ if TYPE_CHECKING:
 __all__ = ["Counterexample", "Result", "__version__", "check", "check_many"]
 
 
-def _version() -> str:
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version("sparkeq")
-    except PackageNotFoundError:  # pragma: no cover - a source tree that was never installed
-        return "0+unknown"
-
-
 def check(left: Any, right: Any, **options: Any) -> Result:
     """Are ``left`` and ``right`` equivalent under Spark's semantics?
 
@@ -53,8 +44,10 @@ def check_many(pairs: Iterable[Any], *, workers: int | None = None, master: str 
 
 
 def __getattr__(name: str) -> Any:
-    if name == "__version__":  # read lazily: importlib.metadata costs ~30 ms at every start
-        return _version()
+    if name == "__version__":
+        from verifier import __version__
+
+        return __version__
     if name in ("Result", "Counterexample"):
         from verifier.core import result
 

@@ -21,7 +21,13 @@ from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 from verifier.interfaces import batch_cli
-from verifier.interfaces.cli_options import add_hook_arguments, add_run_options
+from verifier.interfaces.cli_options import (
+    DEFAULT_REPLAY_TIMEOUT,
+    add_hook_arguments,
+    add_run_options,
+    output_format,
+    progress_line,
+)
 
 if TYPE_CHECKING:
     from verifier.core.result import Result
@@ -61,7 +67,7 @@ def _parser() -> argparse.ArgumentParser:
                             "a whole script compared by what it prints and writes: docs/scripts.md), a "
                             ".sql file or a .sl file")
     check.add_argument("right", metavar="RIGHT", help="the program to compare LEFT with")
-    add_run_options(check, "overall time limit of the check (default 60)")
+    add_run_options(check, "overall time limit of the check (default 60)", DEFAULT_REPLAY_TIMEOUT)
     check.add_argument("--schema", action="append", default=[], metavar="FILE.sql|NAME=DDL",
                        help="schemas of DataFrame parameters and SQL tables: a file of CREATE TABLE "
                             "statements, or NAME='col TYPE [NOT NULL], ...' (repeatable)")
@@ -82,20 +88,13 @@ def _parser() -> argparse.ArgumentParser:
 
 
 class _Version(argparse.Action):
-    """``--version``, reading the installed version only when asked (importlib.metadata is slow)."""
+    """``--version``: the constant ``verifier.__version__`` (no heavy import, no package metadata)."""
 
     def __call__(self, parser: argparse.ArgumentParser, *args: Any, **kwargs: Any) -> None:
-        print(f"sparkeq {_version()}")
+        from verifier import __version__
+
+        print(f"sparkeq {__version__}")
         parser.exit()
-
-
-def _version() -> str:
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version("sparkeq")
-    except PackageNotFoundError:  # pragma: no cover - running from a source tree without installing
-        return "unknown"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -125,28 +124,46 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _check(args: argparse.Namespace) -> int:
-    """Decide without Spark, show the verdict, then replay a counterexample (the slow part) with a
-    status line, and show what Spark said."""
+    """Decide without Spark, show the verdict, then replay a counterexample (the slow part) with its
+    steps on stderr, and show what Spark said."""
+    try:
+        fmt = output_format(args)
+    except ValueError as exc:
+        print(f"sparkeq: {exc}", file=sys.stderr)
+        return EXIT_INPUT_ERROR
+    missing = fmt == "text" and (_missing_file(args.left) or _missing_file(args.right))
+    if missing:  # before any heavy import: a typo answers at once (JSON/SARIF output a full result)
+        print(missing, file=sys.stderr)
+        return EXIT_INPUT_ERROR
+    from verifier.interfaces.config import ConfigError, check_options, find, load
+
+    try:
+        config = _config(args, find, load)
+        options = check_options(args.left, args.right, {
+            "master": args.master, "timeout": args.timeout, "schema": tuple(args.schema) or None,
+            "ignore_names": args.ignore_names, "config": config.path or False})
+    except ConfigError as exc:
+        print(exc, file=sys.stderr)
+        return EXIT_INPUT_ERROR
+    args.options = {**options, "config": False}
+    args.replay_on = args.replay if args.replay is not None else config.replay is not False
+    args.replay_budget = args.replay_timeout or config.replay_timeout or DEFAULT_REPLAY_TIMEOUT
     from verifier import check
 
-    if args.timeout is not None and not 0 < args.timeout < float("inf"):  # also rejects nan
-        print("sparkeq: --timeout must be a positive number of seconds", file=sys.stderr)
-        return EXIT_INPUT_ERROR
-    result = check(args.left, args.right, replay=False, master=args.master, timeout=args.timeout,
-                   **_table_options(args))
+    result = check(args.left, args.right, replay=False, **args.options)
     # a DataFrame/SQL difference resting on an error waits for Spark ("pending") before it is reported
-    replay = not args.no_replay and (result.verdict == "not_equivalent" or "pending" in result.stats)
+    replay = args.replay_on and (result.verdict == "not_equivalent" or "pending" in result.stats)
     if args.diff_on_spark > 0:
         result = _diff_on_spark(result, args)
     if result.verdict == "error":
-        if args.json:
-            _print_json(result)
+        if fmt != "text":
+            _print_machine(result, args, fmt)
         print(result.reason, file=sys.stderr)
         return result.exit_code
-    if args.json:
+    if fmt != "text":
         if replay:
             result = _replayed(result, args)
-        _print_json(result)
+        _print_machine(result, args, fmt)
         return result.exit_code
     from verifier.interfaces.render import render, replay_line
 
@@ -162,6 +179,29 @@ def _check(args: argparse.Namespace) -> int:
     return result.exit_code
 
 
+def _config(args: argparse.Namespace, find: Any, load: Any) -> Any:
+    """The ``[tool.sparkeq]`` for this check: ``--config``, none with ``--no-config``, else found from
+    LEFT's file (or the current directory)."""
+    from verifier.interfaces.config import NO_CONFIG, ConfigError, spec_path
+
+    if args.no_config:
+        return NO_CONFIG
+    if args.config:
+        if not os.path.isfile(args.config):
+            raise ConfigError(f"{args.config}:1:1: no such file")
+        return load(args.config) or NO_CONFIG
+    return find(spec_path(args.left) or spec_path(args.right))
+
+
+def _missing_file(spec: str) -> str | None:
+    """``path:1:1: no such file`` for a spec naming a program file that does not exist (what the loader
+    would say, without importing it)."""
+    path = spec.partition("::")[0]
+    if "\n" in spec or not path.endswith((".py", ".sql", ".sl", ".ipynb")) or os.path.exists(path):
+        return None
+    return f"{path}:1:1: no such file"
+
+
 def _diff_on_spark(result: Result, args: argparse.Namespace) -> Result:
     from verifier.interfaces.reasons import summarise
     from verifier.runtime.difftest import spark_fallback
@@ -172,15 +212,11 @@ def _diff_on_spark(result: Result, args: argparse.Namespace) -> Result:
 
 
 def _replayed(result: Result, args: argparse.Namespace) -> Result:
+    """The counterexample replayed on Spark within ``--replay-timeout``, each step said on stderr."""
     from verifier import replay_counterexample
 
-    with _status(f"replaying the counterexample on Spark ({args.master}{_starting(args.master)})"):
-        return replay_counterexample(result, args.left, args.right, master=args.master, timeout=args.timeout,
-                                     **_table_options(args))
-
-
-def _table_options(args: argparse.Namespace) -> dict[str, Any]:
-    return {"schema": tuple(args.schema) or None, "ignore_names": args.ignore_names}
+    return replay_counterexample(result, args.left, args.right, replay_timeout=args.replay_budget,
+                                 progress=progress_line, **args.options)
 
 
 def _after_replay(before: Result, final: Result, args: argparse.Namespace, replay_line: Any) -> None:
@@ -202,13 +238,6 @@ def _after_replay(before: Result, final: Result, args: argparse.Namespace, repla
     console.print(f"({final.seconds:.2f} s)", style="dim", highlight=False)
 
 
-def _starting(master: str) -> str:
-    """", starting" while no SparkContext runs in this process yet (the JVM takes seconds to start)."""
-    from verifier.runtime import spark
-
-    return "" if spark.get_context.cache_info().currsize else ", starting"
-
-
 @contextlib.contextmanager
 def _status(text: str) -> Iterator[None]:
     """A transient status line on stderr (only on a terminal: logs and pipes get no spinner noise).
@@ -224,8 +253,17 @@ def _status(text: str) -> Iterator[None]:
         yield
 
 
-def _print_json(result: Result) -> None:
-    sys.stdout.write(json.dumps(result.to_json()) + "\n")
+def _print_machine(result: Result, args: argparse.Namespace, fmt: str) -> None:
+    """``--format json``: ``Result.to_json()``; ``--format sarif``: a SARIF log of this one pair."""
+    if fmt == "json":
+        sys.stdout.write(json.dumps(result.to_json()) + "\n")
+    else:
+        from verifier import __version__
+        from verifier.interfaces.sarif import Finding, function_line, log
+
+        file, line, function = function_line(args.right)
+        finding = Finding(result, args.left, args.right, file, line, function)
+        sys.stdout.write(json.dumps(log([finding], __version__), indent=2) + "\n")
     sys.stdout.flush()
 
 

@@ -49,6 +49,7 @@ from sparklite.values import (
 from verifier.core.base import LoadedProgram
 from verifier.core.services import ReplayError, SparkUnavailable
 from verifier.runtime.extract import ExtractionError, loaded_function
+from verifier.runtime.progress import label, say
 from verifier.runtime.spark import DEFAULT_MASTER, exact_rdd, get_context
 
 __all__ = ["ReplayError", "ReplayResult", "SparkUnavailable", "replay", "run_on_spark"]
@@ -91,7 +92,9 @@ def replay(
     try:
         with _quiet(sc):
             ref_left, ref_right = references if references is not None else (None, None)
+            say(f"running LEFT on Spark: {label(left)}")
             out_left = run_on_spark(left, candidate_inputs, partitions, master, ref_left)
+            say(f"running RIGHT on Spark: {label(right)}")
             out_right = run_on_spark(right, candidate_inputs, partitions, master, ref_right)
     except Py4JError as exc:  # Spark itself failed (the programs' own errors are outcomes, caught inside)
         first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]

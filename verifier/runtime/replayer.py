@@ -27,8 +27,10 @@ class SparkReplayer:
     def run_dataframe(self, loaded: LoadedProgram, tables: Mapping[str, Any],
                       layout: Mapping[str, Any] | None, names: Mapping[str, str], master: str,
                       reference: Any = None) -> Any:
+        from verifier.runtime.progress import label, say
         from verifier.runtime.replay_df import run_on_spark
 
+        say(f"running on Spark: {label(loaded)}")
         return run_on_spark(loaded, tables, layout, names, master, reference)
 
     def replay_scripts(self, pairs: Sequence[tuple[Any, Any, Mapping[str, Any], Any]], master: str

@@ -46,6 +46,7 @@ from sparklite.values import (
     outcomes_equal,
 )
 from verifier.core.script_inputs import ReplayError, lines_file_text, predict
+from verifier.runtime.progress import remaining, say
 
 __all__ = [
     "ScriptRun", "ScriptReplay", "ScriptJob", "run_script", "run_scripts", "replay_many", "replay_scripts",
@@ -216,6 +217,9 @@ def run_scripts(jobs: Sequence[ScriptJob], master: str = DEFAULT_MASTER, timeout
         )
         befores = [_snapshot(s["cwd"]) for s in specs]
         start = time.monotonic()
+        timeout = remaining(timeout)  # within the run's --replay-timeout
+        say(f"running {len(jobs)} script run(s) in a new Python process on Spark ({master}; it starts its "
+            "own JVM)")
         try:
             proc = subprocess.run([sys.executable, "-c", _BOOTSTRAP], env=env, capture_output=True, text=True,
                                   encoding="utf-8", errors="replace", timeout=timeout, cwd=scratch)

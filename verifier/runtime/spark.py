@@ -60,7 +60,10 @@ def require_java() -> None:
 
 @functools.cache
 def get_context(master: str = DEFAULT_MASTER) -> Any:
-    """The process's SparkContext (created on first use, then reused)."""
+    """The process's SparkContext (created on first use, then reused by every replay of the run)."""
+    from verifier.runtime.progress import say
+
+    say(f"starting Spark ({master}; a JVM start takes 10-30 s)")
     require_java()
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
