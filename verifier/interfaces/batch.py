@@ -95,19 +95,19 @@ def _check_options(options: Mapping[str, Any]) -> None:
             raise ValueError("'bound' must be at least 1")
 
 
-def _load(side: Side, function: str | None) -> Any:
+def _load(side: Side, function: str | None, schemas: Any = None) -> Any:
     """The side as a ``LoadedProgram`` from its shipped text (named by its path), else from its spec."""
     from verifier.core.base import LoadedProgram
     from verifier.core.loading import load, load_python_source
 
     path, sep, func = side.spec.partition("::")
     if side.text is None or not path.endswith((".py", ".sl")):
-        return load(side.spec, function)
+        return load(side.spec, function, schemas)
     if path.endswith(".sl"):
         from sparklite.parser import parse
 
         return LoadedProgram(parse(side.text, path), "sparklite", path=path, source=side.text)
-    return load_python_source(side.text, func if sep else function, path)
+    return load_python_source(side.text, func if sep else function, path, schemas)
 
 
 def check_pair(pair: Pair, options: Mapping[str, Any]) -> Result:
@@ -115,12 +115,19 @@ def check_pair(pair: Pair, options: Mapping[str, Any]) -> Result:
     verdict and anything else an ``unknown`` naming the bug."""
     from sparklite.errors import InputError
     from verifier import check
+    from verifier.core.loading import load_schemas
+    from verifier.interfaces.config import ConfigError, check_options
 
     opts = {**options, **pair.options, "replay": False}
     try:
-        left = _load(pair.left, opts.get("left_function") or opts.get("function"))
-        right = _load(pair.right, opts.get("right_function") or opts.get("function"))
+        # [tool.sparkeq] of the pair's files (timeout, schemas), applied before the sides are loaded here
+        opts = {**check_options(pair.left.spec, pair.right.spec, opts), "config": False}
+        schemas = load_schemas(opts["schema"]) if opts.get("schema") else None
+        left = _load(pair.left, opts.get("left_function") or opts.get("function"), schemas)
+        right = _load(pair.right, opts.get("right_function") or opts.get("function"), schemas)
         result = check(left, right, **opts)
+    except ConfigError as exc:
+        return Result("error", reason=str(exc))
     except InputError as exc:
         return Result("error", reason=str(exc))
     except Exception as exc:  # noqa: BLE001 - one pair's crash must not lose the batch

@@ -50,6 +50,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="write the JSON lines here instead of stdout")
     parser.add_argument("--junit-xml", default=None, metavar="FILE",
                         help="also write a JUnit XML report (one test case per pair)")
+    parser.add_argument("--format", choices=("jsonl", "sarif"), default="jsonl",
+                        help="jsonl (default: one JSON line per pair) or sarif (one SARIF 2.1.0 log, a "
+                             "result per pair that is not proved)")
 
 
 def read_pairs(path: str) -> list[Pair]:
@@ -102,7 +105,10 @@ def run(args: argparse.Namespace) -> int:
     with _Progress(len(pairs)) as progress:
         results = check_many(pairs, workers=args.workers, master=args.master, progress=progress.advance,
                              timeout=args.timeout)
-    lines = [json.dumps(record(p, r)) + "\n" for p, r in zip(pairs, results, strict=True)]
+    if args.format == "sarif":
+        lines = [json.dumps(sarif_log(pairs, results), indent=2) + "\n"]
+    else:
+        lines = [json.dumps(record(p, r)) + "\n" for p, r in zip(pairs, results, strict=True)]
     if args.output:
         with open(args.output, "w", encoding="utf-8") as fh:
             fh.writelines(lines)
@@ -120,6 +126,18 @@ def run(args: argparse.Namespace) -> int:
 def record(pair: Pair, result: Result) -> dict[str, Any]:
     """One output line: the pair as the user gave it and ``Result.to_json()``."""
     return {"id": pair.id, "left": pair.left.spec, "right": pair.right.spec, "result": result.to_json()}
+
+
+def sarif_log(pairs: Sequence[Pair], results: Sequence[Result]) -> dict[str, Any]:
+    """The batch as one SARIF log (``verifier.interfaces.sarif``): each pair at RIGHT's function."""
+    from verifier import __version__
+    from verifier.interfaces.sarif import Finding, function_line, log
+
+    findings = []
+    for pair, result in zip(pairs, results, strict=True):
+        file, line, function = function_line(pair.right.spec)
+        findings.append(Finding(result, pair.left.spec, pair.right.spec, file, line, function))
+    return log(findings, __version__)
 
 
 def write_junit(path: str, pairs: Sequence[Pair], results: Sequence[Result]) -> None:
