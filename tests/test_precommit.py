@@ -121,3 +121,74 @@ def test_unsupported_construct_is_blocked_with_location(repo: tuple[Path, dict[s
     out = output(proc)
     assert "Failed" in out and "jobs.py:10:" in out
     assert "Traceback" not in out
+
+
+# --- issue 24: CI ranges, [tool.sparkeq], replay progress -------------------------------------------
+
+
+def _set_args(repo: tuple[Path, dict[str, str]], args: list[str]) -> None:
+    """Rewrite the hook's ``args`` in .pre-commit-config.yaml and commit the change (no pipeline in it)."""
+    path, env = repo
+    config = yaml.safe_load((path / ".pre-commit-config.yaml").read_text())
+    config["repos"][0]["hooks"][0]["args"] = args
+    (path / ".pre-commit-config.yaml").write_text(yaml.safe_dump(config))
+    subprocess.run(["git", "add", ".pre-commit-config.yaml"], cwd=path, env=env, check=True)
+    subprocess.run(["git", "commit", "-q", "-m", "config"], cwd=path, env=env, check=True,
+                   capture_output=True)
+
+
+def test_pre_commit_run_from_ref_to_ref_checks_a_branch(repo: tuple[Path, dict[str, str]]) -> None:
+    """CI: `pre-commit run --from-ref BASE --to-ref HEAD` checks the branch's commits, not the (empty)
+    index: pre-commit passes the files and sets PRE_COMMIT_FROM_REF/TO_REF, the hook reads both sides
+    from git."""
+    path, env = repo
+    base = subprocess.run(["git", "rev-parse", "HEAD"], cwd=path, env=env, capture_output=True,
+                          text=True, check=True).stdout.strip()
+    skipped = commit(repo, "y > 3", "y > 4", extra_env={"SKIP": "sparkeq"})  # lands unchecked
+    assert skipped.returncode == 0, output(skipped)
+    proc = subprocess.run([str(PRE_COMMIT), "run", "--from-ref", base, "--to-ref", "HEAD"], cwd=path,
+                          env=env, capture_output=True, text=True, timeout=600)
+    out = output(proc)
+    assert proc.returncode != 0, out
+    assert "jobs.py::pipeline: NOT EQUIVALENT" in out and f"{base}...HEAD" in out
+    assert "BLOCKED" in out and "SKIP=sparkeq" in out
+
+
+def test_schemas_from_tool_sparkeq(repo: tuple[Path, dict[str, str]]) -> None:
+    """A DataFrame function without a DDL annotation, checked with the tables pyproject.toml declares."""
+    path, env = repo
+    (path / "pyproject.toml").write_text(
+        '[tool.sparkeq]\n\n[tool.sparkeq.schemas]\norders = "id INT NOT NULL, amount INT"\n')
+    (path / "etl.py").write_text(textwrap.dedent("""
+        from pyspark.sql import functions as F
+
+
+        def big(orders):
+            return orders.filter(F.col("amount") > 10).select("id")
+        """))
+    subprocess.run(["git", "add", "-A"], cwd=path, env=env, check=True)
+    first = subprocess.run(["git", "commit", "-m", "etl"], cwd=path, env=env, capture_output=True, text=True,
+                           timeout=600)
+    assert first.returncode == 0, output(first)
+    (path / "etl.py").write_text((path / "etl.py").read_text().replace("> 10", ">= 10"))
+    subprocess.run(["git", "add", "etl.py"], cwd=path, env=env, check=True)
+    proc = subprocess.run(["git", "commit", "-m", "edit"], cwd=path, env=env, capture_output=True, text=True,
+                          timeout=600)
+    out = output(proc)
+    assert proc.returncode != 0, out
+    assert "etl.py::big: NOT EQUIVALENT" in out and "SKIP=sparkeq" in out
+
+
+@pytest.mark.spark
+def test_blocked_commit_replays_with_progress(repo: tuple[Path, dict[str, str]]) -> None:
+    """The hook's default replays the counterexample on Spark within its budget, saying each step."""
+    _set_args(repo, ["--timeout", "30"])
+    proc = commit(repo, "y > 3", "y > 4")
+    out = output(proc)
+    assert proc.returncode != 0, out
+    assert "sparkeq: replaying 1 counterexample(s) on Spark (at most 60 s" in out
+    assert "sparkeq: starting Spark" in out
+    assert "sparkeq: running LEFT on Spark: jobs.py@HEAD::pipeline" in out
+    assert "sparkeq: running RIGHT on Spark: jobs.py::pipeline" in out
+    assert "jobs.py::pipeline: NOT EQUIVALENT" in out and "SKIP=sparkeq" in out
+    assert "Replayed on Spark: yes" in out or "not replayed on Spark: timed out" in out
