@@ -221,3 +221,22 @@ def test_function_objects_are_read_as_what_they_are() -> None:
         assert sparkeq.check(fn, traps.plain).verdict == "error"
     assert sparkeq.check(traps.first_dup, traps.plain).verdict == "equivalent"
     assert sparkeq.check(traps.dup, traps.plain).verdict == "not_equivalent"
+
+
+def test_assert_helpers_hide_their_frame_and_label_sides_by_spec(tmp_path: Path) -> None:
+    """A failing ``assert_equivalent`` points at the test's own line (``__tracebackhide__``) and names
+    both sides by the specs the test gave."""
+    import subprocess
+    import sys
+
+    left, right = str(ROOT / STRICT_L), str(ROOT / STRICT_R)
+    (tmp_path / "test_refactor.py").write_text(
+        "from sparkeq.testing import assert_equivalent\n\n\n"
+        f"def test_refactor():\n    assert_equivalent({left!r}, {right!r})\n")
+    command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "test_refactor.py"]
+    proc = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, timeout=600)
+    text = proc.stdout
+    assert proc.returncode == 1 and "1 failed" in text, text
+    assert f"old: {left}" in text and f"new: {right}" in text
+    assert "sparkeq/testing.py" not in text  # the helper's own frame is hidden
+    assert "assert_equivalent(" in text  # the test's line is shown

@@ -33,7 +33,8 @@ def readme_snippet() -> str:
     return re.search(r"```yaml\n(.*?)```", section, re.S).group(1)
 
 
-def run(args: list[str], cwd: Path, env: dict[str, str], check: bool = True) -> subprocess.CompletedProcess[str]:
+def run(args: list[str], cwd: Path, env: dict[str, str], check: bool = True
+        ) -> subprocess.CompletedProcess[str]:
     proc = subprocess.run(args, cwd=cwd, env=env, capture_output=True, text=True, timeout=3000)
     assert not check or proc.returncode == 0, proc.stdout + proc.stderr
     return proc

@@ -24,7 +24,7 @@ __all__ = ["Result", "__version__", "check", "replay_counterexample", "replay_co
 __version__ = "0.2.0"
 """sparkeq's version, the one ``sparkeq --version`` prints: a constant, because reading the installed
 distribution's metadata costs tens of milliseconds at start-up and is stale in an editable install.
-``pyproject.toml`` repeats it (tests/test_packaging.py checks that the two agree)."""
+``pyproject.toml`` repeats it (tests/test_startup.py checks that the two agree)."""
 
 
 def check(left: Any, right: Any, **options: Any) -> Result:
