@@ -51,9 +51,9 @@ def replay_counterexample(result: Result, left: Any, right: Any, **options: Any)
 
 def replay_counterexamples(items: Sequence[tuple[Result, Any, Any]], *, replay_timeout: float | None = None,
                            progress: Callable[[str], None] | None = None, **options: Any) -> list[Result]:
-    """``replay_counterexample`` for many ``(result, left, right)``, one after the other in this
-    process's one Spark session, within ``replay_timeout`` seconds in all (None: no limit). A pair the
-    budget does not reach keeps its verdict, with the warning "not replayed on Spark: timed out".
+    """``replay_counterexample`` for many ``(result, left, right)`` in this process's one Spark session,
+    within ``replay_timeout`` seconds in all (None: no limit). A pair the budget does not reach keeps its
+    verdict, with the warning "not replayed on Spark: timed out".
     ``progress`` receives each step (starting Spark, running LEFT, running RIGHT) as a line of text."""
     from verifier.core.check import replay_counterexamples as _replay_all
     from verifier.runtime.bounded import ReplayTimedOut, deadline, within
@@ -63,9 +63,11 @@ def replay_counterexamples(items: Sequence[tuple[Result, Any, Any]], *, replay_t
     end = deadline(replay_timeout)
     out: list[Result] = []
     with reporting(progress, end):
-        for item in items:
-            left_s = None if end is None else end - time.monotonic()
-            if left_s is not None and left_s <= 0:
+        if end is None:  # no budget: all at once (whole scripts then share one process and one JVM)
+            return _replay_all(items, services=services(), **options)
+        for item in items:  # within a budget, pair by pair: a timeout keeps the replays already done
+            left_s = end - time.monotonic()
+            if left_s <= 0:
                 out.append(with_warning(item[0], timed_out(replay_timeout)))
                 continue
             try:

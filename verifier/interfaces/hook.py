@@ -159,12 +159,14 @@ def run(args: argparse.Namespace) -> int:
             _print_sarif([])
         print(f"sparkeq hook: {exc}", file=sys.stderr)
         return EXIT_INPUT_ERROR
+    # input errors: one located line each on stderr, as `sparkeq check` does; before the replay, which
+    # points descriptor 2 at the JVM's log while a JVM starts (a replay that times out then may leave it so)
+    for report in reports:
+        if report.result is not None and report.result.verdict == "error":
+            print(report.result.reason, file=sys.stderr, flush=True)
     if options.replay:
         reports = _replay_all(reports, options)
     status = exit_status(reports, strict=options.strict, unsupported=options.unsupported)
-    for report in reports:  # input errors: one located line each on stderr, as `sparkeq check` does
-        if report.result is not None and report.result.verdict == "error":
-            print(report.result.reason, file=sys.stderr)
     if fmt == "json":
         _print_json(reports, options, status)
     elif fmt == "sarif":
