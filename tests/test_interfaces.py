@@ -161,7 +161,12 @@ def test_cli_prints_the_verdict_before_replay_and_no_jvm_noise(spark_context: ob
     out = proc.stdout
     assert out.index("NOT EQUIVALENT") < out.index("Replayed on Spark: yes")
     assert "WARN" not in proc.stderr and "log4j" not in proc.stderr.lower() and "at org." not in proc.stderr
-    assert proc.stderr.strip() == ""
+    # stderr holds the replay's progress (issue 24) and nothing else: no JVM output
+    lines = proc.stderr.strip().splitlines()
+    assert lines and all(line.startswith(("sparkeq: starting Spark", "sparkeq: running LEFT on Spark: ",
+                                          "sparkeq: running RIGHT on Spark: ")) for line in lines), lines
+    steps = [line.split(":")[1].strip() for line in lines]
+    assert steps[-2:] == ["running LEFT on Spark", "running RIGHT on Spark"]
 
 
 # --- the pytest helpers -----------------------------------------------------------------------------

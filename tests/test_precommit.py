@@ -94,7 +94,7 @@ def test_changed_behaviour_is_blocked_with_counterexample(repo: tuple[Path, dict
     proc = commit(repo, "y > 3", "y > 4")
     assert proc.returncode != 0
     out = output(proc)
-    assert "Failed" in out and "jobs.py::pipeline: NOT EQUIVALENT" in out
+    assert "Failed" in out and "jobs.py::pipeline: NOT EQUIVALENT -- blocks the commit" in out
     assert "HEAD gives" in out and "staged gives" in out and "LEFT" not in out
     assert "SKIP=sparkeq" in out
     # the documented escape hatch for an intended change
@@ -121,6 +121,8 @@ def test_unsupported_construct_is_blocked_with_location(repo: tuple[Path, dict[s
     out = output(proc)
     assert "Failed" in out and "jobs.py:10:" in out
     assert "Traceback" not in out
+    # one message, agreeing with the Failed (issue 24: it used to add "the commit is allowed")
+    assert "the commit is BLOCKED" in out and "SKIP=sparkeq" in out and "allowed" not in out
 
 
 # --- issue 24: CI ranges, [tool.sparkeq], replay progress -------------------------------------------

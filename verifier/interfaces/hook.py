@@ -702,6 +702,9 @@ def _print_human(reports: Sequence[FunctionReport], options: HookOptions, status
             console.print(Text(f"  {r.note}", style="dim"))
         if res.verdict in ("not_equivalent", "unknown"):
             fn = f"::{r.function}" if r.function else ""
+            if res.reason and "(details: --explain)" in res.reason:  # the hook's --explain is its policy
+                res = dataclasses.replace(res, reason=res.reason.replace(
+                    "(details: --explain)", "(details: `sparkeq check OLD.py NEW.py --explain`)"))
             render(res, console, left=f"{r.old}{fn}", right=f"{r.new}{fn}", names=side_names(options))
     console.print(Text(_summary(counts, options, status), style="dim"))
     console.print(Text(_verdict_line(blocked, allowed_unproved, options), style="bold red" if blocked
