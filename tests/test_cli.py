@@ -139,7 +139,8 @@ def test_importing_verifier_is_light() -> None:
 def test_cli_replays_on_spark(tmp_path: Path, spark_context) -> None:
     left = sl(tmp_path, "l.sl", "filter(lambda x -> x > 5)(R)")
     right = sl(tmp_path, "r.sl", "filter(lambda x -> x >= 5)(R)")
-    proc = sparkeq("check", left, right, "--json")
+    # a budget no JVM start exceeds, however busy the machine (the default, 180 s, is for people)
+    proc = sparkeq("check", left, right, "--json", "--replay-timeout", "3000")
     assert proc.returncode == 1, proc.stderr
     assert json.loads(proc.stdout)["counterexample"]["replayed_on_spark"] is True
 

@@ -156,7 +156,7 @@ def test_library_does_not_start_spark_by_default() -> None:
 
 @pytest.mark.spark
 def test_cli_prints_the_verdict_before_replay_and_no_jvm_noise(spark_context: object) -> None:
-    proc = run("check", STRICT_L, STRICT_R)
+    proc = run("check", STRICT_L, STRICT_R, "--replay-timeout", "3000", timeout=3000)
     assert proc.returncode == 1, proc.stderr
     out = proc.stdout
     assert out.index("NOT EQUIVALENT") < out.index("Replayed on Spark: yes")

@@ -184,7 +184,7 @@ def test_schemas_from_tool_sparkeq(repo: tuple[Path, dict[str, str]]) -> None:
 @pytest.mark.spark
 def test_blocked_commit_replays_with_progress(repo: tuple[Path, dict[str, str]]) -> None:
     """The hook's default replays the counterexample on Spark within its budget, saying each step."""
-    _set_args(repo, ["--timeout", "30"])
+    _set_args(repo, ["--timeout", "30"])  # the default replay budget (60 s) is what is tested
     proc = commit(repo, "y > 3", "y > 4")
     out = output(proc)
     assert proc.returncode != 0, out
