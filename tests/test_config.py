@@ -116,6 +116,8 @@ def test_malformed_config_is_a_located_input_error(project: Path, capsys: pytest
 def test_batch_reads_the_config(project: Path, capsys: pytest.CaptureFixture[str],
                                 monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(project)
+    (project / "tables.sql").write_text("CREATE TABLE orders (id INT NOT NULL, amount INT);\n")
+    (project / "pyproject.toml").write_text('[tool.sparkeq]\nschema-files = ["tables.sql"]\n')
     pair = {"left": "jobs/old.py::big", "right": "jobs/new.py::big"}
     (project / "pairs.jsonl").write_text(json.dumps(pair))
     assert main(["batch", "pairs.jsonl", "--workers", "1"]) == 0

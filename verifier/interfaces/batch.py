@@ -152,14 +152,38 @@ def check_many(pairs: Iterable[Any], *, workers: int | None = None, master: str 
     ``id`` and per-pair options. ``master`` runs each check as a Spark task there; otherwise ``workers``
     processes (default: the number of CPUs; 1 checks in this process). ``progress(index, result)`` is
     called as each check finishes. ``options`` go to every ``check`` (``replay`` is always off)."""
-    items = [Pair.of(p, i) for i, p in enumerate(pairs)]
     options = {k: v for k, v in options.items() if k != "replay"}
+    items = [_configured(Pair.of(p, i), options) for i, p in enumerate(pairs)]
     results: list[Result | None] = [None] * len(items)
     for index, result in _run(items, workers, master, options):
         results[index] = result
         if progress is not None:
             progress(index, result)
     return [r for r in results if r is not None]
+
+
+def _configured(pair: Pair, options: Mapping[str, Any]) -> Pair:
+    """The pair with its ``[tool.sparkeq]`` settings (timeout, schemas) resolved here, on the driver, where
+    its files are: a worker or a Spark executor may run elsewhere. A malformed configuration is left for
+    ``check_pair`` to report as the pair's input error."""
+    import dataclasses
+
+    from verifier.interfaces.config import ConfigError, check_options
+
+    try:
+        resolved = check_options(pair.left.spec, pair.right.spec, {**options, **pair.options})
+    except ConfigError:
+        return pair
+    own = {k: resolved[k] for k in ("timeout", "schema") if resolved.get(k) is not None}
+    if "schema" in own:  # schema files are read here too: parsed schemas travel, paths may not
+        from sparklite.errors import InputError
+        from verifier.core.loading import load_schemas
+
+        try:
+            own["schema"] = load_schemas(own["schema"])
+        except InputError:
+            pass  # check_pair reports it as the pair's input error
+    return dataclasses.replace(pair, options={**pair.options, **own, "config": False})
 
 
 def _run(items: Sequence[Pair], workers: int | None, master: str | None,
