@@ -61,7 +61,11 @@ def _parser() -> argparse.ArgumentParser:
                             "a whole script compared by what it prints and writes: docs/scripts.md), a "
                             ".sql file or a .sl file")
     check.add_argument("right", metavar="RIGHT", help="the program to compare LEFT with")
-    add_run_options(check, "overall time limit of the check (default 60)")
+    add_run_options(check, "overall time limit of the check (default 60): a hard cap; the verdict "
+                           "does not depend on it unless the check reaches it")
+    check.add_argument("--effort", type=float, default=None, metavar="N",
+                       help="multiply the solver's deterministic resource budget and the counted "
+                            "searches by N (default 1): raise it when a reason says the budget ran out")
     check.add_argument("--schema", action="append", default=[], metavar="FILE.sql|NAME=DDL",
                        help="schemas of DataFrame parameters and SQL tables: a file of CREATE TABLE "
                             "statements, or NAME='col TYPE [NOT NULL], ...' (repeatable)")
@@ -132,6 +136,9 @@ def _check(args: argparse.Namespace) -> int:
     if args.timeout is not None and not 0 < args.timeout < float("inf"):  # also rejects nan
         print("sparkeq: --timeout must be a positive number of seconds", file=sys.stderr)
         return EXIT_INPUT_ERROR
+    if args.effort is not None and not 0 < args.effort < float("inf"):
+        print("sparkeq: --effort must be a positive number", file=sys.stderr)
+        return EXIT_INPUT_ERROR
     result = check(args.left, args.right, replay=False, master=args.master, timeout=args.timeout,
                    **_table_options(args))
     # a DataFrame/SQL difference resting on an error waits for Spark ("pending") before it is reported
@@ -180,7 +187,7 @@ def _replayed(result: Result, args: argparse.Namespace) -> Result:
 
 
 def _table_options(args: argparse.Namespace) -> dict[str, Any]:
-    return {"schema": tuple(args.schema) or None, "ignore_names": args.ignore_names}
+    return {"schema": tuple(args.schema) or None, "ignore_names": args.ignore_names, "effort": args.effort}
 
 
 def _after_replay(before: Result, final: Result, args: argparse.Namespace, replay_line: Any) -> None:
