@@ -508,6 +508,8 @@ def _print_human(reports: Sequence[FunctionReport], options: HookOptions, status
         if res.verdict == "equivalent":
             console.print(head + Text("proved equivalent", style="green")
                           + Text(f" (method {res.method}, {res.seconds:.2f} s)", style="dim"))
+            for assumption in res.assumptions:  # never "every input" silently (issue 24)
+                console.print(Text(f"  assuming: {assumption}", style="dim"))
         elif res.verdict == "error":
             console.print(head + Text("input error in the new version (see the message on stderr)",
                                       style="bold red"))
