@@ -27,15 +27,17 @@ from dataclasses import dataclass
 
 import z3
 
-RLIMIT_PER_SECOND = 2_000_000
+RLIMIT_PER_SECOND = 600_000
 """Z3 resource units per second of patience. Calibrated on every query the bundled cases and the
 bench's pairs ask (``SPARKEQ_RLIMIT_LOG``; before budgets were deterministic, with wall-clock
-timeouts): a query that settled consumed at most 0.43M units per second of its timeout without
-floats, 1.4M with floating-point terms (whose queries get five times the patience: the largest,
-``float_assoc``, used 3.7M of a 3.75 s timeout, and 5.5M unfinished when run after other checks: Z3's
-caches make the count depend on the queries asked before in the process). 2M is 1.4 to 4.5 times
-those, so every query that settled before settles now, at any load; a query that cannot be settled
-costs a few times what it did (Z3 counts 0.3-3M units a second on them)."""
+timeouts): a query that settled consumed at most 0.43M units per second of its timeout (beyond what
+its size explains, ``RLIMIT_PER_EXPR``). Queries of programs over floats get ``FLOAT_PATIENCE``
+(``verifier.core.methods._shared``) times the patience: the largest float query, ``float_assoc``,
+used 3.7M units, and 5.5M unfinished when run after other checks (Z3's caches make the count depend
+on the queries asked before in the process). Why not more: Z3 counts at very different paces, from
+5M units a second (bit-blasted floats) down to 85k (nonlinear integer division), and a query that
+cannot be settled spends its whole budget: at 2M a second, one bounded query over ``100 // x`` ran
+10 s where the old timeout gave it 0.375 s."""
 
 RLIMIT_PER_EXPR = 400
 """Resource units per distinct expression of the query, on top: a large formula needs more work for
