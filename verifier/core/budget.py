@@ -27,17 +27,16 @@ from dataclasses import dataclass
 
 import z3
 
-RLIMIT_PER_SECOND = 600_000
+RLIMIT_PER_SECOND = 2_000_000
 """Z3 resource units per second of patience. Calibrated on every query the bundled cases and the
-bench's pairs ask (``SPARKEQ_RLIMIT_LOG``; before budgets were deterministic, with wall-clock
-timeouts): a query that settled consumed at most 0.43M units per second of its timeout (beyond what
-its size explains, ``RLIMIT_PER_EXPR``). Queries of programs over floats get ``FLOAT_PATIENCE``
-(``verifier.core.methods._shared``) times the patience: the largest float query, ``float_assoc``,
-used 3.7M units, and 5.5M unfinished when run after other checks (Z3's caches make the count depend
-on the queries asked before in the process). Why not more: Z3 counts at very different paces, from
-5M units a second (bit-blasted floats) down to 85k (nonlinear integer division), and a query that
-cannot be settled spends its whole budget: at 2M a second, one bounded query over ``100 // x`` ran
-10 s where the old timeout gave it 0.375 s."""
+bench's pairs ask (``SPARKEQ_RLIMIT_LOG`` logs each query's units, wall and CPU seconds; measured
+before budgets were deterministic, with wall-clock timeouts): Z3 counts 1.3-5M units per second of
+CPU, and a query that settled used at most 0.43M units per second of its timeout (beyond what its
+size explains, ``RLIMIT_PER_EXPR``) on the loaded machine that measured it. 2M per second is what an
+idle machine's timeout allowed, so every query that settled there settles now, at any load. Queries
+of programs over floats get ``FLOAT_PATIENCE`` (``verifier.core.methods._shared``) times the
+patience: the largest float query, ``float_assoc``, used 3.7M units, and 5.5M unfinished when run
+after other checks (Z3's caches make the count depend on the queries asked before in a process)."""
 
 RLIMIT_PER_EXPR = 400
 """Resource units per distinct expression of the query, on top: a large formula needs more work for
@@ -48,20 +47,9 @@ RLIMIT_MIN = 200_000
 """No query gets less (the smallest patiences, a bounded query's share, still settle what Z3 settles
 at once)."""
 
-QUERY_CAP_FRACTION = 1 / 4
-QUERY_CAP_MIN_S = 15.0
-"""A safety cap on one query's wall-clock time: this share of ``--timeout``, at least
-``QUERY_CAP_MIN_S`` times ``--effort`` (15 s at the defaults: a float query's whole resource budget,
-7.5M units, took 4-10 s on a loaded 2-core machine).
-Z3 does not count resources in every phase (bit-blasting a large floating-point term counts about 50
-times slower than arithmetic: one query used 11M units in 55 s), so a resource limit alone may let
-one query eat the whole check. A query stopped by this cap is not deterministic, and the reason of
-an ``unknown`` says so first (``verifier.core.run.settle``); none of the bundled cases or bench pairs
-reaches it."""
-
 EXHAUSTED = ("max. resource limit exceeded", "resource limit exceeded", "canceled")
 """What ``reason_unknown`` says when a query ran out of its rlimit (Z3 4.13+ says "canceled"); a
-wall-clock cap says "timeout" and the watchdog's interrupt "interrupted"."""
+wall-clock timeout says "timeout" and the watchdog's interrupt "interrupted"."""
 
 
 @dataclass
@@ -70,19 +58,17 @@ class Spent:
 
     queries: int = 0
     exhausted: int = 0  # ran out of their resource budget (deterministic)
-    clock_cut: int = 0  # stopped by the wall-clock safety cap (not deterministic)
+    clock_cut: int = 0  # stopped by a wall-clock timeout (none is set: kept for solvers made elsewhere)
     largest: int = 0
-    cap_s: float = QUERY_CAP_MIN_S
     effort: float = 1.0
 
 
 SPENT = Spent()
 
 
-def reset(timeout_s: float = 60.0, effort: float = 1.0) -> None:
-    """A new check with hard cap ``timeout_s``: nothing spent yet."""
+def reset(effort: float = 1.0) -> None:
+    """A new check at ``effort``: nothing spent yet."""
     SPENT.queries = SPENT.exhausted = SPENT.clock_cut = SPENT.largest = 0
-    SPENT.cap_s = max(QUERY_CAP_MIN_S * effort, timeout_s * QUERY_CAP_FRACTION)
     SPENT.effort = effort
 
 
@@ -100,9 +86,8 @@ def solver(patience_s: float) -> z3.Solver:
 
 
 def limit(s: z3.Solver, patience_s: float) -> z3.Solver:
-    """Give ``s`` (any solver, e.g. one made from a tactic) the deterministic budget of ``patience_s``
-    (and the wall-clock safety cap, ``QUERY_CAP_FRACTION``)."""
-    s.set("timeout", max(1, int(SPENT.cap_s * 1000)))
+    """Give ``s`` (any solver, e.g. one made from a tactic) the deterministic budget of ``patience_s``.
+    No wall-clock timeout: the check's hard cap is the watchdog's (``verifier.core.run``)."""
     s.__dict__["_sparkeq_patience"] = patience_s  # turned into a resource limit by ``check``
     return s
 
@@ -118,6 +103,7 @@ def check(s: z3.Solver) -> z3.CheckSatResult:
     before = _count(s)
     log = os.environ.get("SPARKEQ_RLIMIT_LOG")
     started = time.perf_counter() if log else 0.0  # calibration only: nothing decides on it
+    cpu = time.process_time() if log else 0.0
     r = s.check()
     used = _count(s) - before
     SPENT.queries += 1
@@ -129,7 +115,8 @@ def check(s: z3.Solver) -> z3.CheckSatResult:
     if log:
         with open(log, "a", encoding="utf-8") as out:
             why = s.reason_unknown().replace(" ", "_") if r == z3.unknown else ""
-            out.write(f"{used} {time.perf_counter() - started:.4f} {r} {why} {size}\n")
+            out.write(f"{used} {time.perf_counter() - started:.4f} {r} {why} {size} "
+                      f"{time.process_time() - cpu:.4f}\n")
     return r
 
 

@@ -43,7 +43,7 @@ def check(left: Any, right: Any, *, services: Services | None = None, **options:
     opts = CheckOptions.of(options)
     services = services or Services()
     run = Run.of(opts, time.monotonic(), services)
-    budget.reset(opts.timeout, opts.effort)
+    budget.reset(opts.effort)
     result = in_worker(lambda: _check(left, right, run))
     timed_out = time.monotonic() >= run.deadline
     return settle(plain_reason(result, left, right, opts, services), opts, timed_out=timed_out)

@@ -231,9 +231,8 @@ def in_worker(work: Callable[[], Result]) -> Result:
 
 
 TIME_CAP_PREFIX = "Ran out of time after {t:g} s; raise --timeout."
-QUERY_CAP_PREFIX = ("A solver query ran out of time after {c:g} s (its safety cap, 1/4 of --timeout) "
-                    "before using its resource budget, so this verdict may depend on the machine's "
-                    "speed; raise --timeout.")
+QUERY_CAP_PREFIX = ("A solver query ran out of time before using its resource budget, so this verdict "
+                    "may depend on the machine's speed; raise --timeout.")
 RLIMIT_NOTE = ("The solver's resource budget ran out (deterministic) on {n} quer{ies}; raise it with "
                "--effort (e.g. --effort {e:g}).")
 
@@ -242,8 +241,8 @@ def settle(result: Result, opts: CheckOptions, *, timed_out: bool = False, notes
     """The final touches every ``unknown`` gets, whatever kind made it (``docs/json.md``):
 
     - ``method`` is null: nothing settled the verdict (each step's words stay in ``stats["methods"]``);
-    - when the wall clock ended the check (the ``--timeout`` hard cap, or one query's safety cap,
-      ``budget.QUERY_CAP_FRACTION``), the reason says so first: that is the one way a verdict can
+    - when the wall clock ended the check (the ``--timeout`` hard cap; or a query's own timeout, which
+      no solver of sparkeq sets today), the reason says so first: that is the one way a verdict can
       depend on the machine's load, and the user can act on it;
     - otherwise, when a Z3 query ran out of its resource budget, the reason says that this is
       deterministic and how to raise the budget (``--effort``).
@@ -263,7 +262,7 @@ def settle(result: Result, opts: CheckOptions, *, timed_out: bool = False, notes
     if timed_out:
         reason = f"{TIME_CAP_PREFIX.format(t=opts.timeout)} {reason}"
     elif budget.SPENT.clock_cut:
-        reason = f"{QUERY_CAP_PREFIX.format(c=budget.SPENT.cap_s)} {reason}"
+        reason = f"{QUERY_CAP_PREFIX} {reason}"
     n = budget.SPENT.exhausted
     if n and not timed_out:
         reason += " " + RLIMIT_NOTE.format(n=n, ies="y" if n == 1 else "ies", e=4 * opts.effort)

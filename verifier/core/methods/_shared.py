@@ -171,10 +171,10 @@ def _open_hazards(left: ProgramEncoding, right: ProgramEncoding, facts: Sequence
 # ---------------------------------------------------------------------------------------------------
 
 
-FLOAT_PATIENCE = 15.0
+FLOAT_PATIENCE = 5.0
 """Floating point is bit-blasted: an identity as simple as ``x * 2.0 == x + x`` takes Z3 most of a
 second (2.6M resource units), so a query over floats gets this many per-query patiences (resource
-budgets, ``verifier.core.budget``: 6.75M units at the default effort; the largest float query of the
+budgets, ``verifier.core.budget``: 7.5M units at the default effort; the largest float query of the
 bundled cases used 3.7M)."""
 
 

@@ -285,8 +285,8 @@ def _conditions(f: _Fns, inv: Callable[[Sym], z3.BoolRef], a: Sym, b: Sym, c: Sy
 
 
 Condition = tuple[str, z3.BoolRef, Sequence[tuple[str, Sym]]]
-FLOAT_LAW_PATIENCE_S = 3.5
-"""A law over floats gets this patience (a resource budget: 2.1M units at
+FLOAT_LAW_PATIENCE_S = 1.0
+"""A law over floats gets this patience (a resource budget: 2M units at
 ``budget.RLIMIT_PER_SECOND``): the float laws proved on the bundled cases need 1.0-1.6M units,
 depending on the queries asked before in the process, and one that fails (float addition is not
 associative) is found faster by a concrete witness than waited for."""
