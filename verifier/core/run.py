@@ -233,8 +233,7 @@ def in_worker(work: Callable[[], Result]) -> Result:
 TIME_CAP_PREFIX = "Ran out of time after {t:g} s; raise --timeout."
 QUERY_CAP_PREFIX = ("A solver query ran out of time before using its resource budget, so this verdict "
                     "may depend on the machine's speed; raise --timeout.")
-RLIMIT_NOTE = ("The solver's resource budget ran out (deterministic) on {n} quer{ies}; raise it with "
-               "--effort (e.g. --effort {e:g}).")
+RLIMIT_NOTE = "The solver's resource budget ran out (deterministic) on {n} quer{ies}: try --effort {e:g}."
 
 
 def settle(result: Result, opts: CheckOptions, *, timed_out: bool = False, notes: bool = True) -> Result:
