@@ -25,7 +25,9 @@ def check(left: Any, right: Any, **options: Any) -> Result:
     ``left``/``right``: ``"file.py::function"``, ``"file.py"``, a ``.sl`` file, source text (with
     ``function=``), a ``(source, function)`` pair, a Python function object (its source is read, never
     executed; closures over int/str/bool values, static methods and named lambdas work) or a SparkLite
-    ``Program``. Options: ``timeout`` (seconds, default 60), ``replay`` (default False: replay a
+    ``Program``. Options: ``timeout`` (seconds, default 60: a hard cap; the verdict does not depend on
+    it unless the check reaches it), ``effort`` (default 1: multiplies the deterministic budgets, Z3's
+    resource limits and the counted searches), ``replay`` (default False: replay a
     counterexample on Spark), ``master`` (default ``local[2]``), ``function``, ``left_function``,
     ``right_function``. The ``Result`` has ``verdict``, ``reason``, ``counterexample``, ... and
     ``to_json()`` (the JSON contract of docs/json.md)."""

@@ -560,6 +560,10 @@ class Program(Node):
     which desugar whatever they are given, skip a whole-tree walk on programs already in kernel form
     (the interpreter runs one program thousands of times during validation and random testing). The
     passes after desugaring (simplify, renaming) keep the kernel form and so may keep the flag."""
+    assumed: tuple[str, ...] = field(default=(), compare=False, repr=False, kw_only=True)
+    """What the frontend assumed about the inputs, in words for a result's ``assumptions``: an
+    unannotated parameter whose type nothing in the code decides is taken as ``int`` (issue 24: a
+    proof over ints says nothing about floats, so it must not claim "every input" silently)."""
 
 
 # ---------------------------------------------------------------------------------------------------

@@ -72,7 +72,7 @@ def test_definite_difference_is_not_equivalent_with_rows_as_objects(tmp_path: Pa
 def test_proved_pair_is_equivalent(tmp_path: Path) -> None:
     left = _df(tmp_path, "l", _ret("t.filter(F.col('a') > 1).select('a', 'b')"))
     right = _df(tmp_path, "r", _ret("t.where('a > 1')"))
-    result = check(left, right, timeout=4)
+    result = check(left, right)
     assert result.verdict == "equivalent" and result.method == "NoAgg", result.reason
     assert result.counterexample is None
 
@@ -81,7 +81,7 @@ def test_no_difference_and_no_proof_is_unknown(tmp_path: Path) -> None:
     # abs(abs(a)) is abs(a), but the prover treats abs as an uninterpreted function
     left = _df(tmp_path, "l", _ret("t.select(F.abs(F.abs('a')).alias('a'))"))
     right = _df(tmp_path, "r", _ret("t.select(F.abs('a').alias('a'))"))
-    result = check(left, right, timeout=4)
+    result = check(left, right)
     assert result.verdict == "unknown"
     assert "no proof" in result.reason and "candidate input" in result.reason
 
@@ -89,7 +89,7 @@ def test_no_difference_and_no_proof_is_unknown(tmp_path: Path) -> None:
 def test_error_difference_waits_for_spark_without_replay(tmp_path: Path) -> None:
     left = _df(tmp_path, "l", _ret("t.select((F.col('a') + 1 - 1).alias('a'))"))
     right = _df(tmp_path, "r", _ret("t.select(F.col('a').alias('a'))"))
-    result = check(left, right, timeout=10)
+    result = check(left, right)
     assert result.verdict == "unknown"
     assert "only Spark can confirm" in result.reason and "2147483647" in result.reason
 
@@ -98,7 +98,7 @@ def test_error_difference_waits_for_spark_without_replay(tmp_path: Path) -> None
 def test_error_difference_is_reported_once_spark_reproduces_it(tmp_path: Path, spark_session) -> None:
     left = _df(tmp_path, "l", _ret("t.select((F.col('a') + 1 - 1).alias('a'))"))
     right = _df(tmp_path, "r", _ret("t.select(F.col('a').alias('a'))"))
-    pending = check(left, right, timeout=10)
+    pending = check(left, right)
     result = replay_counterexample(pending, left, right, timeout=60)
     assert result.verdict == "not_equivalent", result.reason
     assert result.counterexample.replayed_on_spark
@@ -141,12 +141,12 @@ def test_schema_as_name_ddl_and_mapping(tmp_path: Path) -> None:
 def test_rename_is_a_difference_unless_ignore_names(tmp_path: Path) -> None:
     left = _df(tmp_path, "l", _ret("t.select(F.col('a').alias('x'))"))
     right = _df(tmp_path, "r", _ret("t.select(F.col('a').alias('y'))"))
-    result = check(left, right, timeout=10)
+    result = check(left, right)
     # a difference in names alone waits for Spark (sparkeq reproduces Spark's generated names by rule)
     assert result.verdict == "unknown" and "column names alone" in result.reason
     assert '"t": []' in result.reason  # the empty table already shows the names
-    assert check(left, right, timeout=2, ignore_names=True).verdict == "equivalent"
-    pending = check(left, right, timeout=10)
+    assert check(left, right, ignore_names=True).verdict == "equivalent"
+    pending = check(left, right)
     assert "pending" in pending.stats
 
 
@@ -162,21 +162,21 @@ def test_rename_is_reported_once_spark_shows_it(tmp_path: Path, spark_session) -
 def test_tables_match_by_position_with_different_parameter_names(tmp_path: Path) -> None:
     left = _df(tmp_path, "l", _ret("t.select('a')"))
     right = _df(tmp_path, "r", _ret("other.select('b').withColumnRenamed('b', 'a')", "g", "other"))
-    result = check(left, right, timeout=10)
+    result = check(left, right)
     assert result.verdict == "not_equivalent"
     assert set(result.counterexample.inputs) == {"t"}
 
 
 def test_input_errors_are_located(tmp_path: Path, schema_file: str) -> None:
     q = _sql(tmp_path, "q", "SELECT id FROM nowhere")
-    result = check(q, q, timeout=5, schema=schema_file)
+    result = check(q, q, schema=schema_file)
     assert result.verdict == "error"
     assert f"{q}:1:" in result.reason and "nowhere" in result.reason
     other = tmp_path / "other.py"
     other.write_text(HEAD.replace("a INT, b INT", "a BIGINT, b INT")
                      + _ret("t.select('a')"))
     left = _df(tmp_path, "l", _ret("t.select('a')"))
-    result = check(left, str(other), timeout=5)
+    result = check(left, str(other))
     assert result.verdict == "error" and "same schema" in result.reason
 
 
@@ -184,7 +184,7 @@ def test_rdd_against_dataframe_is_an_input_error(tmp_path: Path) -> None:
     rdd = tmp_path / "rdd.py"
     rdd.write_text("def p(R):\n    return R.map(lambda x: x + 1)\n")
     left = _df(tmp_path, "l", _ret("t.select('a')"))
-    result = check(str(rdd), left, timeout=5)
+    result = check(str(rdd), left)
     assert result.verdict == "error" and "RDD program" in result.reason
 
 

@@ -40,14 +40,13 @@ def test_unsettleable_pair_runs_out_of_time_within_the_budget() -> None:
 
 def test_unsettleable_pair_answers_unknown_well_before_the_default_budget() -> None:
     """Z3 cannot decide the pair, so no amount of waiting settles it: the default budget (60 s) is not
-    waited out, each step gives up after its share of patience."""
+    waited out, each step gives up once its deterministic budget is spent (no time assert: the reason
+    says when the clock ended a check, and it must not have)."""
     left, right = _join_parity_pair(2)
-    started = time.monotonic()
     result = verifier.check(left, right, replay=False)
-    elapsed = time.monotonic() - started
     assert result.verdict == "unknown"
     assert "ran out of time" not in result.reason.lower()
-    assert elapsed < 10
+    assert result.method is None
 
 
 def test_deadline_check_and_cap() -> None:

@@ -29,7 +29,7 @@ def test_each_pair_goes_to_its_kind():
 
 
 def test_script_against_function_is_the_script_kinds_error():
-    result = check(SCRIPT, LEFT, timeout=10)
+    result = check(SCRIPT, LEFT)
     assert result.verdict == "error"
     assert "can only be compared with another script" in (result.reason or "")
 

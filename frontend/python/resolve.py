@@ -80,17 +80,18 @@ from sparklite.types import (
 # ---------------------------------------------------------------------------------------------------
 
 
-def _open(t: Any) -> bool:
-    """Whether the type still has an unknown part (a variable with a default counts as its default)."""
+def _open(t: Any, defaults_count: bool = True) -> bool:
+    """Whether the type still has an unknown part (a variable with a default counts as its default,
+    unless ``defaults_count`` is false: then any variable is unknown)."""
     t = find(t)
     if isinstance(t, TVar):
-        return t.default is None
+        return t.default is None or not defaults_count
     if isinstance(t, TTup):
-        return any(_open(e) for e in t.elems)
+        return any(_open(e, defaults_count) for e in t.elems)
     if isinstance(t, TBag | TList | TOpt):
-        return _open(t.elem)
+        return _open(t.elem, defaults_count)
     if isinstance(t, TDict):
-        return _open(t.key) or _open(t.value)
+        return _open(t.key, defaults_count) or _open(t.value, defaults_count)
     return False
 
 
@@ -458,6 +459,9 @@ def infer_program(p: sl.Program) -> sl.Program:
     inf = Inference()
     try:
         typed, param_terms = inf.program(p)
+        inf.settle()  # what the code decides, before any default
+        defaulted = [q for q in p.params
+                     if q.type is None and _open(param_terms[q.name], defaults_count=False)]
         inf.solve()
     except Undecided as exc:
         _annotation_needed(p, inf.param_terms)
@@ -465,7 +469,25 @@ def infer_program(p: sl.Program) -> sl.Program:
     _annotation_needed(p, param_terms)
     reserved = frozenset({q.name for q in p.params} | {lt.name for lt in p.lets} | {d.name for d in p.defs})
     bags = effects.bag_lets(p)
-    return resolve(typed, reserved, bags)
+    out = resolve(typed, reserved, bags)
+    assumed = tuple(assumed_type(q.name, to_type(param_terms[q.name])) for q in defaulted)
+    return replace(out, assumed=assumed) if assumed else out
+
+
+def assumed_type(name: str, t: Any) -> str:
+    """The assumption an unannotated parameter's defaulted type makes, and the annotation that lifts
+    it, e.g. "R's elements are assumed to be int (no annotation; annotate R: RDD[float] to check
+    floats)"."""
+    if isinstance(t, BagType):
+        elem = python_annotation(t.elem)
+        alt = f"RDD[{elem.replace('int', 'float')}]" if "int" in elem else f"RDD[{elem}]"
+        what, check = f"{name}'s elements are assumed to be {elem}", f"annotate {name}: {alt}"
+    else:
+        shown = python_annotation(t)
+        alt = shown.replace("int", "float") if "int" in shown else shown
+        what, check = f"{name} is assumed to be {shown}", f"annotate {name}: {alt}"
+    tail = " to check floats" if "float" in alt and "float" not in what else " to state it"
+    return f"{what} (no annotation; {check}{tail})"
 
 
 def _annotation_needed(p: sl.Program, param_terms: dict[str, Any]) -> None:

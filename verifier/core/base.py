@@ -31,9 +31,10 @@ if TYPE_CHECKING:  # the frontend is imported only where a script is loaded
 
 @dataclass(frozen=True)
 class Options:
-    """Knobs shared by all methods. ``timeout_s`` bounds each Z3 query; ``deadline`` is the whole
-    check's budget, which long Python-side loops check (``Deadline.check`` raises ``OutOfTime``) and
-    which shortens the last queries (``Deadline.cap``)."""
+    """Knobs shared by all methods. ``timeout_s`` is each Z3 query's patience, in seconds of an idle
+    machine, given to Z3 as a resource limit (``verifier.core.budget``: deterministic, never the
+    clock); ``deadline`` is the whole check's wall-clock hard cap, which long Python-side loops check
+    (``Deadline.check`` raises ``OutOfTime``) and at which the watchdog cancels Z3."""
 
     timeout_s: float = 10.0
     bound: int = 3  # bounded disproof: bags of 1..bound elements

@@ -24,13 +24,14 @@ from collections.abc import Sequence
 from typing import Any
 
 from sparklite.errors import InputError
+from verifier.core import budget
 from verifier.core.kind import ProgramKind
 from verifier.core.kinds.df_script import DF_SCRIPT
 from verifier.core.kinds.rdd import RDD
 from verifier.core.kinds.rdd_script import RDD_SCRIPT
 from verifier.core.kinds.relational import RELATIONAL
 from verifier.core.result import Result
-from verifier.core.run import CheckOptions, Run, in_worker, load_both, plain_reason
+from verifier.core.run import CheckOptions, Run, in_worker, load_both, plain_reason, settle, z3_watchdog
 from verifier.core.services import Services
 
 KINDS: tuple[ProgramKind, ...] = (DF_SCRIPT, RDD_SCRIPT, RELATIONAL, RDD)
@@ -42,16 +43,19 @@ def check(left: Any, right: Any, *, services: Services | None = None, **options:
     opts = CheckOptions.of(options)
     services = services or Services()
     run = Run.of(opts, time.monotonic(), services)
+    budget.reset(opts.effort)
     result = in_worker(lambda: _check(left, right, run))
-    return plain_reason(result, left, right, opts, services)
+    timed_out = time.monotonic() >= run.deadline
+    return settle(plain_reason(result, left, right, opts, services), opts, timed_out=timed_out)
 
 
 def _check(left: Any, right: Any, run: Run) -> Result:
-    """The check proper (in the worker thread)."""
+    """The check proper (in the worker thread); the watchdog cancels Z3 at the hard cap."""
     try:
         lp, rp = load_both(left, right, run)
         kind = next(k for k in KINDS if k.accepts(lp, rp))
-        return kind.check(lp, rp, run)
+        with z3_watchdog(run.deadline):
+            return kind.check(lp, rp, run)
     except InputError as exc:
         return run.result("error", reason=str(exc))
 
@@ -80,7 +84,7 @@ def replay_counterexamples(items: Sequence[tuple[Result, Any, Any]], *, services
     for n, indices in sorted(todo.items()):
         done = KINDS[n].replay([items[i] for i in indices], opts, services)
         for i, replayed in zip(indices, done, strict=True):
-            out[i] = replayed
+            out[i] = settle(replayed, opts, notes=False)
     return [r for r in out if r is not None]
 
 

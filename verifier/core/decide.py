@@ -19,7 +19,6 @@ the RDD kind and the RDD-script kind (``verifier.core.kinds``) both decide with 
 from __future__ import annotations
 
 import importlib
-import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -28,8 +27,8 @@ from sparklite.values import to_json
 from verifier.core.base import Candidate, Inconclusive, NotApplicable, Pair, Proved, Refuted
 from verifier.core.result import Counterexample, Result
 from verifier.core.run import (
-    BOUNDED_PATIENCES,
     DEPENDENCE_METHOD,
+    DIFFTEST_INPUTS_PER_PATIENCE,
     DIFFTEST_PATIENCES,
     Run,
     json_text,
@@ -101,7 +100,7 @@ def _steps(pair: Pair, run: Run) -> Result:
 
     if run.remaining() > 0:
         outcome = _run_method(bounded.NAME, lambda: bounded.run(pair, run.method_options(),
-                                                                deadline=run.step_end(BOUNDED_PATIENCES),
+                                                                deadline=run.deadline,
                                                                 stats=run.validation), run)
         if isinstance(outcome, Refuted):
             confirmed = _validate(pair, outcome.candidates, run)
@@ -259,14 +258,15 @@ def difftest_search(pair: Pair, run: Run, patiences: float = DIFFTEST_PATIENCES)
         difftest = importlib.import_module("verifier.core.difftest")
     except ImportError:
         return None
-    budget = max(0.05, run.step_end(patiences) - time.monotonic())
+    inputs = run.steps(DIFFTEST_INPUTS_PER_PATIENCE, patiences)  # counted and seeded: deterministic
     script = run.script
 
     def search() -> Any:
         hooks: dict[str, Any] = {}
         if script is not None:
             hooks = {"strings": script.hints, "evaluate": script.search_hook(pair.left, pair.right)}
-        return difftest.search(pair.left, pair.right, seed=run.options.seed, time_budget_s=budget,
+        return difftest.search(pair.left, pair.right, seed=run.options.seed, budget_inputs=inputs,
+                               time_budget_s=max(0.05, run.remaining()),  # the hard cap only
                                max_parts=max(run.options.max_partitions, 2), **hooks)
 
     found = _run_method("difftest", search, run)

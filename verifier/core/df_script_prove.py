@@ -62,17 +62,21 @@ class _Goal:
     show: bool = False
 
 
-def prove_df_scripts(left: DfScriptProgram, right: DfScriptProgram, *, until: float) -> DfProof | str:
-    """Prove ``left`` and ``right`` (RIGHT aligned: ``align_df_sources``) equivalent, or say why not."""
+def prove_df_scripts(left: DfScriptProgram, right: DfScriptProgram, *, until: float,
+                     patience_s: float = 1.5) -> DfProof | str:
+    """Prove ``left`` and ``right`` (RIGHT aligned: ``align_df_sources``) equivalent, or say why not.
+    Each Z3 query gets ``patience_s`` as a resource budget (deterministic); ``until`` (monotonic time)
+    is a hard cap only."""
     try:
-        return _Prover(left, right, until).prove()
+        return _Prover(left, right, until, patience_s).prove()
     except _NoProof as exc:
         return str(exc)
 
 
 class _Prover:
-    def __init__(self, left: DfScriptProgram, right: DfScriptProgram, until: float) -> None:
-        self.left, self.right, self.until = left, right, until
+    def __init__(self, left: DfScriptProgram, right: DfScriptProgram, until: float, patience_s: float
+                 ) -> None:
+        self.left, self.right, self.until, self.patience_s = left, right, until, patience_s
         self.assumptions: list[str] = []
         self.warnings: list[str] = []
         self.methods: set[str] = set()
@@ -241,14 +245,13 @@ class _Prover:
                 )
             if goal.ordered:
                 self.order(goal, lrel, rrel)
-        remaining = self.until - time.monotonic()
-        if remaining <= 0:
+        if time.monotonic() >= self.until:
             raise _NoProof(f"{goal.where}: no time left for the proof")
         aligned_l, aligned_r, _ = align(lp, rp)
         proof = rel_terms.run(
             aligned_l,
             aligned_r,
-            timeout_s=max(0.05, remaining),
+            timeout_s=self.patience_s,
             until=self.until,
             ignore_names=not goal.names,
         )

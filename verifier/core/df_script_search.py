@@ -57,7 +57,7 @@ __all__ = [
     "show_lines",
 ]
 
-_SHRINK_SECONDS = 1.0
+_SHRINK_SLACK_S = 0.5  # shrinking a difference found may run this far past the hard cap
 
 
 # --- what a script writes ---------------------------------------------------------------------------
@@ -580,9 +580,10 @@ def _pair(
 
 
 def search(
-    left: DfScriptProgram, right: DfScriptProgram, until: float, seed: int = 0
+    left: DfScriptProgram, right: DfScriptProgram, tries: int, seed: int = 0, *, until: float = float("inf")
 ) -> tuple[DfFound | None, DfFound | None, int]:
-    """(a definite difference, the first one that waits for Spark, candidates tried)."""
+    """(a definite difference, the first one that waits for Spark, candidates tried): up to ``tries``
+    seeded candidates, the same on every machine; ``until`` (monotonic time) is a hard cap only."""
     from verifier.core.relational_search import Pools, candidates
 
     params = left.params
@@ -591,7 +592,7 @@ def search(
     pending: DfFound | None = None
     tried = 0
     for tables, _, origin in candidates(params, pools, seed):
-        if tried > 0 and time.monotonic() >= until:
+        if tried >= tries or (tried > 0 and time.monotonic() >= until):
             break
         tables = {**{k: list(v) for k, v in tables.items()}, **fixed}
         if not realisable(left, tables):
@@ -601,9 +602,9 @@ def search(
         if found is None:
             continue
         if found.why is None:
-            return _shrink(left, right, found, time.monotonic() + _SHRINK_SECONDS), pending, tried
+            return _shrink(left, right, found, until + _SHRINK_SLACK_S), pending, tried
         if pending is None:
-            pending = _shrink(left, right, found, time.monotonic() + _SHRINK_SECONDS)
+            pending = _shrink(left, right, found, until + _SHRINK_SLACK_S)
         if fixed and len(fixed) == len(params):
             break  # every input is fixed by the scripts: one candidate is all there is
     return None, pending, tried

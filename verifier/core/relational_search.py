@@ -514,15 +514,16 @@ def candidates(params: Sequence[R.TableParam], pools: Pools, seed: int) -> Itera
         yield tables, (_layouts(rng, tables) if rng.random() < 0.5 else None), "random tables"
 
 
-def search(left: R.RelProgram, right: R.RelProgram, *, until: float, seed: int = 0,
-           ignore_names: bool = False) -> Search:
-    """Look for a difference until the monotonic time ``until``; stop at the first definite one."""
+def search(left: R.RelProgram, right: R.RelProgram, *, tries: int, until: float = float("inf"),
+           seed: int = 0, ignore_names: bool = False) -> Search:
+    """Look for a difference on up to ``tries`` candidates (seeded: the same ones on every machine);
+    stop at the first definite one. ``until`` (monotonic time) is a hard cap only."""
     pools = Pools.of(left.params, (left, right))
     out = Search()
     constrained = any(tp.schema.constraints for tp in left.params)
     planning = tuple(sorted(set(failing_constants(left) + failing_constants(right))))
     for tables, layout, origin in candidates(left.params, pools, seed):
-        if out.tried > 0 and time.monotonic() >= until:
+        if out.tried >= tries or (out.tried > 0 and time.monotonic() >= until):
             break
         if constrained:
             tables = repair(left.params, tables)

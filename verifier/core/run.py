@@ -8,15 +8,18 @@ deadline; ``load_both`` loads both sides; ``plain_reason`` words the final reaso
 these, and ``check`` (``verifier.core.check``) dispatches to the kinds, so keeping them beside ``check``
 made the kinds and ``check`` import each other.
 
-Time: ``timeout`` bounds everything but the replay. Z3 queries get a per-query timeout capped by the
-deadline and are cancelled by a watchdog at the deadline; Python-side loops (term building,
-instantiations, bounded unrolling, candidate validation) check a ``Deadline`` and raise ``OutOfTime``,
-which ends the check with ``unknown`` ("ran out of time").
+Budgets (issue 24): every budget that decides a verdict is deterministic. A Z3 query gets a resource
+limit (``verifier.core.budget``: the patience below turned into Z3's ``rlimit``), the searches count
+what they try (inputs, candidates, queries; seeded), so the same check gives the same verdict on an
+idle laptop and on a loaded CI runner. ``timeout`` is a hard cap only: the watchdog cancels Z3 at the
+deadline and Python-side loops check a ``Deadline`` and raise ``OutOfTime``; a check that reached it
+answers ``unknown`` and says so first (``settle``).
 """
 
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import sys
 import threading
 import time
@@ -37,17 +40,15 @@ if TYPE_CHECKING:
     from verifier.core.script_check import ScriptPair
 
 DEFAULT_TIMEOUT_S = 60.0
-# Patience: one Z3 query's timeout, 1/80 of the check's budget (0.75 s at the default), within
-# [0.5 s, 10 s]. Z3 rarely settles a query later that it has not settled in a second, and every query
-# that cannot be settled costs its whole timeout: a pair nothing can settle used to take 18 s at the
-# default budget (10 s per query). The searches for counterexamples after the proof methods get a
-# multiple of it (bounded: symbolic queries and concrete enumeration; then random inputs), so that an
-# unsettleable pair answers ``unknown`` in about 2.5 patiences. A larger --timeout buys patience as
-# well as time overall; the budget itself is the hard limit for pipelines whose encoding is slow.
-PER_QUERY_FRACTION = 1 / 80
-PER_QUERY_MIN_S = 0.5
-PER_QUERY_MAX_S = 10.0
-BOUNDED_PATIENCES = 1.0
+# Patience: one Z3 query's budget, in seconds of an idle machine turned into a resource limit
+# (``budget.rlimit_of``), times ``--effort``. 0.75 s is what a query got at the default --timeout
+# before budgets were deterministic (1/80 of 60 s): Z3 rarely settles a query later that it has not
+# settled by then, and every query that cannot be settled costs its whole budget.
+PATIENCE_S = 0.75
+# The searches for counterexamples after the proof methods count what they try: random inputs per
+# patience of the old time budget (measured on the bundled cases, idle machine, with margin), so an
+# unsettleable pair still answers ``unknown`` in a few patiences' worth of work.
+DIFFTEST_INPUTS_PER_PATIENCE = 2000
 DIFFTEST_PATIENCES = 0.5
 # Scripts whose outputs differ in shape cannot be proved equivalent: the random search is all there is
 SHAPE_SEARCH_PATIENCES = 4.0
@@ -56,12 +57,15 @@ DEPENDENCE_METHOD = "partition_dependence"
 
 @dataclass(frozen=True)
 class CheckOptions:
-    """Options of ``check``. ``timeout`` bounds the whole check (seconds); ``replay`` runs a
+    """Options of ``check``. ``timeout`` bounds the whole check (seconds, a hard cap); ``effort``
+    multiplies the deterministic budgets (``--effort``: raise it when the solver's resource budget ran
+    out); ``replay`` runs a
     counterexample on Spark at ``master``; ``function``/``left_function``/``right_function`` name the
     functions of source strings and ``.py`` files; ``strict`` re-raises a method's internal error
     instead of reporting it (for tests and the fuzzer)."""
 
     timeout: float = DEFAULT_TIMEOUT_S
+    effort: float = 1.0  # scales every deterministic budget (Z3 resource limits, counted searches)
     replay: bool = False  # the library never starts a JVM unless asked; the CLI passes True
     master: str = "local[2]"
     bound: int = 3
@@ -82,8 +86,11 @@ class CheckOptions:
         if unknown:
             raise TypeError(f"check() got unknown option(s): {', '.join(sorted(unknown))}")
         values = dict(kwargs)
-        if values.get("timeout") is None:
-            values.pop("timeout", None)
+        for key in ("timeout", "effort"):
+            if values.get(key) is None:
+                values.pop(key, None)
+        if not 0 < float(values.get("effort", 1.0)) < float("inf"):
+            raise ValueError("effort must be a positive number")
         return CheckOptions(**values)
 
 
@@ -101,6 +108,7 @@ class Run:
     sources: dict[str, str] = field(default_factory=dict)
     script: ScriptPair | None = None  # set when both sides are whole scripts
     services: Services = field(default_factory=Services)  # the replayer and the wording (the facade's)
+    assumed: list[str] = field(default_factory=list)  # what the frontend assumed (``Program.assumed``)
 
     @staticmethod
     def of(opts: CheckOptions, started: float, services: Services) -> Run:
@@ -120,15 +128,15 @@ class Run:
         return 0.05 * self.options.timeout + 0.25
 
     def patience(self) -> float:
-        return min(PER_QUERY_MAX_S, max(PER_QUERY_MIN_S, self.options.timeout * PER_QUERY_FRACTION))
+        """One Z3 query's budget (idle-machine seconds, turned into a resource limit): never the clock."""
+        return PATIENCE_S * self.options.effort
 
-    def step_end(self, patiences: float) -> float:
-        """When a step given ``patiences`` patiences from now must end (never after the deadline)."""
-        return min(self.deadline, time.monotonic() + patiences * self.patience())
+    def steps(self, per_patience: int, patiences: float) -> int:
+        """A counted budget: ``per_patience`` steps per patience, for ``patiences`` patiences."""
+        return max(1, round(per_patience * patiences * self.options.effort))
 
     def method_options(self) -> Options:
-        per_query = max(0.05, min(self.patience(), self.remaining()))
-        return Options(timeout_s=per_query, bound=self.options.bound,
+        return Options(timeout_s=self.patience(), bound=self.options.bound,
                        max_partitions=self.options.max_partitions, seed=self.options.seed,
                        deadline=self.budget)
 
@@ -143,7 +151,12 @@ class Run:
         }
 
     def result(self, verdict: str, **fields: Any) -> Result:
+        """A result of this check: its warnings, statistics, sources, and the frontend's assumptions
+        (an unannotated input taken as int) besides the step's own."""
         stats = self.stats(**fields.pop("stats", {}))
+        assumptions = tuple(dict.fromkeys((*self.assumed, *fields.pop("assumptions", ()))))
+        if assumptions:
+            fields["assumptions"] = assumptions
         return Result(verdict, warnings=tuple(self.warnings), seconds=time.monotonic() - self.started,
                       stats=stats, sources=dict(self.sources), **fields)
 
@@ -170,6 +183,7 @@ def load_both(left: Any, right: Any, run: Run) -> tuple[LoadedProgram, LoadedPro
     rp = load(right, function=opts.right_function or opts.function, schemas=schemas)
     for loaded in (lp, rp):
         run.warnings.extend(loaded.warnings)
+        run.assumed.extend(a for a in getattr(loaded.program, "assumed", ()) if a not in run.assumed)
         if loaded.path and loaded.source is not None:
             run.sources[loaded.path] = loaded.source
     return lp, rp
@@ -216,6 +230,44 @@ def in_worker(work: Callable[[], Result]) -> Result:
     return box["result"]
 
 
+TIME_CAP_PREFIX = "Ran out of time after {t:g} s; raise --timeout."
+QUERY_CAP_PREFIX = ("A solver query ran out of time before using its resource budget, so this verdict "
+                    "may depend on the machine's speed; raise --timeout.")
+RLIMIT_NOTE = "The solver's resource budget ran out (deterministic) on {n} quer{ies}: try --effort {e:g}."
+
+
+def settle(result: Result, opts: CheckOptions, *, timed_out: bool = False, notes: bool = True) -> Result:
+    """The final touches every ``unknown`` gets, whatever kind made it (``docs/json.md``):
+
+    - ``method`` is null: nothing settled the verdict (each step's words stay in ``stats["methods"]``);
+    - when the wall clock ended the check (the ``--timeout`` hard cap; or a query's own timeout, which
+      no solver of sparkeq sets today), the reason says so first: that is the one way a verdict can
+      depend on the machine's load, and the user can act on it;
+    - otherwise, when a Z3 query ran out of its resource budget, the reason says that this is
+      deterministic and how to raise the budget (``--effort``).
+    Definite verdicts are untouched: a proof or a confirmed difference does not depend on budgets.
+    ``notes=False`` (a replay's result) only clears ``method``: no solver ran for it."""
+    if result.verdict != "unknown":
+        return result
+    if not notes:
+        return dataclasses.replace(result, method=None)
+    from verifier.core import budget
+
+    reason = result.reason or ""
+    for stale in ("Ran out of time before a proof or a counterexample was found (raise --timeout)",
+                  f"ran out of time (timeout {opts.timeout:g} s)"):
+        if timed_out and reason.startswith(stale):
+            reason = "No proof and no counterexample" + reason[len(stale):]
+    if timed_out:
+        reason = f"{TIME_CAP_PREFIX.format(t=opts.timeout)} {reason}"
+    elif budget.SPENT.clock_cut:
+        reason = f"{QUERY_CAP_PREFIX} {reason}"
+    n = budget.SPENT.exhausted
+    if n and not timed_out:
+        reason += " " + RLIMIT_NOTE.format(n=n, ies="y" if n == 1 else "ies", e=4 * opts.effort)
+    return dataclasses.replace(result, method=None, reason=reason.strip())
+
+
 def out_of_time(run: Run) -> Result:
     return run.result("unknown", reason=f"ran out of time (timeout {run.options.timeout:g} s); "
                       "no proof and no counterexample: " + "; ".join(list(run.said)))
@@ -255,9 +307,7 @@ def z3_watchdog(deadline: float) -> Iterator[None]:
 
 
 def with_warning(result: Result, warning: str) -> Result:
-    return Result(result.verdict, result.method, result.reason, result.counterexample,
-                  (*result.warnings, warning), result.seconds, result.explanation, result.stats,
-                  result.sources)
+    return dataclasses.replace(result, warnings=(*result.warnings, warning))
 
 
 def json_text(value: Any) -> str:

@@ -61,7 +61,6 @@ _DEFAULT_PARALLELISM = 2
 # How many more random inputs the search tries, after a difference resting on a task's exception that
 # another failing task could replace, before it settles for that one.
 _STABLE_PATIENCE = 400
-_SHRINK_SECONDS = 1.0
 _MAX_ROTATIONS = 8
 _SINK_WORDS = {
     "print_value": "printed text", "print_branch": "printed text", "print_lines": "printed lines",
@@ -223,9 +222,8 @@ class ScriptPair:
         stays stable if it was): a small file is easier to read, and a file with one failing line
         replays deterministically."""
         best = found
-        end = time.monotonic() + _SHRINK_SECONDS
-        if deadline is not None:
-            end = min(end, deadline + 0.25)
+        # counted (each pass removes a line, so it ends), the check's deadline a hard cap (issue 24)
+        end = deadline + 0.25 if deadline is not None else float("inf")
         changed = True
         while changed and time.monotonic() < end:
             changed = False

@@ -26,7 +26,7 @@ from verifier.core.result import Result
 
 PACKAGES = ("sparklite", "frontend", "encoder", "verifier", "sparkeq")
 # Per-pair options a JSONL line (or a mapping given to check_many) may set.
-PAIR_OPTIONS = ("timeout", "function", "left_function", "right_function", "bound", "seed")
+PAIR_OPTIONS = ("timeout", "effort", "function", "left_function", "right_function", "bound", "seed")
 
 
 @dataclass(frozen=True)
@@ -77,7 +77,8 @@ class Pair:
                     options)
 
 
-_OPTION_TYPES = {"timeout": ((int, float), "a number"), "bound": ((int,), "an integer"),
+_OPTION_TYPES = {"timeout": ((int, float), "a number"), "effort": ((int, float), "a number"),
+                 "bound": ((int,), "an integer"),
                  "seed": ((int,), "an integer"), "function": ((str,), "a string"),
                  "left_function": ((str,), "a string"), "right_function": ((str,), "a string")}
 
@@ -91,6 +92,8 @@ def _check_options(options: Mapping[str, Any]) -> None:
             raise ValueError(f"'{key}' must be {what}")
         if key == "timeout" and not 0 < value < float("inf"):
             raise ValueError("'timeout' must be a positive number of seconds")
+        if key == "effort" and not 0 < value < float("inf"):
+            raise ValueError("'effort' must be a positive number")
         if key == "bound" and value < 1:
             raise ValueError("'bound' must be at least 1")
 

@@ -67,7 +67,11 @@ def _parser() -> argparse.ArgumentParser:
                             "a whole script compared by what it prints and writes: docs/scripts.md), a "
                             ".sql file or a .sl file")
     check.add_argument("right", metavar="RIGHT", help="the program to compare LEFT with")
-    add_run_options(check, "overall time limit of the check (default 60)", DEFAULT_REPLAY_TIMEOUT)
+    add_run_options(check, "overall time limit of the check (default 60): a hard cap; the verdict "
+                           "does not depend on it unless the check reaches it", DEFAULT_REPLAY_TIMEOUT)
+    check.add_argument("--effort", type=float, default=None, metavar="N",
+                       help="multiply the solver's deterministic resource budget and the counted "
+                            "searches by N (default 1): raise it when a reason says the budget ran out")
     check.add_argument("--schema", action="append", default=[], metavar="FILE.sql|NAME=DDL",
                        help="schemas of DataFrame parameters and SQL tables: a file of CREATE TABLE "
                             "statements, or NAME='col TYPE [NOT NULL], ...' (repeatable)")
@@ -131,6 +135,9 @@ def _check(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"sparkeq: {exc}", file=sys.stderr)
         return EXIT_INPUT_ERROR
+    if args.effort is not None and not 0 < args.effort < float("inf"):  # also rejects nan
+        print("sparkeq: --effort must be a positive number", file=sys.stderr)
+        return EXIT_INPUT_ERROR
     missing = fmt == "text" and (_missing_file(args.left) or _missing_file(args.right))
     if missing:  # before any heavy import: a typo answers at once (JSON/SARIF output a full result)
         print(missing, file=sys.stderr)
@@ -141,7 +148,7 @@ def _check(args: argparse.Namespace) -> int:
         config = _config(args, find, load)
         options = check_options(args.left, args.right, {
             "master": args.master, "timeout": args.timeout, "schema": tuple(args.schema) or None,
-            "ignore_names": args.ignore_names, "config": config.path or False})
+            "ignore_names": args.ignore_names, "effort": args.effort, "config": config.path or False})
     except ConfigError as exc:
         print(exc, file=sys.stderr)
         return EXIT_INPUT_ERROR

@@ -698,6 +698,9 @@ def _print_human(reports: Sequence[FunctionReport], options: HookOptions, status
             allowed_unproved.append(where)
             line += Text(f" -- allowed ({_why_allowed(res.verdict)})", style="yellow")
         console.print(line)
+        if res.verdict == "equivalent":
+            for assumption in res.assumptions:  # never "every input" silently (issue 24)
+                console.print(Text(f"  assuming: {assumption}", style="dim"))
         if r.note:
             console.print(Text(f"  {r.note}", style="dim"))
         if res.verdict in ("not_equivalent", "unknown"):

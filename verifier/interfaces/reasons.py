@@ -12,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import re
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -88,10 +89,13 @@ def detail(result: Result) -> list[str]:
 
 
 def _equivalent(result: Result) -> str:
+    # never "every input" silently: a proof that rests on assumptions (an unannotated input taken as
+    # int, declared keys) says so, and the assumptions are listed with the result
+    inputs = "every input the assumptions allow" if result.assumptions else "every input"
     if "relational" in result.stats and result.explanation:  # DataFrame/SQL: the prover's own words
-        return f"Proved for every input and every partitioning: {result.explanation}."
+        return f"Proved for {inputs} and every partitioning: {result.explanation}."
     why = _PROVED.get(result.method or "", "a proof method showed that the outputs agree")
-    return f"Proved for every input and every partitioning: {why}."
+    return f"Proved for {inputs} and every partitioning: {why}."
 
 
 def _not_equivalent(result: Result) -> str:
@@ -101,8 +105,49 @@ def _not_equivalent(result: Result) -> str:
     where = " with the partitioning shown" if cex.partitions is not None else ""
     spark = " Spark shows the same difference." if cex.replayed_on_spark else ""
     shown = "input files" if "script" in result.stats else "inputs"  # whole scripts read files
+    rows = _row_difference(cex.left, cex.right)
+    if rows is not None:  # DataFrame/SQL results: the rows that differ, not a cut JSON prefix
+        return f"On the {shown} shown{where}, {rows}.{spark}"
     return (f"On the {shown} shown{where}, LEFT gives {_short(cex.left)} but RIGHT gives "
             f"{_short(cex.right)}.{spark}")
+
+
+def _row_difference(left: Any, right: Any, limit: int = 3) -> str | None:
+    """What differs between two DataFrame/SQL results (``rel_to_json`` forms): the columns, else the
+    rows one side has and the other lacks (as bags), else the order; None for other values."""
+    if not (isinstance(left, dict) and isinstance(right, dict) and "columns" in left and "columns" in right):
+        return None
+    if left["columns"] != right["columns"]:
+        def cols(v: dict[str, Any]) -> str:
+            return ", ".join(f"{n} {t}" for n, t in v["columns"])
+        return f"the results' columns differ: LEFT ({cols(left)}), RIGHT ({cols(right)})"
+
+    def flat(v: dict[str, Any]) -> list[Any]:
+        return v["rows"] if "rows" in v else [r for group in v.get("sorted", []) for r in group]
+
+    def key(row: Any) -> str:
+        return json.dumps(row, sort_keys=True)
+
+    lrows, rrows = Counter(key(r) for r in flat(left)), Counter(key(r) for r in flat(right))
+    only_l, only_r = lrows - rrows, rrows - lrows
+    if not only_l and not only_r:
+        if left.get("taken") != right.get("taken"):
+            return f"LEFT keeps {left.get('taken')} row(s) of its last group but RIGHT {right.get('taken')}"
+        return "both results hold the same rows, in a different order"
+
+    def listed(rows: Counter[str]) -> str:
+        items = list(rows.elements())
+        text = ", ".join(items[:limit])
+        return text + (f" and {len(items) - limit} more" if len(items) > limit else "")
+
+    parts = []
+    if only_l:
+        n = sum(only_l.values())
+        parts.append(f"LEFT has {n} row{'s' if n > 1 else ''} RIGHT lacks: {listed(only_l)}")
+    if only_r:
+        n = sum(only_r.values())
+        parts.append(f"RIGHT has {n} row{'s' if n > 1 else ''} LEFT lacks: {listed(only_r)}")
+    return "; ".join(parts)
 
 
 def _short(value: Any, limit: int = 60) -> str:

@@ -27,6 +27,7 @@ from verifier.core.services import NO_REPLAYER, Replayer, Services
 
 SEARCH_PATIENCES = 3.0
 PROOF_PATIENCES = 2.0
+TRIES_PER_PATIENCE = 500  # candidate input file sets per patience: counted, not timed (issue 24)
 METHOD = "bounded"
 
 
@@ -38,7 +39,7 @@ def check_df_scripts(lp: Any, rp: Any, run: Run) -> Result:
     left: DfScriptProgram = lp.script
     right = align_df_sources(left, rp.script)
     stats: dict[str, Any] = {"script": describe(left, right), "df_script": True}
-    proof = prove_df_scripts(left, right, until=min(run.deadline, run.step_end(PROOF_PATIENCES)))
+    proof = prove_df_scripts(left, right, until=run.deadline, patience_s=PROOF_PATIENCES * run.patience())
     if not isinstance(proof, str):
         run.warnings.extend(w for w in proof.warnings if w not in run.warnings)
         return run.result(
@@ -50,8 +51,8 @@ def check_df_scripts(lp: Any, rp: Any, run: Run) -> Result:
             stats=stats,
         )
     run.said.append(f"df-script proof: {proof}")
-    until = min(run.deadline, run.step_end(SEARCH_PATIENCES))
-    found, pending, tried = search(left, right, until, run.options.seed)
+    found, pending, tried = search(left, right, run.steps(TRIES_PER_PATIENCE, SEARCH_PATIENCES),
+                                   run.options.seed, until=run.deadline)
     run.said.append(f"df-script search: {tried} candidate input file set(s)")
     if found is not None:
         result = _not_equivalent(left, found, run, stats)

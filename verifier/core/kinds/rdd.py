@@ -137,7 +137,8 @@ def _replay(result: Result, loaded: tuple[LoadedProgram, LoadedProgram], run: Ru
                   "this is a bug in sparkeq's model of Spark, please report it")
         return Result("unknown", method=result.method, reason=reason, counterexample=None,
                       warnings=result.warnings, seconds=time.monotonic() - run.started,
-                      explanation=result.explanation, stats=stats, sources=result.sources)
+                      explanation=result.explanation, stats=stats, sources=result.sources,
+                      assumptions=result.assumptions)
     warnings = list(result.warnings)
     from sparklite.values import outcomes_equal
 
@@ -151,7 +152,8 @@ def _replay(result: Result, loaded: tuple[LoadedProgram, LoadedProgram], run: Ru
                              cex.right_outcome, cex.origin)
     return Result(result.verdict, method=result.method, reason=result.reason, counterexample=new_cex,
                   warnings=tuple(warnings), seconds=time.monotonic() - run.started,
-                  explanation=result.explanation, stats=stats, sources=result.sources)
+                  explanation=result.explanation, stats=stats, sources=result.sources,
+                  assumptions=result.assumptions)
 
 
 class RddKind:

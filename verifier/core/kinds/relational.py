@@ -37,6 +37,9 @@ from verifier.core.services import NO_REPLAYER, Services
 
 SEARCH_PATIENCES = 2.0
 PROOF_PATIENCES = 2.0
+# Candidate tables per patience: counted, not timed (issue 24). A trivial pair runs about 10,000 a
+# second on an idle machine, a join of three tables a few hundred; the old budget was 2 patiences.
+TRIES_PER_PATIENCE = 1000
 METHOD = "bounded"
 
 
@@ -67,8 +70,8 @@ def check_relational(lp: LoadedProgram, rp: LoadedProgram, run: Run) -> Result:
                           reason=proof.explanation, assumptions=proof.assumptions,
                           stats={"relational": {"proof": proof.method}})
     assumptions = tuple(constraint_texts(left.params))
-    until = min(run.deadline, run.step_end(SEARCH_PATIENCES))
-    found = search(left, right, until=until, seed=run.options.seed, ignore_names=run.options.ignore_names)
+    found = search(left, right, tries=run.steps(TRIES_PER_PATIENCE, SEARCH_PATIENCES), until=run.deadline,
+                   seed=run.options.seed, ignore_names=run.options.ignore_names)
     stats = {"relational": {"names": names}}
     if found.found is not None:
         result = _not_equivalent(left, found.found, run, stats, assumptions)
@@ -97,9 +100,9 @@ def check_relational(lp: LoadedProgram, rp: LoadedProgram, run: Run) -> Result:
 
 
 def _prove(left: R.RelProgram, right: R.RelProgram, run: Run) -> RelProof | Inconclusive | NotApplicable:
-    """The term-matching proof (``verifier.core.methods.rel_terms``), within a share of the budget."""
-    until = min(run.deadline, run.step_end(PROOF_PATIENCES))
-    return rel_terms.run(left, right, timeout_s=max(0.05, until - time.monotonic()), until=until,
+    """The term-matching proof (``verifier.core.methods.rel_terms``): each query a resource budget of
+    ``PROOF_PATIENCES`` patiences, the check's deadline a hard cap."""
+    return rel_terms.run(left, right, timeout_s=PROOF_PATIENCES * run.patience(), until=run.deadline,
                          ignore_names=run.options.ignore_names)
 
 

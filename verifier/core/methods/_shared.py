@@ -2,7 +2,7 @@
 
 Why it is shared: every method encodes both programs the same way, refuses the same things (Spark
 semantics not proved sequential, possible division by zero, unsupported shapes), asks Z3 the same kind of
-validity questions with a timeout, and builds candidate inputs from models the same way. The fold
+validity questions with a resource budget, and builds candidate inputs from models the same way. The fold
 methods also share the *joint fold*: all aggregations of one program folded together over one canonical
 input tuple (a tuple accumulator), and the search for an inductive relation between the two programs'
 accumulators (a small invariant family, Houdini-style).
@@ -33,6 +33,7 @@ from encoder.terms import (
 from sparklite import ast as A
 from sparklite.deadline import Deadline
 from sparklite.types import BagType, Type
+from verifier.core import budget
 from verifier.core.base import (
     Candidate,
     Inconclusive,
@@ -58,7 +59,7 @@ class Unknown(Exception):
 
 @dataclass(frozen=True)
 class Prepared:
-    """Both programs' encodings, with the per-query timeout and the check's deadline."""
+    """Both programs' encodings, with the per-query patience and the check's deadline."""
 
     left: ProgramEncoding
     right: ProgramEncoding
@@ -70,13 +71,13 @@ class Prepared:
 
     @property
     def timeout_s(self) -> float:
-        """The timeout for the next Z3 query: the per-query timeout, cut short by the deadline (read
-        at each query, so a method's later queries do not outlive the check)."""
-        return self.deadline.cap(self.per_query_s)
+        """The patience of the next Z3 query (a resource budget, ``verifier.core.budget``): the same
+        at every load. The check's deadline is a hard cap enforced by the watchdog, not cut into it."""
+        return self.per_query_s
 
     @staticmethod
     def with_float_patience(per_query_s: float, *programs: A.Program) -> float:
-        """A query over floats gets ``FLOAT_PATIENCE`` per-query timeouts (decided once per pair from
+        """A query over floats gets ``FLOAT_PATIENCE`` per-query patiences (decided once per pair from
         the programs: inspecting every formula would cost more than many queries on long pipelines)."""
         return per_query_s * FLOAT_PATIENCE if any(_has_floats(p) for p in programs) else per_query_s
 
@@ -170,26 +171,11 @@ def _open_hazards(left: ProgramEncoding, right: ProgramEncoding, facts: Sequence
 # ---------------------------------------------------------------------------------------------------
 
 
-def _solver(timeout_s: float) -> z3.Solver:
-    s = z3.Solver()
-    s.set("timeout", max(1, int(timeout_s * 1000)))
-    return s
-
-
 FLOAT_PATIENCE = 5.0
 """Floating point is bit-blasted: an identity as simple as ``x * 2.0 == x + x`` takes Z3 most of a
-second, so a query over floats gets this many per-query timeouts (the check's deadline still bounds it:
-the watchdog of ``verifier.core.run`` interrupts Z3 there)."""
-
-
-RLIMIT_PER_SECOND = 20_000_000
-"""Z3's resource units per second of solving, roughly (on this machine ``x * 2.0 == x + x`` costs 2.3M
-in 0.24 s). Queries over floats get a resource limit as well as a timeout: bit-blasting a large
-floating-point term can run for seconds without looking at the clock."""
-
-
-def rlimit_for(timeout_s: float) -> int:
-    return max(1_000_000, int(timeout_s * RLIMIT_PER_SECOND))
+second (2.6M resource units), so a query over floats gets this many per-query patiences (resource
+budgets, ``verifier.core.budget``: 7.5M units at the default effort; the largest float query of the
+bundled cases used 3.7M)."""
 
 
 def _has_floats(program: A.Program) -> bool:
@@ -217,9 +203,9 @@ def involves_floats(formula: z3.ExprRef) -> bool:
 
 def find_model(formula: z3.BoolRef, timeout_s: float) -> z3.ModelRef | None:
     """A model of ``formula``, or None when it is unsatisfiable. Raises ``Unknown``."""
-    s = _solver(timeout_s)
+    s = budget.solver(timeout_s)
     s.add(formula)
-    r = s.check()
+    r = budget.check(s)
     if r == z3.sat:
         return s.model()
     if r == z3.unsat:

@@ -26,7 +26,6 @@ of several RepVarSets (``sum(union(R, S))``) are NotApplicable: the reachable pa
 from __future__ import annotations
 
 import itertools
-import time
 from collections import Counter
 from collections.abc import Sequence
 
@@ -34,6 +33,7 @@ import z3
 
 from encoder.bag_terms import substitute, sym_pairs
 from encoder.basic import leaves, sym_eq
+from verifier.core import budget
 from verifier.core.base import Inconclusive, MethodOutcome, NotApplicable, Options, Pair, Proved
 from verifier.core.methods._shared import (
     Prepared,
@@ -114,19 +114,14 @@ QE_TACTICS = ("qe2", "qe")  # qe2 (model-based projection) first: on long pipeli
 def _decide_with_qe(claim: z3.BoolRef, timeout_s: float) -> bool | None:
     """Validity of a forall-exists claim (free variables universal): True/False, None if unknown.
 
-    Each eliminator gets the per-query timeout, all of them together at most twice that; any of them
-    answering settles the claim (they decide the same formula)."""
-    end = time.monotonic() + 2 * timeout_s
+    Each eliminator gets the per-query patience as a resource budget (``verifier.core.budget``: the
+    same at any load); any of them answering settles the claim (they decide the same formula)."""
     for tactic in (*QE_TACTICS, None):
-        left = min(timeout_s, end - time.monotonic())
-        if left <= 0:
-            break
-        ms = max(1, int(left * 1000))
-        solver = z3.Solver() if tactic is None else z3.TryFor(z3.Then(tactic, "smt"), ms).solver()
-        solver.set("timeout", ms)
+        solver = z3.Solver() if tactic is None else z3.Then(tactic, "smt").solver()
+        budget.limit(solver, timeout_s)
         solver.add(z3.Not(claim))
         try:
-            r = solver.check()
+            r = budget.check(solver)
         except z3.Z3Exception:
             continue
         if r == z3.unsat:

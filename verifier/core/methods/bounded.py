@@ -31,6 +31,7 @@ from encoder.bounded import (
 from sparklite import ast as A
 from sparklite.deadline import Deadline, OutOfTime
 from sparklite.types import BagType, BoolType, IntType, TupleType, Type
+from verifier.core import budget
 from verifier.core.base import (
     Candidate,
     Inconclusive,
@@ -45,9 +46,9 @@ from verifier.core.validate import ValidationStats, validate
 NAME = "bounded"
 MODELS_PER_QUERY = 4  # spurious models blocked before moving on to the next size
 ENUMERATION_LIMIT = 4000  # concrete candidates tried by the fallback
-ENUMERATION_SECONDS = 5.0  # enumeration after Z3 gave up on some sizes
-QUERY_TIMEOUT_S = 4.0  # one size/layout query: Z3 rarely succeeds later when it has not by then
-# A symbolic query gets at most this share of the per-query timeout: on inputs this small Z3 decides
+ENUMERATION_STEPS = 1000  # of them, tried after Z3 gave up on some sizes (counted, not timed: issue 24)
+QUERY_TIMEOUT_S = 4.0  # one size/layout query's patience at most: Z3 rarely succeeds later
+# A symbolic query gets at most this share of the per-query patience: on inputs this small Z3 decides
 # quickly or not at all, and an undecided query leaves the rest of the step to the enumeration.
 QUERY_SHARE = 0.5
 # Give up the symbolic search after this many undecided queries: the sizes are tried smallest first,
@@ -58,7 +59,10 @@ MAX_UNDECIDED = 1
 
 
 def _deadline(options: Options, deadline: float | None) -> float:
-    return deadline if deadline is not None else time.monotonic() + options.timeout_s
+    """The wall-clock hard cap (the check's deadline); none when not given. Every step of the search
+    is counted (sizes, models per query, candidates) and every query has a resource budget, so the
+    outcome does not depend on the machine's speed unless the cap cuts it short."""
+    return deadline if deadline is not None else float("inf")
 
 
 def layout_choices(bags: Sequence[str], sizes: Sequence[int], split: bool,
@@ -94,10 +98,8 @@ def run(pair: Pair, options: Options, *, deadline: float | None = None,
         note = f"the symbolic encoding failed ({exc}); enumerated small concrete inputs instead"
         return _enumerate(pair, options, end, stats, note)
     if isinstance(outcome, Inconclusive) and "could not decide" in outcome.reason and time.monotonic() < end:
-        enum_end = min(end, time.monotonic() + ENUMERATION_SECONDS)
-        found = _enumerate(pair, options, enum_end, stats, outcome.reason + "; then enumerated small "
-                           "concrete inputs")
-        return found
+        return _enumerate(pair, options, end, stats, outcome.reason + "; then enumerated small concrete "
+                          "inputs", limit=ENUMERATION_STEPS)
     return outcome
 
 
@@ -129,19 +131,16 @@ def _symbolic(pair: Pair, options: Options, end: float, stats: ValidationStats) 
     split = not pair.sequential_ok
     for sizes in size_vectors(len(bags), options.bound):
         for layout in layout_choices(bags, sizes, split, options.max_partitions):
-            remaining = end - time.monotonic()
-            if remaining <= 0:
+            if time.monotonic() >= end:
                 return Inconclusive(NAME, _summary(options, unknowns, timed_out=True))
             sym = symbolic_inputs(left, dict(zip(bags, sizes, strict=True)))
             step = Deadline(end)  # never later than the check's deadline (decide passes the earlier)
             enc_l = Evaluator(left, deadline=step).run(sym.laid_out(layout))
             enc_r = Evaluator(right, deadline=step).run(sym.laid_out(layout))
-            solver = z3.Solver()
-            query_s = min(remaining, options.timeout_s * QUERY_SHARE, QUERY_TIMEOUT_S)
-            solver.set("timeout", max(1, int(query_s * 1000)))
+            solver = budget.solver(min(options.timeout_s * QUERY_SHARE, QUERY_TIMEOUT_S))
             solver.add(z3.Not(outcomes_equal(enc_l, enc_r, step)))
             for _ in range(MODELS_PER_QUERY):
-                answer = solver.check()
+                answer = budget.check(solver)
                 if answer == z3.unknown:
                     unknowns.append(f"sizes {dict(zip(bags, sizes, strict=True))}: "
                                     f"{solver.reason_unknown()}")
@@ -244,9 +243,9 @@ def _input_size(combo: Sequence[Any]) -> int:
     return sum(len(v) for v in combo if isinstance(v, list))
 
 
-def _enumerate(pair: Pair, options: Options, end: float, stats: ValidationStats, note: str
-               ) -> MethodOutcome:
-    confirmed = validate(pair.left, pair.right, enumerate_candidates(pair, options),
+def _enumerate(pair: Pair, options: Options, end: float, stats: ValidationStats, note: str,
+               limit: int = ENUMERATION_LIMIT) -> MethodOutcome:
+    confirmed = validate(pair.left, pair.right, itertools.islice(enumerate_candidates(pair, options), limit),
                          all_partitions=not pair.sequential_ok, max_parts=options.max_partitions,
                          stats=stats, deadline=end)
     if confirmed is not None:

@@ -25,6 +25,7 @@ from encoder.aggregates import KeyedAgg
 from encoder.bag_terms import substitute, sym_pairs
 from encoder.basic import leaves
 from encoder.terms import ProgramEncoding
+from verifier.core import budget
 
 MAX_ROUNDS = 8
 
@@ -71,7 +72,6 @@ def _facts(keyed: KeyedAgg, tag: str, timeout_s: float) -> list[z3.BoolRef]:
 
 
 def _valid(formula: z3.BoolRef, timeout_s: float) -> bool:
-    solver = z3.Solver()
-    solver.set("timeout", max(1, int(timeout_s * 1000)))
+    solver = budget.solver(timeout_s)
     solver.add(z3.Not(formula))
-    return solver.check() == z3.unsat
+    return budget.check(solver) == z3.unsat

@@ -64,6 +64,7 @@ from sparklite.relational import ast as R
 from sparklite.relational import build, effects
 from sparklite.relational.rows import may_keep_signed_zeros, relations, under_aggregate
 from sparklite.relational.types import BIGINT, DoubleType, IntegralType
+from verifier.core import budget
 from verifier.core.base import Inconclusive, NotApplicable, Proved
 
 NAME = "NoAgg"
@@ -216,15 +217,13 @@ class Prover:
     # ---- Z3
 
     def unsat(self, ctx: Context, facts: Sequence[z3.BoolRef], query: z3.BoolRef) -> bool:
-        left = self.until - time.monotonic()
-        if left <= 0:
+        if time.monotonic() >= self.until:  # the check's hard cap; each query has a resource budget
             raise Unproved("ran out of time while proving")
         axioms = ctx.key_axioms() if ctx.quantified else []
         for extra in ([], axioms) if axioms else ([],):
-            s = z3.Solver()
-            s.set("timeout", max(50, int(1000 * min(self.timeout_s, self.until - time.monotonic()))))
+            s = budget.solver(self.timeout_s)
             s.add(*facts, *extra, query)
-            r = s.check()
+            r = budget.check(s)
             if r == z3.unsat:
                 if extra:  # the declared keys and references were needed: the proof assumes them
                     self.assumptions.update(constraint_texts(ctx.tables.values()))
