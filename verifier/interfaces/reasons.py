@@ -88,6 +88,8 @@ def detail(result: Result) -> list[str]:
 
 
 def _equivalent(result: Result) -> str:
+    if result.method == "congruence" and result.explanation:  # verifier.core.congruence: its own words
+        return f"Proved for every input and every partitioning: {result.explanation}."
     if "relational" in result.stats and result.explanation:  # DataFrame/SQL: the prover's own words
         return f"Proved for every input and every partitioning: {result.explanation}."
     why = _PROVED.get(result.method or "", "a proof method showed that the outputs agree")

@@ -54,6 +54,19 @@ def kernel(program: Program) -> Program:
     return simplify(desugar(program))
 
 
+def congruent_programs(pair: Pair, run: Run, what: str, assumptions: tuple[str, ...], stats: dict[str, Any],
+                       extra: tuple[Any, Any] = (None, None)) -> Result | None:
+    """``equivalent`` by congruence when the kernels (and ``extra``, what else each side observes) are
+    equal up to renaming (``sparklite.canonical``), else None."""
+    from sparklite.canonical import nondeterminism, program_key, renamed
+    from verifier.core.congruence import congruent_result
+
+    if extra[0] != extra[1] or program_key(pair.left) != program_key(pair.right):
+        return None
+    return congruent_result(run, what, renamed(pair.left, pair.right), assumptions,
+                            nondeterminism(pair.left), stats)
+
+
 def _match_by_position(left: Program, right: Program) -> Program:
     """RIGHT with its parameters renamed to LEFT's (parameters are matched by position)."""
     from sparklite.rename import rename_params
@@ -161,6 +174,10 @@ class RddKind:
 
     def accepts(self, lp: LoadedProgram, rp: LoadedProgram) -> bool:
         return True
+
+    def congruent(self, lp: LoadedProgram, rp: LoadedProgram, run: Run) -> Result | None:
+        pair, _ = prepare_loaded(lp, rp, run)
+        return congruent_programs(pair, run, "programs", (), {})
 
     def check(self, lp: LoadedProgram, rp: LoadedProgram, run: Run) -> Result:
         pair, loaded = prepare_loaded(lp, rp, run)
