@@ -8,6 +8,7 @@ method (or refuted): what these tests pin is that ``congruence`` never claims it
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -281,3 +282,36 @@ def test_df_script_equal_to_itself_and_to_a_renaming(tmp_path: Path) -> None:
 def test_df_script_mutations_are_not_congruent(tmp_path: Path, mutant: str) -> None:
     result = check(_script(tmp_path, "base", DF_SCRIPT), _script(tmp_path, "mutant", mutant), timeout=5)
     assert result.method != METHOD
+
+
+# ---------------------------------------------------------------------------------------------------
+# Fuzz: renamings are proved by congruence, renamed mutations are never proved wrongly
+# (``tests/fuzz_congruence.py``; ``scripts/fuzz_nightly.py --flavor congruence|rel-congruence``)
+# ---------------------------------------------------------------------------------------------------
+
+FUZZ_PAIRS = 60
+
+
+def _renamings_proved(campaign: Any) -> None:
+    renamed = [r for r in campaign.checked if r.steps == ("rename",)]
+    assert renamed, campaign.summary()
+    missed = [r for r in renamed if (r.verdict, r.method) != ("equivalent", METHOD)]
+    assert not missed, [(r.index, r.verdict, r.method) for r in missed]
+
+
+def test_fuzz_rdd_renamings_and_mutations() -> None:
+    from test_soundness_fuzz import SEED, assert_sound, run_campaign
+
+    campaign = run_campaign(SEED, FUZZ_PAIRS, flavor="congruence")
+    assert_sound(campaign, FUZZ_PAIRS)
+    _renamings_proved(campaign)
+
+
+def test_fuzz_relational_renamings_and_variants() -> None:
+    from test_rel_soundness_fuzz import SEED, check_pair, summary
+    from test_soundness_fuzz import assert_sound, run_campaign
+
+    campaign = run_campaign(SEED, FUZZ_PAIRS, timeout_s=0.5, flavor="rel-congruence", pair_fn=check_pair)
+    print(summary(campaign))
+    assert_sound(campaign, FUZZ_PAIRS)
+    _renamings_proved(campaign)
