@@ -98,8 +98,8 @@ def check_relational(lp: LoadedProgram, rp: LoadedProgram, run: Run) -> Result:
 
 def congruent_relational(lp: LoadedProgram, rp: LoadedProgram, run: Run) -> Result | None:
     """``equivalent`` by congruence (``verifier.core.congruence``) when the aligned plans are equal up to
-    inner names (``sparklite.relational.canonical``; the result's names too unless ``ignore_names``),
-    with the assumptions the prover lists (declared keys); else None, and ``check_relational`` decides."""
+    inner names (``sparklite.relational.canonical``; the result's names too unless ``ignore_names``);
+    else None, and ``check_relational`` decides."""
     from sparklite.relational.canonical import nondeterminism, rel_key, renamed
     from verifier.core.congruence import congruent_result
 
@@ -115,8 +115,9 @@ def congruent_relational(lp: LoadedProgram, rp: LoadedProgram, run: Run) -> Resu
     if rel_key(left.body, keep) != rel_key(right.body, keep):
         return None
     run.warnings.extend(w for w in nullability_warnings(left, right) if w not in run.warnings)
-    return congruent_result(run, "programs", renamed(left.body, right.body), constraint_texts(left.params),
-                            nondeterminism(left.body), {"relational": {"names": names}})
+    # no declared key is assumed: the two plans agree on every input of the tables' columns
+    return congruent_result(run, "programs", renamed(left.body, right.body), (), nondeterminism(left.body),
+                            {"relational": {"names": names}})
 
 
 def _prove(left: R.RelProgram, right: R.RelProgram, run: Run) -> RelProof | Inconclusive | NotApplicable:
