@@ -20,11 +20,12 @@ equal keys mean equal plans up to inner names; different keys mean nothing.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import fields
 from typing import Any
 
 from sparklite.relational import ast as R
-from sparklite.relational.types import Schema
+from sparklite.relational.types import Schema, SqlType
 
 Key = tuple[Any, ...]
 
@@ -39,12 +40,13 @@ def rel_key(body: R.Rel | R.Action, keep_names: bool = True) -> Key:
 
 def _key(node: Any) -> Any:
     if isinstance(node, R.Col):
-        return ("Col", node.index, _key(node.type), node.nullable)
+        return ("Col", node.index, node.type, node.nullable)
     if isinstance(node, Schema):
-        return ("Schema", tuple((_key(f.type), f.nullable) for f in node.fields))
+        return ("Schema", tuple((f.type, f.nullable) for f in node.fields))
     if isinstance(node, R.RNode):
-        return (type(node).__name__, *(_key(getattr(node, f.name)) for f in fields(node)
-                                       if f.compare and f.name != "loc"))
+        return (type(node).__name__, *(_key(getattr(node, name)) for name in _compared(type(node))))
+    if isinstance(node, SqlType):  # frozen dataclasses: equal exactly when the types are the same
+        return node
     if isinstance(node, tuple):
         return tuple(_key(x) for x in node)
     if isinstance(node, float):
@@ -54,12 +56,18 @@ def _key(node: Any) -> Any:
     return (type(node).__name__, repr(node))
 
 
+@functools.cache
+def _compared(cls: type) -> tuple[str, ...]:
+    """The fields of a node class that its equality compares (locations never do)."""
+    return tuple(f.name for f in fields(cls) if f.compare and f.name != "loc")
+
+
 def nondeterminism(body: R.Rel | R.Action) -> tuple[str, ...]:
     """Where Spark's outcome of ``body`` is one of several (so two runs of one plan may differ, and
     congruence compares the *sets* of outcomes): a limit, ``first()``/``take(n)`` (which rows, unless a
     sort without ties precedes), ``dropDuplicates`` (which row of a group), an expression or aggregate
     that may raise (which error a task reports first)."""
-    from sparklite.relational.effects import agg_raise_kinds, raise_kinds
+    from sparklite.relational.effects import agg_raise_kinds, own_kinds
     from sparklite.relational.rows import relations
 
     out: list[str] = []
@@ -69,7 +77,7 @@ def nondeterminism(body: R.Rel | R.Action) -> tuple[str, ...]:
                        "ties fixes them)")
         elif isinstance(rel, R.DropDuplicates):
             out.append("which row of each group dropDuplicates keeps")
-    if any(isinstance(n, R.AggCall) and agg_raise_kinds(n) or _is_expr(n) and raise_kinds(n)
+    if any(isinstance(n, R.AggCall) and agg_raise_kinds(n) or _is_expr(n) and own_kinds(n)
            for n in _nodes(body)):
         out.append("which error Spark raises when several rows or expressions may fail (the first task "
                    "to fail decides)")
@@ -90,20 +98,18 @@ def _nodes(root: Any) -> list[Any]:
             stack.extend(node)
         elif isinstance(node, R.RNode):
             out.append(node)
-            stack.extend(getattr(node, f.name) for f in fields(node) if f.name != "loc")
+            stack.extend(getattr(node, name) for name in _compared(type(node)))
     return out
 
 
 def renamed(left: R.Rel | R.Action, right: R.Rel | R.Action) -> list[tuple[str, str]]:
     """The inner column names ``right`` spells differently from ``left`` (LEFT's, RIGHT's), in order,
     for two plans with equal keys: what a user reads in the reason of a congruence proof."""
-    out: list[tuple[str, str]] = []
+    out: dict[tuple[str, str], None] = {}
     for a, b in zip(_nodes(left), _nodes(right), strict=False):
-        names: list[tuple[str, str]] = []
-        if isinstance(a, R.Col) and isinstance(b, R.Col):
-            names.append((a.name, b.name))
+        if isinstance(a, R.Col) and isinstance(b, R.Col) and a.name != b.name:
+            out[(a.name, b.name)] = None
         schema_a, schema_b = getattr(a, "schema", None), getattr(b, "schema", None)
-        if isinstance(schema_a, Schema) and isinstance(schema_b, Schema):
-            names.extend(zip(schema_a.names, schema_b.names, strict=False))
-        out.extend(p for p in names if p[0] != p[1] and p not in out)
-    return out
+        if isinstance(schema_a, Schema) and isinstance(schema_b, Schema) and schema_a is not schema_b:
+            out.update((p, None) for p in zip(schema_a.names, schema_b.names, strict=False) if p[0] != p[1])
+    return list(out)
