@@ -30,7 +30,7 @@ from verifier.core.run import Run
 
 METHOD = "congruence"
 
-SETS_CAVEAT = ("the programs are nondeterministic ({what}): they have the same set of possible outcomes, "
+SETS_CAVEAT = ("the {kind} are nondeterministic ({what}): they have the same set of possible outcomes, "
                "errors compared as sets of possible errors, and two runs may still pick different ones")
 
 
@@ -42,7 +42,7 @@ def congruent_result(run: Run, what: str, renamed: Sequence[tuple[str, str]], as
     caveats = tuple(dict.fromkeys(nondeterminism))
     listed = list(dict.fromkeys(assumptions))
     if caveats:
-        listed.append(SETS_CAVEAT.format(what="; ".join(caveats)))
+        listed.append(SETS_CAVEAT.format(kind=what, what="; ".join(caveats)))
     if renamed:
         shown = ", ".join(f"{a} -> {b}" for a, b in renamed[:6]) + (", ..." if len(renamed) > 6 else "")
         reason = (f"the two {what} are the same up to renaming: {shown} (LEFT's name -> RIGHT's); "
