@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import statistics
 import sys
@@ -310,9 +311,12 @@ def _summary(result: Any, seconds: float) -> dict[str, Any]:
 
 
 def report(rows: list[dict[str, Any]], wall: float, timeout: float) -> str:
+    load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
     lines = ["# sparkeq on TPC-H and TPC-DS: every query against itself and a renaming of itself", "",
              f"{len(rows)} queries of `{CORPUS}` ({wall:.0f} s wall, `--timeout {timeout:g}`, in process, "
-             "no replay). *Read*: sparkeq answers anything but `error` for the query against itself. "
+             f"no replay; load average {load} at the end on a 2-core machine shared with other jobs, "
+             "so times are upper bounds). *Read*: sparkeq answers anything but `error` for the query "
+             "against itself. "
              "*Renamed*: CTEs inlined, table/subquery aliases and inner column aliases renamed, output "
              "names kept (`bench/tpc.py`).", "",
              "| suite | queries | read | self proved | self median s | self max s | renamed generated "
