@@ -38,22 +38,25 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--depth", type=int, default=3, help="nesting of bag operators in generated programs")
     ap.add_argument("--hours", type=float, default=None, help="stop after this long, whatever the count")
     ap.add_argument("--report", type=Path, default=None, help="write every pair's record as JSON here")
-    ap.add_argument("--flavor", choices=("classic", "rich", "ties", "outer", "empty", "rel"),
+    ap.add_argument("--flavor", choices=("classic", "rich", "ties", "outer", "empty", "rel", "congruence",
+                                         "rel-congruence"),
                     default="classic",
                     help="classic: Int/Bool programs; rich: strings, floats, None, lists, ordered results; "
                          "ties: sorts with ties over unions and shuffles; "
                          "outer: outer joins of inputs holding None (tests/fuzz_outer.py); "
                          "empty: rich programs with countByValue/top, judged on inputs with no partition "
                          "too (an empty text file); rel: DataFrame/SQL programs "
-                         "(tests/test_rel_soundness_fuzz.py)")
+                         "(tests/test_rel_soundness_fuzz.py); congruence, rel-congruence: a program "
+                         "against a renaming of itself or a renamed mutation (tests/fuzz_congruence.py)")
     args = ap.parse_args(argv)
 
     deadline = args.hours * 3600 if args.hours is not None else None
-    if args.flavor == "rel":
-        from test_rel_soundness_fuzz import run_rel_campaign, summary
+    if args.flavor in ("rel", "rel-congruence"):
+        from test_rel_soundness_fuzz import check_pair, summary
 
-        campaign = run_rel_campaign(args.seed, args.pairs, workers=args.workers, timeout_s=args.timeout,
-                                    trials=args.trials, deadline_s=deadline, max_depth=args.depth)
+        campaign = run_campaign(args.seed, args.pairs, workers=args.workers, timeout_s=args.timeout,
+                                trials=args.trials, deadline_s=deadline, max_depth=args.depth,
+                                flavor=args.flavor, pair_fn=check_pair)
         print(summary(campaign))
     else:
         campaign = run_campaign(args.seed, args.pairs, workers=args.workers, timeout_s=args.timeout,

@@ -202,7 +202,11 @@ def check_pair(seed: int, index: int, timeout_s: float, trials: int, max_depth: 
     """Generate pair ``index`` of ``seed``, ask the verifier, and let the interpreter judge the answer.
     Never raises: whatever goes wrong is part of the record."""
     rec = RelPairRecord(index)
-    asked = ask_verifier(rec, lambda: generate_pair(seed, index, max_depth), timeout_s)
+    if flavor == "rel-congruence":  # renamings and renamed variants (issue 22): tests/fuzz_congruence.py
+        from fuzz_congruence import generate_rel_congruence_pair as make
+    else:
+        make = generate_pair
+    asked = ask_verifier(rec, lambda: make(seed, index, max_depth), timeout_s)
     if asked is None:
         return rec
     left, right, result = asked

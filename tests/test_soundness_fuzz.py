@@ -181,6 +181,10 @@ def generate_pair(seed: int, index: int, max_depth: int = MAX_DEPTH, flavor: str
         return generate_outer_pair(seed, index)
     if flavor == "empty":
         return _generate_empty_pair(seed, index)
+    if flavor == "congruence":  # renamings and renamed mutations (issue 22): tests/fuzz_congruence.py
+        from fuzz_congruence import generate_congruence_pair
+
+        return generate_congruence_pair(seed, index)
     rng = random.Random(f"{seed}:{index}")
     config = GenConfig(max_depth=max_depth, max_defs=1, max_lets=1, p_tuple_body=0.1)
     # The generator's unconstrained draws are mostly programs with several arbitrary (partition-dependent)

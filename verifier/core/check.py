@@ -5,7 +5,9 @@ Order of business, soundness first:
 1. load both sides (``verifier.core.loading``); any ``InputError`` becomes verdict ``error`` with its
    location.
 2. pick the pair's program kind (``KINDS``: DataFrame scripts, RDD scripts, DataFrame/SQL programs, RDD
-   programs; ``verifier.core.kind.ProgramKind``) and let it decide: prove, search for a difference,
+   programs; ``verifier.core.kind.ProgramKind``); two sides that are the same kernel term up to renaming
+   are ``equivalent`` at once (the kind's ``congruent``, ``verifier.core.congruence``); otherwise the
+   kind decides: prove, search for a difference,
    and replay a difference on Spark when asked. ``equivalent`` only with a proof; ``not_equivalent``
    only with inputs on which the reference interpreter shows a difference; a difference Spark does not
    reproduce falls back to ``unknown``.
@@ -55,7 +57,7 @@ def _check(left: Any, right: Any, run: Run) -> Result:
         lp, rp = load_both(left, right, run)
         kind = next(k for k in KINDS if k.accepts(lp, rp))
         with z3_watchdog(run.deadline):
-            return kind.check(lp, rp, run)
+            return kind.congruent(lp, rp, run) or kind.check(lp, rp, run)
     except InputError as exc:
         return run.result("error", reason=str(exc))
 

@@ -157,35 +157,60 @@ def _prove_in_views(pair: Pair, run: Run) -> Result | None:
     return None
 
 
+def partition_warnings(program: Any, run: Run, patiences: float) -> None:
+    """The partition-dependence warnings of one program (``_dependence_warnings``), searched for at most
+    ``patiences`` patiences: for a pair proved without them (congruence), whose verdict they do not
+    change but whose user should still hear that the result depends on how Spark partitions the data."""
+    from verifier.core.methods import partition_independence as pi
+
+    try:
+        checks = pi.check_program(program, run.method_options())
+        _dependence_warnings("LEFT", program, checks, run, run.step_end(patiences))
+    except OutOfTime:
+        run.said.append("partition independence: stopped (out of time); only warnings were at stake")
+    except Exception as exc:  # noqa: BLE001 - only warnings are at stake
+        _internal(run, "partition independence", exc)
+
+
+def _dependence_warnings(side: str, program: Any, checks: list[Any], run: Run, until: float) -> Any:
+    """Warn about each aggregation of ``program`` not proved independent, and look (until ``until``) for
+    an input and two partitionings on which its output differs: the witness, or None."""
+    from verifier.core.methods import partition_independence as pi
+
+    bad = [c for c in checks if not c.independent]
+    if not bad:
+        return None
+    # a warning is a claim: "partition-dependent" only with a witness the interpreter confirmed
+    witness = None
+    if run.remaining() > 0:
+        try:
+            witness = pi.find_witness(program, run.method_options(), deadline=until)
+        except OutOfTime:
+            run.warnings.extend(c.unproved() for c in bad)
+            raise
+        except Exception as exc:  # noqa: BLE001
+            _internal(run, "partition-dependence search", exc)
+    run.warnings.extend(c.warning() if witness is not None and len(bad) == 1 else c.unproved()
+                        for c in bad)
+    if witness is None:
+        run.said.append(f"partition independence: {side} not proved partition-independent and no "
+                        "input found on which its output depends on partitioning")
+        return None
+    run.warnings.append(
+        f"{side}'s output depends on partitioning: on {_inputs_text(witness.inputs)} it gives "
+        f"{json_text(witness.first_outcome)} with partitions {_parts_text(witness.first)} but "
+        f"{json_text(witness.second_outcome)} with partitions {_parts_text(witness.second)}")
+    return witness
+
+
 def _partition_dependence(pair: Pair, checks: list[list[Any]], run: Run) -> Result | None:
     """Warn about each aggregation not proved independent; look for a partitioning that separates the
     pair (a program whose output changes with partitioning, where the other does not follow)."""
-    from verifier.core.methods import partition_independence as pi
 
     for side, program, cs in (("LEFT", pair.left, checks[0]), ("RIGHT", pair.right, checks[1])):
-        bad = [c for c in cs if not c.independent]
-        if not bad:
-            continue
-        # a warning is a claim: "partition-dependent" only with a witness the interpreter confirmed
-        witness = None
-        if run.remaining() > 0:
-            try:
-                witness = pi.find_witness(program, run.method_options(), deadline=run.deadline)
-            except OutOfTime:
-                run.warnings.extend(c.unproved() for c in bad)
-                raise
-            except Exception as exc:  # noqa: BLE001
-                _internal(run, "partition-dependence search", exc)
-        run.warnings.extend(c.warning() if witness is not None and len(bad) == 1 else c.unproved()
-                            for c in bad)
+        witness = _dependence_warnings(side, program, cs, run, run.deadline)
         if witness is None:
-            run.said.append(f"partition independence: {side} not proved partition-independent and no "
-                            "input found on which its output depends on partitioning")
             continue
-        run.warnings.append(
-            f"{side}'s output depends on partitioning: on {_inputs_text(witness.inputs)} it gives "
-            f"{json_text(witness.first_outcome)} with partitions {_parts_text(witness.first)} but "
-            f"{json_text(witness.second_outcome)} with partitions {_parts_text(witness.second)}")
         cands = [Candidate(witness.inputs, witness.first, "partition witness"),
                  Candidate(witness.inputs, witness.second, "partition witness")]
         if run.script is not None:  # a script cannot choose partitions: Spark's reading of the files

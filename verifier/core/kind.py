@@ -32,6 +32,13 @@ class ProgramKind(Protocol):
         in order; the last kind accepts every pair."""
         ...
 
+    def congruent(self, lp: LoadedProgram, rp: LoadedProgram, run: Run) -> Result | None:
+        """``equivalent`` (method ``congruence``, ``verifier.core.congruence``) when the two sides, read
+        as ``check`` reads them, are the same kernel term up to renaming of bound names, with nothing
+        observed renamed; else None (``check`` decides). Syntactic: no solver query. Raises
+        ``InputError`` as ``check`` would for a pair that cannot be compared."""
+        ...
+
     def check(self, lp: LoadedProgram, rp: LoadedProgram, run: Run) -> Result:
         """Decide the loaded pair: prove, else search for a difference (validated on the reference
         interpreter), and replay a difference on Spark when ``run.options.replay`` (through

@@ -92,6 +92,8 @@ def _equivalent(result: Result) -> str:
     # never "every input" silently: a proof that rests on assumptions (an unannotated input taken as
     # int, declared keys) says so, and the assumptions are listed with the result
     inputs = "every input the assumptions allow" if result.assumptions else "every input"
+    if result.method == "congruence" and result.explanation:  # verifier.core.congruence: its own words
+        return f"Proved for {inputs} and every partitioning: {result.explanation}."
     if "relational" in result.stats and result.explanation:  # DataFrame/SQL: the prover's own words
         return f"Proved for {inputs} and every partitioning: {result.explanation}."
     why = _PROVED.get(result.method or "", "a proof method showed that the outputs agree")

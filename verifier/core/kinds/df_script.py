@@ -256,6 +256,30 @@ def _check_df_scripts(lp: LoadedProgram, rp: LoadedProgram, run: Run) -> Result:
     return check_df_scripts(lp, rp, run)
 
 
+def congruent_df_scripts(lp: LoadedProgram, rp: LoadedProgram, run: Run) -> Result | None:
+    """``equivalent`` by congruence (``verifier.core.congruence``) when the aligned scripts read the same
+    inputs alike, write the same sinks and run actions whose plans are equal up to inner names
+    (``frontend.script.canonical``); else None, and the proof and search decide."""
+    from frontend.script.canonical import df_script_key
+    from frontend.script.df_program import align_df_sources
+    from sparklite.relational.canonical import nondeterminism, renamed
+    from verifier.core.congruence import congruent_result
+
+    if not (_df_script(lp) and _df_script(rp)):
+        return None
+    left: DfScriptProgram = lp.script
+    right = align_df_sources(left, rp.script)
+    if df_script_key(left) != df_script_key(right):
+        return None
+    n = left.argv_length - 1
+    args = ", ".join(f"sys.argv[{i}]" for i in range(1, n + 1)) or "none"
+    assumed = [f"both scripts are run with the {n} command-line argument(s) they use ({args})"]
+    caveats = [c for a in left.actions for c in nondeterminism(a.body)]
+    names = [p for a, b in zip(left.actions, right.actions, strict=True) for p in renamed(a.body, b.body)]
+    return congruent_result(run, "scripts", names, assumed, caveats,
+                            {"script": describe(left, right), "df_script": True})
+
+
 def _replay_df_scripts(items: Sequence[tuple[Result, Any, Any]], opts: CheckOptions, services: Services
                        ) -> list[Result]:
     """Replay DataFrame scripts' counterexamples (pending ones too), all in one Python process."""
@@ -279,6 +303,9 @@ class DfScriptKind:
 
     def accepts(self, lp: LoadedProgram, rp: LoadedProgram) -> bool:
         return _df_script(lp) or _df_script(rp)
+
+    def congruent(self, lp: LoadedProgram, rp: LoadedProgram, run: Run) -> Result | None:
+        return congruent_df_scripts(lp, rp, run)
 
     def check(self, lp: LoadedProgram, rp: LoadedProgram, run: Run) -> Result:
         return _check_df_scripts(lp, rp, run)

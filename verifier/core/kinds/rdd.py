@@ -19,7 +19,7 @@ from sparklite.ast import Loc, Program
 from sparklite.errors import InputError
 from sparklite.values import to_json
 from verifier.core.base import LoadedProgram, Pair
-from verifier.core.decide import decide
+from verifier.core.decide import decide, partition_warnings
 from verifier.core.result import Counterexample, Result
 from verifier.core.run import CheckOptions, Run, json_text, load_both, plain_reason, with_warning, z3_watchdog
 from verifier.core.services import NO_REPLAYER, ReplayError, Services, SparkUnavailable
@@ -52,6 +52,27 @@ def kernel(program: Program) -> Program:
     from sparklite.simplify import simplify
 
     return simplify(desugar(program))
+
+
+WARNING_PATIENCES = 1.0
+
+
+def congruent_programs(pair: Pair, run: Run, what: str, assumptions: tuple[str, ...], stats: dict[str, Any],
+                       extra: tuple[Any, Any] = (None, None)) -> Result | None:
+    """``equivalent`` by congruence when the kernels (and ``extra``, what else each side observes) are
+    equal up to renaming (``sparklite.canonical``), else None. The verdict needs no solver; the
+    partition-dependence warnings the ordinary steps would give are still searched for (briefly), as a
+    program whose output depends on how Spark partitions its input is worth a warning even when it is
+    compared with itself."""
+    from sparklite.canonical import nondeterminism, program_key, renamed
+    from verifier.core.congruence import congruent_result
+
+    if extra[0] != extra[1] or program_key(pair.left) != program_key(pair.right):
+        return None
+    with z3_watchdog(run.deadline):
+        partition_warnings(pair.left, run, WARNING_PATIENCES)
+    return congruent_result(run, what, renamed(pair.left, pair.right), assumptions,
+                            nondeterminism(pair.left), stats)
 
 
 def _match_by_position(left: Program, right: Program) -> Program:
@@ -163,6 +184,10 @@ class RddKind:
 
     def accepts(self, lp: LoadedProgram, rp: LoadedProgram) -> bool:
         return True
+
+    def congruent(self, lp: LoadedProgram, rp: LoadedProgram, run: Run) -> Result | None:
+        pair, _ = prepare_loaded(lp, rp, run)
+        return congruent_programs(pair, run, "programs", (), {})
 
     def check(self, lp: LoadedProgram, rp: LoadedProgram, run: Run) -> Result:
         pair, loaded = prepare_loaded(lp, rp, run)

@@ -22,7 +22,7 @@ from sparklite.errors import InputError
 from sparklite.values import to_json
 from verifier.core.base import LoadedProgram, Pair
 from verifier.core.decide import decide, difftest_search
-from verifier.core.kinds.rdd import prepare_loaded
+from verifier.core.kinds.rdd import congruent_programs, prepare_loaded
 from verifier.core.result import Result
 from verifier.core.run import (
     SHAPE_SEARCH_PATIENCES,
@@ -279,6 +279,17 @@ class RddScriptKind:
 
     def accepts(self, lp: LoadedProgram, rp: LoadedProgram) -> bool:
         return lp.script is not None or rp.script is not None
+
+    def congruent(self, lp: LoadedProgram, rp: LoadedProgram, run: Run) -> Result | None:
+        from frontend.script.canonical import rdd_script_key
+
+        sp, rp = _script_pair(lp, rp, run)
+        pair, _ = prepare_loaded(lp, rp, run, compare_results=False)
+        keys = (rdd_script_key(sp.left, pair.left), rdd_script_key(sp.right, pair.right))
+        n = sp.left.argv_length - 1
+        args = ", ".join(f"sys.argv[{i}]" for i in range(1, n + 1)) or "none"
+        assumed = (f"both scripts are run with the {n} command-line argument(s) they use ({args})",)
+        return congruent_programs(pair, run, "scripts", assumed, {"script": sp.description()}, keys)
 
     def check(self, lp: LoadedProgram, rp: LoadedProgram, run: Run) -> Result:
         return _check_scripts(lp, rp, run)

@@ -99,6 +99,30 @@ def check_relational(lp: LoadedProgram, rp: LoadedProgram, run: Run) -> Result:
                       stats={**stats, "tried": found.tried})
 
 
+def congruent_relational(lp: LoadedProgram, rp: LoadedProgram, run: Run) -> Result | None:
+    """``equivalent`` by congruence (``verifier.core.congruence``) when the aligned plans are equal up to
+    inner names (``sparklite.relational.canonical``; the result's names too unless ``ignore_names``);
+    else None, and ``check_relational`` decides."""
+    from sparklite.relational.canonical import nondeterminism, rel_key, renamed
+    from verifier.core.congruence import congruent_result
+
+    if not (is_relational(lp) and is_relational(rp)):
+        return None
+    left, right = lp.program, rp.program
+    assert isinstance(left, R.RelProgram) and isinstance(right, R.RelProgram)
+    try:
+        left, right, names = align(left, right)
+    except InputError:
+        return None
+    keep = not run.options.ignore_names
+    if rel_key(left.body, keep) != rel_key(right.body, keep):
+        return None
+    run.warnings.extend(w for w in nullability_warnings(left, right) if w not in run.warnings)
+    # no declared key is assumed: the two plans agree on every input of the tables' columns
+    return congruent_result(run, "programs", renamed(left.body, right.body), (), nondeterminism(left.body),
+                            {"relational": {"names": names}})
+
+
 def _prove(left: R.RelProgram, right: R.RelProgram, run: Run) -> RelProof | Inconclusive | NotApplicable:
     """The term-matching proof (``verifier.core.methods.rel_terms``): each query a resource budget of
     ``PROOF_PATIENCES`` patiences, the check's deadline a hard cap."""
@@ -247,6 +271,9 @@ class RelationalKind:
 
     def accepts(self, lp: LoadedProgram, rp: LoadedProgram) -> bool:
         return is_relational(lp) or is_relational(rp)
+
+    def congruent(self, lp: LoadedProgram, rp: LoadedProgram, run: Run) -> Result | None:
+        return congruent_relational(lp, rp, run)
 
     def check(self, lp: LoadedProgram, rp: LoadedProgram, run: Run) -> Result:
         return check_relational(lp, rp, run)
