@@ -438,7 +438,6 @@ def test_unsupported_driver_code_is_located():
     located(HEAD + "try:\n    print(lines.count())\nexcept ValueError:\n    pass\n", "try", 8, 1)
     located(HEAD + "b = sc.broadcast(3)\nprint(lines.count())\n", "broadcast", 8, 8)
     located(HEAD + "print(sc.textFile(sys.argv[1], 4).count())\n", "textFile arguments", 8, 7)
-    located(HEAD + "print(sys.argv[1], lines.count())\n", "path used as a value", 8, 7)
     located("import sys\nif len(sys.argv) != 3:\n    sys.exit(1)\nfrom pyspark import SparkContext\n"
             "print(SparkContext().textFile(sys.argv[1]).count())\n", "argument check", 2, 4)
 

@@ -47,12 +47,14 @@ class PrintingMixin:
         args, sep, stream = self.print_args(call)
         if stream is not None:  # stderr: logging, no output; the arguments are still evaluated
             self.evaluate_args(pyast.Call(call.func, args, []))
+            self.ignore(stmt, "print(..., file=sys.stderr)", "standard error is not an output compared (the "
+                        "arguments are still evaluated: a job in them runs, and may raise)")
             return
-        if len(args) == 1:
-            collection = self.collection(args[0])
-            if collection is not None:
-                self.print_collection(args[0], collection, stmt)
-                return
+        labelled = self.labelled_collection(args, sep)
+        if labelled is not None:
+            arg, collection, prefix, suffix = labelled
+            self.print_collection(arg, collection, stmt, prefix, suffix)
+            return
         text = self.newline(self.line_expr(args, sep, call), call)
         name = self.fresh(_SINK_BASE)
         self.emit(_at(pyast.Assign([_name(name, stmt, store=True)], text), stmt))
@@ -64,6 +66,65 @@ class PrintingMixin:
         empty string and no print at all differ)."""
         return _at(pyast.BinOp(line, pyast.Add(), _at(pyast.Constant("\n"), at)), at)
 
+    def labelled_collection(self, args: list[pyast.expr], sep: str
+                            ) -> tuple[pyast.expr, tuple[str, pyast.expr], str, str] | None:
+        """``print("counts:", rdd.collect())``: one collected list or dict printed with constant text
+        around it (string constants, names bound to one, literals): (the argument, the collection, the
+        text before it on the line, the text after it), or None."""
+        found = [i for i, a in enumerate(args) if self.collection(a) is not None]
+        if len(found) != 1:
+            return None
+        texts: list[str | None] = [self.constant_text(a) for a in args]
+        i = found[0]
+        if any(t is None for j, t in enumerate(texts) if j != i):
+            return None
+        before = [t for t in texts[:i] if t is not None]
+        after = [t for t in texts[i + 1:] if t is not None]
+        prefix = sep.join(before) + sep if before else ""
+        suffix = sep + sep.join(after) if after else ""
+        collection = self.collection(args[i])
+        assert collection is not None
+        return args[i], collection, prefix, suffix
+
+    def constant_text(self, node: pyast.expr) -> str | None:
+        """``str(node)`` when the script fixes it: a string constant or a literal (also a name bound once
+        to one), rendered by Python's own ``str`` (what ``print`` writes)."""
+        node = self.resolve_name(node)
+        if isinstance(node, pyast.Name) and node.id in self.literal_vars:
+            node = self.literal_vars[node.id]
+        if isinstance(node, pyast.Constant) and isinstance(node.value, str):
+            return node.value
+        if isinstance(node, (pyast.List, pyast.Tuple, pyast.Dict, pyast.Set)):
+            try:
+                return str(pyast.literal_eval(node))
+            except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+                return None
+        return None
+
+    def excluded_field(self, node: pyast.expr) -> str | None:
+        """A printed Spark object (the session, the context, an RDD): its text holds a memory address, an
+        RDD id or a call site, which change from run to run or with the code around it, not with the
+        data. Such a field is excluded from the comparison (a placeholder on both sides; the replay masks
+        it in the real output) and reported; None for other values."""
+        m = self.meta_of(node)
+        if m is not None and m.kind in ("session", "context"):
+            placeholder = "<SparkSession>" if m.kind == "session" else "<SparkContext>"
+            why = ("its text holds a memory address that changes from run to run" if m.kind == "session"
+                   else "its text names the master and the application, settings rather than results")
+        elif self.is_rdd_expr(node):
+            if isinstance(node, pyast.Name) and node.id in self.named_rdds:
+                raise self.error("printing a text file's RDD", "printing the RDD of a text file shows the "
+                                 "file's path, which script mode does not model: print a value computed "
+                                 "from it", node)
+            placeholder = "<RDD>"
+            why = "an RDD's text holds its id and call site, which depend on the code, not on the data"
+        else:
+            return None
+        self.masks.add(placeholder)
+        self.ignore(node, f"printed {placeholder[1:-1]} object",
+                    f"{why}: the field is excluded from the comparison (the rest of the line is compared)")
+        return placeholder
+
     def line_expr(self, args: list[pyast.expr], sep: str, call: pyast.AST) -> pyast.expr:
         """The text ``print(*args, sep=sep)`` writes (without the newline), as a Python expression the
         RDD frontend translates: ``str(a) + sep + str(b)``."""
@@ -71,7 +132,13 @@ class PrintingMixin:
         for a in args:
             if self.collection(a) is not None:
                 raise self.error("printing a list with other values", "a collected list or dict can only be "
-                                 "printed on its own (print(rdd.collect()))", a)
+                                 "printed on its own or with constant text (print('counts:', rdd.collect()))",
+                                 a)
+            placeholder = self.excluded_field(a)
+            text = placeholder if placeholder is not None else self.constant_text(a)
+            if text is not None:
+                parts.append(_at(pyast.Constant(text), a))
+                continue
             parts.append(self.text_of(self.rewrite(a)))
         if not parts:
             return _at(pyast.Constant(""), call)
@@ -276,9 +343,11 @@ class PrintingMixin:
             text += f".{view}()"
         return _at(pyast.parse(text, mode="eval").body, d)
 
-    def print_collection(self, arg: pyast.expr, collection: tuple[str, pyast.expr], stmt: pyast.stmt) -> None:
+    def print_collection(self, arg: pyast.expr, collection: tuple[str, pyast.expr], stmt: pyast.stmt,
+                         prefix: str = "", suffix: str = "") -> None:
         """``print(rdd.collect())``: one line, the repr of the list in partition order, compared as the bag of
-        its elements (the program's value is the RDD itself, after the job has run where Python runs it)."""
+        its elements (the program's value is the RDD itself, after the job has run where Python runs it);
+        ``prefix``/``suffix``: constant text printed on the same line around it."""
         kind, node = collection
         name = self.fresh(_SINK_BASE)
         if kind == "bag":
@@ -286,7 +355,7 @@ class PrintingMixin:
             self.emit(_at(pyast.Assign([_name(name, stmt, store=True)], rdd), stmt))
         else:
             self.emit(_at(pyast.Assign([_name(name, stmt, store=True)], self.rewrite(node)), stmt))
-        self.add_sink("print_collection", "elements", stmt, name)
+        self.add_sink("print_collection", "elements", stmt, name, prefix=prefix, suffix=suffix)
 
     def bag_of(self, node: pyast.expr) -> pyast.expr:
         """For a collected bag (``rdd.collect()`` or a name bound to one): run the job here (a strict

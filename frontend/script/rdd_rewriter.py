@@ -133,6 +133,10 @@ class _Rewriter(pyast.NodeTransformer):
             argv = pyast.Attribute(pyast.Name("sys", pyast.Load()), "argv", pyast.Load())
             index = pyast.Constant(self.d._argv_index(bound))
             return self.visit(_at(pyast.Subscript(argv, index, pyast.Load()), node))
+        if node.id in self.d.literal_vars and isinstance(node.ctx, pyast.Load):
+            import copy
+
+            return _at(copy.deepcopy(self.d.literal_vars[node.id]), node)
         if node.id == "__name__":
             return _at(pyast.Constant("__main__" if self.d.entry is None else _program_name(self.d.filename)),
                        node)

@@ -24,6 +24,23 @@ from frontend.script.rdd_meta import (
 from frontend.script.rdd_program import Sink, Source
 from frontend.script.rdd_rewriter import _Rewriter
 
+# RDD methods that return an RDD (what ``is_rdd_expr`` follows)
+_TRANSFORMATIONS = frozenset({
+    "map", "filter", "flatMap", "mapValues", "flatMapValues", "keys", "values", "cartesian", "join",
+    "leftOuterJoin", "rightOuterJoin", "fullOuterJoin", "union", "distinct", "subtract", "intersection",
+    "foldByKey", "reduceByKey", "aggregateByKey", "combineByKey", "groupByKey", "cache", "persist",
+    "unpersist", "keyBy", "sortBy", "sortByKey", "repartition", "coalesce", "partitionBy", "mapPartitions",
+    "mapPartitionsWithIndex", "glom", "sample", "zip", "zipWithIndex", "groupBy", "cogroup",
+    "subtractByKey", "localCheckpoint", "setName", "pipe"})
+
+
+def _literal_value(node: pyast.expr) -> Any:
+    """The value of a literal display (``[("a", 1), ("b", 2)]``), or None when it is not one."""
+    try:
+        return pyast.literal_eval(node)
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        return None
+
 
 class StatementsMixin:
     """Statements, sinks and sources of ``rdd_driver._Driver``."""
@@ -150,10 +167,22 @@ class StatementsMixin:
             self.meta.pop(n, None)
             self.collected.pop(n, None)
             self.path_vars.pop(n, None)
+            self.literal_vars.pop(n, None)
+            self.rdd_names.discard(n)
+            self.named_rdds.discard(n)
         if value is not None and isinstance(target, pyast.Name) and self.stores.get(target.id) == 1 \
                 and (self._argv_index(value) is not None or _str_const(value) is not None):
             self.path_vars[target.id] = value  # substituted where it is used (a path, or a value)
             return
+        if value is not None and isinstance(target, pyast.Name) and self.stores.get(target.id) == 1 \
+                and isinstance(value, (pyast.List, pyast.Tuple, pyast.Dict, pyast.Set)) \
+                and _literal_value(value) is not None:
+            self.literal_vars[target.id] = value  # data written in the script: substituted where used
+            return
+        if value is not None and isinstance(target, pyast.Name) and self.is_rdd_expr(value):
+            self.rdd_names.add(target.id)
+            if self.is_text_rdd(value):
+                self.named_rdds.add(target.id)
         if value is not None and isinstance(target, pyast.Name):
             if isinstance(value, pyast.Call) and isinstance(value.func, pyast.Name) \
                     and value.func.id in self.defs and self.drives(self.defs[value.func.id]):
@@ -169,6 +198,28 @@ class StatementsMixin:
         assert value is not None
         preferred = target.id if isinstance(target, pyast.Name) else None
         self.emit(_at(pyast.Assign([target], self.rewrite(value, preferred)), stmt))
+
+    def is_rdd_expr(self, node: pyast.expr) -> bool:
+        """Whether ``node`` is an RDD on the driver (a source, a name bound to one, a transformation of
+        one): printing it prints its id and call site, not its data."""
+        if isinstance(node, pyast.Name):
+            return node.id in self.rdd_names
+        if isinstance(node, pyast.Call) and isinstance(node.func, pyast.Attribute):
+            base = self.meta_of(node.func.value)
+            if base is not None:
+                return base.kind == "context" and node.func.attr in ("textFile", "parallelize")
+            return node.func.attr in _TRANSFORMATIONS and self.is_rdd_expr(node.func.value)
+        return False
+
+    def is_text_rdd(self, node: pyast.expr) -> bool:
+        """A ``textFile`` RDD itself (also cached): Spark names it after the path, which its text shows."""
+        while isinstance(node, pyast.Call) and isinstance(node.func, pyast.Attribute) \
+                and node.func.attr in ("cache", "persist"):
+            node = node.func.value
+        if isinstance(node, pyast.Name):
+            return node.id in self.named_rdds
+        return isinstance(node, pyast.Call) and isinstance(node.func, pyast.Attribute) \
+            and node.func.attr == "textFile" and self.meta_of(node.func.value) is not None
 
     def bind_collection(self, target: pyast.Name, kind: str, node: pyast.expr, stmt: pyast.stmt) -> None:
         """``output = counts.collect()`` (the job runs here; the name stands for the RDD's bag when printed
@@ -425,10 +476,13 @@ class StatementsMixin:
         if not call.args or len(call.args) > 2 or call.keywords:
             raise self.error("parallelize arguments", "parallelize is supported with a literal list and an "
                              "optional constant number of slices", call)
-        values = self.literal_iteration(call.args[0])
+        data = call.args[0]
+        if isinstance(data, pyast.Name) and data.id in self.literal_vars:
+            data = self.literal_vars[data.id]  # data = [...] above: the literal itself
+        values = self.literal_iteration(data)
         if values is None:
             try:
-                values = list(pyast.literal_eval(call.args[0]))
+                values = list(pyast.literal_eval(data))
             except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
                 raise self.error("parallelize of a non-literal", "sc.parallelize is supported with a literal "
                                  "list (or range) only: the data must be visible in the script",
@@ -440,7 +494,7 @@ class StatementsMixin:
                 raise self.error("parallelize slices", "parallelize's numSlices must be a positive constant",
                                  call.args[1])
             slices = call.args[1].value
-        text = pyast.unparse(call.args[0])
+        text = pyast.unparse(data)
         key = f"literal:{text}:{slices}:{self.loc(call)}"
 
         def make() -> Source:
