@@ -197,3 +197,94 @@ def test_book_pairs_print_what_their_verdict_says_on_spark(tmp_path):
         truth = p.get("truth", p["expected"])
         assert (lt == rt) == (truth == "equivalent"), (p["name"], lt, rt)
         assert "spark= <SparkSession>" in lt
+
+
+BOOK_EXPECTED = {  # sources (param, kind, path, line) and sinks (kind, observed, line, item, prefix)
+    "book_word_count": ([("arg1_1", "argument", "sys.argv[1]", 15), ("records", "text", "sys.argv[1]", 17)],
+                        [("print_value", "text", 13, 0, ""), ("print_value", "text", 15, 0, ""),
+                         ("print_collection", "elements", 21, 1, "frequencies.collect() =  ")]),
+    "book_word_count_quiet": ([("records", "text", "sys.argv[1]", 16)],
+                              [("print_value", "text", 13, 0, ""),
+                               ("print_collection", "elements", 20, 1, "frequencies.collect() =  ")]),
+    "book_avg_by_key": ([("rdd", "literal", "[('alex', 'Sunnyvale', 25), ('alex', 'Sunnyvale', 33), "
+                          "('mary', 'Ames', 22), ('mary', 'Cupertino', 66), ('jane', 'Ames', 20), "
+                          "('bob', 'Ames', 26)]", 20)],
+                        [*(("print_value", "text", line, 0, "") for line in (15, 19, 21, 22, 26)),
+                         ("print_collection", "elements", 27, 1, "sums.collect() =  ")]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(BOOK_EXPECTED))
+def test_book_scripts_sources_and_sinks(name):
+    from frontend.script.rdd_script import translate_script_file
+
+    sp = translate_script_file(str(ROOT / "cases" / "scripts" / f"{name}.py"))
+    sources, sinks = BOOK_EXPECTED[name]
+    assert [(s.param, s.kind, s.path, s.loc.line) for s in sp.sources] == sources
+    assert [(k.kind, k.observed, k.loc.line, k.index, k.prefix) for k in sp.sinks] == sinks
+    assert [s.path_too for s in sp.sources if s.kind == "argument"] in ([], [True])
+
+
+@pytest.mark.parametrize("pair", [p for p in BOOK_PAIRS if "witness" in p], ids=lambda p: p["name"])
+def test_book_witness_prints_the_manifest_text_in_the_interpreter(pair):
+    """The witness (an empty file named by the argument) makes each script print the manifest's lines."""
+    from frontend.script.rdd_program import input_files
+    from frontend.script.rdd_script import translate_script_file
+
+    left, right = share_path_arguments(translate_script_file(str(ROOT / pair["left"])),
+                                       translate_script_file(str(ROOT / pair["right"])))
+    right = align_sources(left, right)
+    texts = []
+    for sp, side in ((left, "left"), (right, "right")):
+        inputs = {}
+        for s in sp.sources:
+            key = next(iter(input_files(sp, {s.param: ""})), None)  # none for a partition count
+            inputs[s.param] = pair["witness"]["files"][key] if key is not None else 0
+        text, collected = predict(sp, inputs)
+        sink = sp.sinks[-1]
+        assert collected == Bag.of([])
+        printed = text + f"{sink.prefix}[]{sink.suffix}\n"
+        assert printed == "".join(f"{line}\n" for line in pair["witness"][f"{side}_stdout"])
+        texts.append(printed)
+    assert texts[0] != texts[1]
+
+
+COUNTS = textwrap.dedent("""\
+    import sys
+    from pyspark import SparkContext
+    sc = SparkContext(appName="np")
+    lines = sc.textFile(sys.argv[1])
+    counts = lines.flatMap(lambda l: l.split(" ")).map(lambda w: (w, 1)).reduceByKey(lambda a, b: a + b)
+    print("partitions:", counts.getNumPartitions())
+    print("inline:", sc.textFile(sys.argv[1]).map(len).getNumPartitions())
+    DATA = [1, 2, 3, 4, 5]
+    print("par", sc.parallelize(DATA, 3).getNumPartitions())
+    """)
+
+
+def test_partition_counts_follow_the_source_and_spark_s_partitioning():
+    """Counts as Spark 4 gives them (docs/semantics-notes.md): a textFile of a small file has 2
+    partitions on local[2] (none when empty), reduceByKey keeps its parent's, parallelize(d, 3) has 3."""
+    sp = translate_script(COUNTS, "counts.py")
+    kinds = [(s.kind, s.partitions_of) for s in sp.sources]
+    assert kinds == [("text", None), ("partitions", "lines"), ("literal", None), ("partitions", "data_1")]
+    lines = sp.sources[0].param
+    assert predict(sp, {lines: ["a b", "c"], "data_1": [1, 2, 3, 4, 5]}) == (
+        "partitions: 2\ninline: 2\npar 3\n",)
+    assert predict(sp, {lines: [], "data_1": [1, 2, 3, 4, 5]}) == ("partitions: 0\ninline: 0\npar 3\n",)
+
+
+def test_a_partition_count_not_followed_is_refused_where_it_is():
+    src = COUNTS.replace("reduceByKey(lambda a, b: a + b)", "reduceByKey(lambda a, b: a + b, 4)")
+    with pytest.raises(UnsupportedError) as info:
+        translate_script(src, "counts.py")
+    assert info.value.loc.line == 6 and "getNumPartitions" in str(info.value)
+
+
+def test_partition_count_in_one_script_only_is_a_difference():
+    pair = next(p for p in BOOK_PAIRS if p["name"] == "book_word_count_partition_count")
+    result = check(pair["left"], pair["right"], replay=False)
+    assert result.verdict == "not_equivalent"
+    validate(result.to_json())
+    assert "frequencies.getNumPartitions() =  0" in result.counterexample.right[0]  # type: ignore[union-attr]
+

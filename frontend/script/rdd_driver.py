@@ -81,6 +81,8 @@ class _Driver(PrintingMixin, StatementsMixin):
     rdd_names: set[str] = field(default_factory=set)  # names bound to an RDD
     named_rdds: set[str] = field(default_factory=set)  # ... to a textFile RDD (its text shows the path)
     literal_vars: dict[str, pyast.expr] = field(default_factory=dict)  # names bound once to a literal
+    lineage: dict[str, str] = field(default_factory=dict)  # RDD name -> the source its partitions follow
+    source_at: dict[int, str] = field(default_factory=dict)  # id(source call) -> its parameter
 
     def __post_init__(self) -> None:
         self.lines = self.text.splitlines()
@@ -326,6 +328,8 @@ class _Driver(PrintingMixin, StatementsMixin):
                 if _constant_like(value) and self.stores.get(targets[0].id) == 1:
                     if _str_const(value) is not None:
                         self.path_vars[targets[0].id] = value
+                    if isinstance(value, (pyast.List, pyast.Tuple, pyast.Dict, pyast.Set)):
+                        self.literal_vars[targets[0].id] = value  # sc.parallelize(DATA), print(DATA)
                     return True
                 if isinstance(value, pyast.Lambda):
                     return True
@@ -668,8 +672,8 @@ class _Driver(PrintingMixin, StatementsMixin):
     def annotation(self, s: Source) -> str | None:
         if s.kind == "text":
             return "RDD[str]"
-        if s.kind == "argument":
-            return "str"
+        if s.kind in ("argument", "partitions"):
+            return "str" if s.kind == "argument" else "int"
         assert s.values is not None
         t = _literal_type(s.values)
         if t is None:

@@ -25,10 +25,13 @@ class Source:
     ``path`` is the path (or argument) expression as written (``sys.argv[1]``, ``'data/in.txt'``), what
     two scripts' sources are matched by; ``argv_index`` its position in ``sys.argv`` when it comes from
     there, ``literal_path`` the path when it is a string constant. ``slices`` is ``parallelize``'s
-    ``numSlices`` when given. ``loc`` is where the script reads it (the first time). ``path_too``: an
-    argument whose ``sys.argv[i]`` also names a file the script reads or writes (``print("input:", p)``
-    next to ``sc.textFile(p)``): both scripts get the same arguments, so its text is shared symbolic text,
-    and a replay names the file after it (a relative path, ``path_name``)."""
+    ``numSlices`` when given. ``loc`` is where the script reads it (the first time). Kind
+    ``"partitions"`` is an ``int`` input, the partition count of source ``partitions_of`` (what
+    ``rdd.getNumPartitions()`` gives for an RDD whose partitions follow it): set from the partitioning
+    of each run (``with_partition_counts``), the same symbolic value on both sides in a proof.
+    ``path_too``: an argument whose ``sys.argv[i]`` also names a file the script reads or writes
+    (``print("input:", p)`` next to ``sc.textFile(p)``): both scripts get the same arguments, so its
+    text is shared symbolic text, and a replay names the file after it (``path_name``)."""
 
     param: str
     kind: str
@@ -40,6 +43,7 @@ class Source:
     values: tuple[Any, ...] | None = None
     slices: int | None = None
     path_too: bool = False  # an argument that also names a file the script reads or writes
+    partitions_of: str | None = None  # kind "partitions": the source whose partition count it is
 
 
 @dataclass(frozen=True)
@@ -145,6 +149,17 @@ def fixed_inputs(sp: ScriptProgram) -> dict[str, list[Any]]:
     return {s.param: list(s.values or ()) for s in sp.sources if s.kind == "literal"}
 
 
+def with_partition_counts(sp: ScriptProgram, inputs: Mapping[str, Any], parts: Mapping[str, Any]
+                          ) -> dict[str, Any]:
+    """``inputs`` with each ``getNumPartitions()`` input set to the partition count of its source in
+    ``parts`` (the partitioning a run uses), by ``sp``'s parameter names."""
+    out = dict(inputs)
+    for s in sp.sources:
+        if s.kind == "partitions" and s.partitions_of in parts:
+            out[s.param] = len(parts[s.partitions_of])
+    return out
+
+
 def input_files(sp: ScriptProgram, inputs: Mapping[str, Any]) -> dict[str, Any]:
     """A counterexample as the script's user sees it: each text input's lines and each argument's value,
     by the path expression the script reads it from (``{"sys.argv[1]": ["a,b,1"]}``)."""
@@ -176,7 +191,22 @@ def share_path_arguments(left: ScriptProgram, right: ScriptProgram) -> tuple[Scr
 
     def add(sp: ScriptProgram, other: ScriptProgram) -> ScriptProgram:
         have = {s.argv_index for s in sp.sources if s.kind == "argument"}
+        counted = {s.path for s in sp.sources if s.kind == "partitions"}
         for s in other.sources:
+            of = next((o for o in other.sources if o.param == s.partitions_of), None)
+            mine = next((m for m in sp.sources if of is not None and m.path == of.path
+                         and m.kind == of.kind), None)
+            if s.kind == "partitions" and s.path not in counted and mine is not None:
+                name = f"partitions_{len(sp.sources)}"
+                from dataclasses import replace
+
+                from sparklite.types import IntType
+
+                param = sl.Param(name, IntType(), loc=sp.program.loc)
+                sp = replace(sp, program=replace(sp.program, params=(*sp.program.params, param)),
+                             sources=(*sp.sources, replace(s, param=name, partitions_of=mine.param,
+                                                           loc=sl.Loc(sp.filename, 1, 1))))
+                continue
             if s.path_too and s.argv_index not in have and s.argv_index in paths(sp):
                 names = {p.name for p in sp.program.params}
                 name = f"arg{s.argv_index}"

@@ -57,6 +57,8 @@ class _Rewriter(pyast.NodeTransformer):
                               "script mode reads RDD jobs and DataFrame jobs, not both in one script; for a "
                               "text file read it as lines: sc.textFile(path) or "
                               "spark.read.text(path).rdd.map(lambda r: r[0])", node)
+        if isinstance(f, pyast.Attribute) and f.attr == "getNumPartitions" and d.meta_of(f.value) is None:
+            return _name(d.partition_count(node), node)
         if isinstance(f, pyast.Name) and f.id == "sorted" and len(node.args) == 1 and not node.keywords:
             view = d.dict_view(node.args[0])
             if view is not None:  # sorted(counts.items()): the sorted list of the dict's items

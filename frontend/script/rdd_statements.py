@@ -42,6 +42,14 @@ def _literal_value(node: pyast.expr) -> Any:
         return None
 
 
+# transformations whose result has as many partitions as their parent, with at most this many
+# positional arguments (a further one would be numPartitions)
+_SAME_COUNT: dict[str, int] = {
+    "map": 2, "filter": 1, "flatMap": 2, "mapValues": 1, "flatMapValues": 1, "keys": 0, "values": 0,
+    "keyBy": 1, "cache": 0, "persist": 1, "reduceByKey": 1, "groupByKey": 0, "foldByKey": 2,
+    "aggregateByKey": 3, "combineByKey": 3, "distinct": 0, "sortBy": 2, "sortByKey": 1}
+
+
 class StatementsMixin:
     """Statements, sinks and sources of ``rdd_driver._Driver``."""
 
@@ -179,7 +187,10 @@ class StatementsMixin:
                 and _literal_value(value) is not None:
             self.literal_vars[target.id] = value  # data written in the script: substituted where used
             return
-        if value is not None and isinstance(target, pyast.Name) and self.is_rdd_expr(value):
+        self.lineage.pop(target.id, None) if isinstance(target, pyast.Name) else None
+        rdd_target = value is not None and isinstance(target, pyast.Name) and self.is_rdd_expr(value)
+        if rdd_target:
+            assert isinstance(target, pyast.Name)
             self.rdd_names.add(target.id)
             if self.is_text_rdd(value):
                 self.named_rdds.add(target.id)
@@ -198,6 +209,11 @@ class StatementsMixin:
         assert value is not None
         preferred = target.id if isinstance(target, pyast.Name) else None
         self.emit(_at(pyast.Assign([target], self.rewrite(value, preferred)), stmt))
+        if rdd_target:
+            assert isinstance(target, pyast.Name)
+            source = self.lineage_source(value)
+            if source is not None:
+                self.lineage[target.id] = source
 
     def is_rdd_expr(self, node: pyast.expr) -> bool:
         """Whether ``node`` is an RDD on the driver (a source, a name bound to one, a transformation of
@@ -210,6 +226,48 @@ class StatementsMixin:
                 return base.kind == "context" and node.func.attr in ("textFile", "parallelize")
             return node.func.attr in _TRANSFORMATIONS and self.is_rdd_expr(node.func.value)
         return False
+
+    def lineage_source(self, node: pyast.expr) -> str | None:
+        """The source parameter whose partition count ``node``'s RDD has, or None when script mode does
+        not follow it: a source itself, then transformations that keep their parent's count (narrow ones,
+        and shuffles without ``numPartitions``: PySpark's ``_defaultReducePartitions`` is the parent's
+        count when ``spark.default.parallelism`` is unset, which script mode requires; checked on Spark 4,
+        docs/semantics-notes.md)."""
+        if isinstance(node, pyast.Name):  # a name bound to an RDD, or a source already made a parameter
+            if node.id in self.lineage:
+                return self.lineage[node.id]
+            return node.id if any(s.param == node.id and s.kind in ("text", "literal")
+                                  for s in self.sources) else None
+        if not (isinstance(node, pyast.Call) and isinstance(node.func, pyast.Attribute)):
+            return None
+        if self.meta_of(node.func.value) is not None:
+            return self.source_at.get(id(node))
+        limit = _SAME_COUNT.get(node.func.attr)
+        if limit is None or len(node.args) > limit or any(k.arg == "numPartitions" for k in node.keywords):
+            return None
+        return self.lineage_source(node.func.value)
+
+    def partition_count(self, call: pyast.Call) -> str:
+        """``rdd.getNumPartitions()``: an ``int`` input standing for the partition count of the source
+        the RDD's partitions follow (``Source.kind == "partitions"``): the same lineage has the same count
+        on both sides, and a run gives it the count of Spark's partitioning of that source."""
+        import copy
+
+        assert isinstance(call.func, pyast.Attribute)
+        rdd = copy.deepcopy(call.func.value)
+        rdd = self.rewrite(rdd)  # its sources become parameters (no job runs: getNumPartitions runs none)
+        source = self.lineage_source(rdd)
+        if source is None or call.args or call.keywords:
+            raise self.error("getNumPartitions", "getNumPartitions() is read on an RDD whose partitions "
+                             "follow one source through transformations that keep the count (map, filter, "
+                             "reduceByKey without numPartitions...); this RDD's count is not followed",
+                             call)
+        of = next(s for s in self.sources if s.param == source)
+
+        def make() -> Source:
+            return Source(self.fresh("partitions"), "partitions", "getNumPartitions",
+                          f"{of.path}.getNumPartitions()", self.loc(call), partitions_of=source)
+        return self.source_param(f"partitions:{source}", make)
 
     def is_text_rdd(self, node: pyast.expr) -> bool:
         """A ``textFile`` RDD itself (also cached): Spark names it after the path, which its text shows."""
@@ -470,7 +528,9 @@ class StatementsMixin:
         def make() -> Source:
             return Source(self.param_name(preferred, "lines"), "text", reader, path, self.loc(at), argv_index,
                           literal)
-        return self.source_param(f"text:{path}", make)
+        param = self.source_param(f"text:{path}", make)
+        self.source_at[id(at)] = param
+        return param
 
     def literal_source(self, call: pyast.Call, preferred: str | None) -> str:
         if not call.args or len(call.args) > 2 or call.keywords:
@@ -500,7 +560,9 @@ class StatementsMixin:
         def make() -> Source:
             return Source(self.param_name(preferred, "data"), "literal", "sc.parallelize", text,
                           self.loc(call), values=tuple(values), slices=slices)
-        return self.source_param(key, make)
+        param = self.source_param(key, make)
+        self.source_at[id(call)] = param
+        return param
 
     def argument_source(self, index: int, node: pyast.AST) -> str:
         def make() -> Source:

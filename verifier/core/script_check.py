@@ -44,6 +44,7 @@ from frontend.script.rdd_program import (
     input_files,
     path_name,
     text_input_hints,
+    with_partition_counts,
 )
 from sparklite.ast import Program
 from sparklite.values import (
@@ -134,6 +135,9 @@ class ScriptPair:
             if s.kind == "literal":
                 out[s.param] = list(fixed[s.param])
                 continue
+            if s.kind == "partitions":  # set from each side's partitioning when it runs
+                out[s.param] = 0
+                continue
             if s.param not in inputs:
                 out[s.param] = [] if s.kind == "text" else ""
                 continue
@@ -166,6 +170,16 @@ class ScriptPair:
         names = {rs.param: ls.param for ls, rs in zip(self.left.sources, self.right.sources, strict=True)}
         return left, {names[k]: v for k, v in right.items()}
 
+    def counted_right(self, inputs: Mapping[str, Any], rparts: Mapping[str, Any]) -> dict[str, Any]:
+        """``inputs`` (LEFT's names) with RIGHT's ``getNumPartitions()`` inputs set from RIGHT's own
+        partitioning ``rparts`` (also by LEFT's names): a script reading a file otherwise counts its own."""
+        names = {rs.param: ls.param for ls, rs in zip(self.left.sources, self.right.sources, strict=True)}
+        out = dict(inputs)
+        for ls, rs in zip(self.left.sources, self.right.sources, strict=True):
+            if rs.kind == "partitions" and names.get(rs.partitions_of or "") in rparts:
+                out[ls.param] = len(rparts[names[rs.partitions_of or ""]])
+        return out
+
     def right_inputs(self, inputs: Mapping[str, Any]) -> dict[str, Any]:
         """``inputs`` (by LEFT's parameter names) by RIGHT's own parameter names."""
         pairs = zip(self.left.sources, self.right.sources, strict=True)
@@ -182,7 +196,8 @@ class ScriptPair:
         if inputs is None:
             return None
         lparts, rparts = self.layouts(inputs)
-        lo, ro = run(left, inputs, lparts), run(right, inputs, rparts)
+        lo = run(left, with_partition_counts(self.left, inputs, lparts), lparts)
+        ro = run(right, self.counted_right(inputs, rparts), rparts)
         differs = observably_differ(self.left, lo, self.right, ro)
         stable = differs and _stable(left, inputs, lparts, lo) and _stable(right, inputs, rparts, ro)
         return Evaluation(Candidate(inputs, lparts, candidate.origin), rparts, lo, ro, differs, stable)
@@ -280,8 +295,9 @@ class ScriptPair:
             one = {s.param: (tuple(confirmed.inputs[s.param]),) for s in self.left.sources
                    if s.kind in ("text", "literal")}
             try:
-                matters = not observably_differ(self.left, run(left, confirmed.inputs, one),
-                                                self.right, run(right, confirmed.inputs, one))
+                matters = not observably_differ(
+                    self.left, run(left, with_partition_counts(self.left, confirmed.inputs, one), one),
+                    self.right, run(right, self.counted_right(confirmed.inputs, one), one))
             except Exception:  # noqa: BLE001 - then show them
                 matters = True
         if not matters:

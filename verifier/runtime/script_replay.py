@@ -323,11 +323,11 @@ def write_inputs(sp: ScriptProgram, inputs: Mapping[str, Any], workdir: str, scr
     for s in sp.sources:
         if s.kind == "text":
             text = lines_file_text(list(inputs[s.param]))
-            if s.argv_index in named:
-                target = os.path.join(workdir, named[s.argv_index])
+            if s.argv_index in named:  # absolute: Spark's JVM may have started in another directory
+                target = os.path.join(os.path.abspath(workdir), named[s.argv_index])
                 with open(target, "w", encoding="utf-8", newline="") as fh:
                     fh.write(text)
-                put(s.argv_index, named[s.argv_index])
+                put(s.argv_index, target)
                 continue
             if s.literal_path is not None:
                 if os.path.isabs(s.literal_path):
@@ -342,6 +342,8 @@ def write_inputs(sp: ScriptProgram, inputs: Mapping[str, Any], workdir: str, scr
             with open(target, "w", encoding="utf-8", newline="") as fh:
                 fh.write(text)
             put(s.argv_index, target)
+        elif s.kind == "argument" and s.path_too:
+            continue  # given as the path of the file (or directory) named after it, above or below
         elif s.kind == "argument":
             value = inputs[s.param]
             if not isinstance(value, str):
@@ -352,7 +354,7 @@ def write_inputs(sp: ScriptProgram, inputs: Mapping[str, Any], workdir: str, scr
             if k.literal_path is not None and os.path.isabs(k.literal_path):
                 raise ReplayError(f"{k.loc}: the script writes the absolute path {k.literal_path!r}")
             if k.argv_index in named:
-                put(k.argv_index, named[k.argv_index])
+                put(k.argv_index, os.path.join(os.path.abspath(workdir), named[k.argv_index]))
             elif k.argv_index is not None:
                 put(k.argv_index, os.path.join(workdir, f"output_{k.argv_index}"))
     return [a if a is not None else f"unused_{i + 1}" for i, a in enumerate(argv)]
@@ -378,6 +380,9 @@ def observe_run(sp: ScriptProgram, run: ScriptRun, reference: Outcome, argv: Seq
     items_count = len({k.index for k in sp.sinks})
     refs = reference if isinstance(reference, tuple) and len(reference) == items_count else None
     lines = [mask_line(line, sp.masks) for line in run.stdout_lines] if sp.masks else list(run.stdout_lines)
+    if any(s.path_too for s in sp.sources):  # a printed path: its text is the name, as in the model
+        prefix = os.path.join(os.path.abspath(workdir), "")
+        lines = [line.replace(prefix, "") for line in lines]
     items: list[Outcome] = []
     pos = 0
     seen: set[int] = set()

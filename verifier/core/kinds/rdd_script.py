@@ -101,7 +101,8 @@ def _proof_under_readings(result: Result, pair: Pair, run: Run) -> Result:
 
     assert run.script is not None
     differs = reading_difference(run.script.left, run.script.right)
-    sensitive = layout_sensitive(pair.left) or layout_sensitive(pair.right)
+    sensitive = layout_sensitive(pair.left) or layout_sensitive(pair.right) or next(
+        (f"getNumPartitions() at {s.loc}" for s in run.script.left.sources if s.kind == "partitions"), None)
     if differs is None or sensitive is None:
         return result
     reason = (f"{result.method} proved the scripts equivalent when both partition their inputs alike, but "
