@@ -437,7 +437,7 @@ def test_unsupported_driver_code_is_located():
     located(HEAD + "n = lines.count()\nsys.exit(n)\nprint(n)\n", "sys.exit", 9, 1)
     located(HEAD + 'spark.conf.set("spark.default.parallelism", "8")\nprint(lines.count())\n',
             "Spark configuration", 8, 16)
-    located(HEAD + "print('%.2f' % lines.count())\n", "%-format", 8, 7)
+    located(HEAD + "print('%.3d' % lines.count())\n", "%-format", 8, 7)
     located(HEAD + "try:\n    print(lines.count())\nexcept ValueError:\n    pass\n", "try", 8, 1)
     located(HEAD + "b = sc.broadcast(3)\nprint(lines.count())\n", "broadcast", 8, 8)
     located(HEAD + "print(sc.textFile(sys.argv[1], 4).count())\n", "textFile arguments", 8, 7)

@@ -288,3 +288,128 @@ def test_partition_count_in_one_script_only_is_a_difference():
     validate(result.to_json())
     assert "frequencies.getNumPartitions() =  0" in result.counterexample.right[0]  # type: ignore[union-attr]
 
+
+
+# --- format specs, rendered exactly as CPython does -----------------------------------------------
+
+VALUES = [0, 1, -1, 7, -42, 1234567, -9876543210, 10**20, 0.0, -0.0, 0.5, -2.5, 3.14159, 1e-7, 123456.789,
+          -1e22, 2.0**70, float("nan"), float("inf"), float("-inf"), True, False]
+PERCENT = ["%d", "%5d", "%-5d|", "%05d", "%+d", "% d", "%i", "%u", "%f", "%.2f", "%8.3f", "%-8.1f|", "%+.0f",
+           "%08.2f", "% .3f", "%#.0f", "%e", "%.2E", "%12.4e", "%g", "%.3g", "%G", "%-10g|", "%#g", "%F",
+           "%s", "%5s", "%-6s|", "%.3s", "%8.2s", "%-8.2s|"]
+
+
+def _run_percent(fmt: str, v: object) -> object:
+    from frontend.script.rdd_printing import _PERCENT, _percent_spec
+
+    m = _PERCENT.fullmatch(fmt.rstrip("|"))
+    assert m is not None
+    kind, spec = _percent_spec(m)  # type: ignore[misc]
+    conv = {"d": lambda x: int(+x), "f": lambda x: float(+x), "s": str}[kind]
+    try:
+        return format(conv(v), spec) + ("|" if fmt.endswith("|") else "")
+    except Exception as exc:  # noqa: BLE001 - the exception is the outcome compared
+        return type(exc)
+
+
+@pytest.mark.parametrize("fmt", PERCENT)
+def test_percent_formats_are_python_s_own(fmt):
+    """``fmt % v`` against the ``format()`` script mode reads it as, over ints, floats (nan, inf, -0.0,
+    large), bools: the same text, or the same exception type."""
+    for v in VALUES:
+        try:
+            expected: object = fmt % v
+        except Exception as exc:  # noqa: BLE001
+            expected = type(exc)
+        assert _run_percent(fmt, v) == expected, (fmt, v)
+
+
+def test_percent_fields_not_modelled_are_refused_where_they_are():
+    with pytest.raises(UnsupportedError) as info:
+        translate_script(HEAD + "print('%.3d' % lines.count())\n", "t.py")
+    assert info.value.loc.line == 5 and "%-format" in str(info.value.construct or info.value)
+    with pytest.raises(UnsupportedError):
+        translate_script(HEAD + "print('%x' % lines.count())\n", "t.py")
+    with pytest.raises(UnsupportedError):
+        translate_script(HEAD + "print('{!r}'.format(lines.count()))\n", "t.py")
+
+
+FORMATS = textwrap.dedent("""\
+    import sys
+    from pyspark import SparkContext
+    sc = SparkContext(appName="f")
+    lines = sc.textFile(sys.argv[1])
+    n = lines.count()
+    avg = lines.map(lambda l: float(len(l))).sum() / 3
+    print("%5d|%-6.2f|%+.1e|%8s|%-4s|%05.1f%%" % (n, avg, avg, "ab", "c", -avg))
+    print("{:>8,}|{:.3g}|{!s:^9}|{x:+08.2f}".format(n * 1000, avg, avg, x=avg))
+    print(f"lines: {n:>6,} avg {avg:.2f}|{avg!s:>12}|{-0.0:.1f}|{n:_^9}|{avg:.1%}")
+    print("avg" + "\t{:.2f}F".format(avg) + '%6.1f' % avg + "%6s|%-7s|" % (True, n > 1)
+          + "{:>6}".format(True))
+    for w in lines.map(lambda l: (l, len(l) * 1.5)).collect():
+        print(f"{w[0]:<10}{w[1]:8.3f}")
+    """)
+
+
+def test_printed_formats_are_the_text_python_prints():
+    """The interpreter's text of a script's %-formats, str.format and f-strings with specs is what
+    CPython prints for the same values (checked on Spark too: the same text, docs/semantics-notes.md)."""
+    sp = translate_script(FORMATS, "f.py")
+    lines = ["abc", "de", ""]
+    text, loop = predict(sp, {sp.sources[0].param: lines})
+    n, avg = 3, sum(float(len(x)) for x in lines) / 3
+    expected = ("%5d|%-6.2f|%+.1e|%8s|%-4s|%05.1f%%\n" % (n, avg, avg, "ab", "c", -avg)  # noqa: UP031
+                + f"{n * 1000:>8,}|{avg:.3g}|{avg!s:^9}|{avg:+08.2f}\n"
+                + f"lines: {n:>6,} avg {avg:.2f}|{avg!s:>12}|{-0.0:.1f}|{n:_^9}|{avg:.1%}\n"
+                + "avg" + f"\t{avg:.2f}F" + '%6.1f' % avg + "%6s|%-7s|" % (True, n > 1)  # noqa: UP031
+                + f"{True:>6}" + "\n")  # noqa: UP031
+    assert text == expected
+    assert loop == Bag.of([f"{w:<10}{len(w) * 1.5:8.3f}" for w in lines])
+
+
+@pytest.mark.spark
+def test_printed_formats_on_spark(tmp_path):
+    from verifier.runtime.script_replay import ScriptJob, run_scripts
+
+    script = tmp_path / "formats.py"
+    script.write_text(FORMATS)
+    (tmp_path / "in.txt").write_text("abc\nde\n\n")
+    sp = translate_script(FORMATS, str(script))
+    predicted = predict(sp, {sp.sources[0].param: ["abc", "de", ""]})
+    (run,) = run_scripts([ScriptJob(str(script), ("in.txt",), str(tmp_path))], "local[2]")
+    assert run.exception is None, run
+    out = list(run.stdout_lines)
+    assert "".join(f"{x}\n" for x in out[:4]) == predicted[0]
+    assert Bag.of(out[4:]) == predicted[1]
+
+
+def test_try_around_the_session_only_and_ordered_dict_loops():
+    """A try block that only builds the session never runs its handler (listed as not mattering); a
+    loop over OrderedDict(sorted(counts.items())).items() prints the sorted pairs (Frank Kane's
+    ratings-counter.py)."""
+    src = textwrap.dedent("""\
+        import collections
+        import sys
+        from pyspark import SparkConf, SparkContext
+        conf = SparkConf().setMaster("local").setAppName("RatingsHistogram")
+        try:
+            sc = SparkContext(conf=conf)
+            path = "ratings.txt"
+        except:
+            print("Failed to connect!")
+        lines = sc.textFile(path)
+        result = lines.map(lambda x: x.split()[2]).countByValue()
+        sortedResults = collections.OrderedDict(sorted(result.items()))
+        for key, value in sortedResults.items():
+            print("%s %i" % (key, value))
+        """)
+    sp = translate_script(src, "ratings.py")
+    assert (8, "except") in {(x.line, x.construct) for x in sp.ignored}
+    (lines,) = (s.param for s in sp.sources)
+    (printed,) = predict(sp, {lines: ["1 2 3", "4 5 3", "6 7 1"]})
+    assert [x for g in printed.groups for x in g.items] == ["1 1", "3 2"]  # in order: sorted keys
+    with pytest.raises(UnsupportedError) as info:
+        job = 'path = "ratings.txt"\n    n = sc.textFile(path).count()'
+        translate_script(src.replace('path = "ratings.txt"', job), "ratings.py")
+    assert info.value.loc.line == 5 and "try" in str(info.value)
+

@@ -81,6 +81,7 @@ class _Driver(PrintingMixin, StatementsMixin):
     rdd_names: set[str] = field(default_factory=set)  # names bound to an RDD
     named_rdds: set[str] = field(default_factory=set)  # ... to a textFile RDD (its text shows the path)
     literal_vars: dict[str, pyast.expr] = field(default_factory=dict)  # names bound once to a literal
+    ordered_dicts: dict[str, pyast.expr] = field(default_factory=dict)  # name -> the sorted(...) it keeps
     lineage: dict[str, str] = field(default_factory=dict)  # RDD name -> the source its partitions follow
     source_at: dict[int, str] = field(default_factory=dict)  # id(source call) -> its parameter
 
@@ -394,6 +395,12 @@ class _Driver(PrintingMixin, StatementsMixin):
         if isinstance(stmt, pyast.For):
             self.for_statement(stmt)
             return
+        if isinstance(stmt, pyast.Try) and self.cannot_raise(stmt.body):
+            for handler in stmt.handlers:
+                self.ignore(handler, "except", "its try block only builds the Spark session and binds "
+                            "constants, which script mode takes not to fail: the handler never runs")
+            self.block([*stmt.body, *stmt.orelse, *stmt.finalbody])
+            return
         construct = {pyast.While: "while loop", pyast.Try: "try", pyast.With: "with", pyast.Raise: "raise",
                      pyast.Global: "global", pyast.Nonlocal: "nonlocal", pyast.Assert: "assert",
                      pyast.Delete: "del", pyast.ClassDef: "class definition",
@@ -402,6 +409,28 @@ class _Driver(PrintingMixin, StatementsMixin):
         raise self.error(construct, f"'{construct}' in the script's driver code is not supported "
                          "(script mode reads straight-line driver code, argument checks, if on driver values "
                          "and for loops over collected results)", stmt)
+
+    def cannot_raise(self, stmts: list[pyast.stmt]) -> bool:
+        """Statements that cannot raise as script mode models them: binding a Spark session, context or
+        conf (Spark is taken to start), a constant, a literal or a path; harmless session calls; pass.
+        A ``try`` around only these never runs its handlers. (A ``try`` around a job is refused: the
+        kernel has no exception handling, so which branch runs is not modelled.)"""
+        for s in stmts:
+            if isinstance(s, pyast.Pass) or isinstance(s, pyast.Expr) and _str_const(s.value) is not None:
+                continue
+            if isinstance(s, pyast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], pyast.Name):
+                v = s.value
+                if self.meta_of(v) is not None and self.meta_of(v) != _ARGV or _constant_like(v):
+                    continue
+            if isinstance(s, pyast.Expr) and isinstance(s.value, pyast.Call) \
+                    and isinstance(s.value.func, pyast.Attribute):
+                base = self.meta_of(s.value.func.value)
+                if base is not None and base.kind in ("conf", "context", "session") \
+                        and s.value.func.attr in ("setAppName", "setMaster", "set", "setLogLevel") \
+                        and all(isinstance(a, pyast.Constant) for a in s.value.args):
+                    continue
+            return False
+        return True
 
     # -- expression statements: prints, sinks, session calls, logging, calls of main ---------------
 

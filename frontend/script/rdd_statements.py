@@ -50,6 +50,21 @@ _SAME_COUNT: dict[str, int] = {
     "aggregateByKey": 3, "combineByKey": 3, "distinct": 0, "sortBy": 2, "sortByKey": 1}
 
 
+def _ordered_dict_of(value: pyast.expr) -> pyast.expr | None:
+    """``collections.OrderedDict(sorted(d.items()))`` (also ``OrderedDict(...)``, ``dict(...)``): the
+    ``sorted(...)`` argument, whose order the dict keeps, or None."""
+    if not (isinstance(value, pyast.Call) and len(value.args) == 1 and not value.keywords):
+        return None
+    f = value.func
+    named = isinstance(f, pyast.Name) and f.id in ("OrderedDict", "dict") or isinstance(f, pyast.Attribute) \
+        and f.attr == "OrderedDict" and isinstance(f.value, pyast.Name) and f.value.id == "collections"
+    arg = value.args[0]
+    if named and isinstance(arg, pyast.Call) and isinstance(arg.func, pyast.Name) \
+            and arg.func.id == "sorted" and len(arg.args) == 1 and not arg.keywords:
+        return arg
+    return None
+
+
 class StatementsMixin:
     """Statements, sinks and sources of ``rdd_driver._Driver``."""
 
@@ -176,6 +191,7 @@ class StatementsMixin:
             self.collected.pop(n, None)
             self.path_vars.pop(n, None)
             self.literal_vars.pop(n, None)
+            self.ordered_dicts.pop(n, None)
             self.rdd_names.discard(n)
             self.named_rdds.discard(n)
         if value is not None and isinstance(target, pyast.Name) and self.stores.get(target.id) == 1 \
@@ -199,6 +215,12 @@ class StatementsMixin:
                     and value.func.id in self.defs and self.drives(self.defs[value.func.id]):
                 raise self.error("driver function result", f"'{value.func.id}' runs driver code (it prints, "
                                  "reads or saves); only calls of it as a statement are supported", value)
+            sorted_items = _ordered_dict_of(value)
+            if sorted_items is not None and self.stores.get(target.id) == 1 \
+                    and self.collection(sorted_items) is not None:
+                # OrderedDict(sorted(counts.items())): its items are the sorted pairs (distinct keys)
+                self.ordered_dicts[target.id] = sorted_items
+                return
             collection = self.collection(value)
             if collection is not None and self.dict_view(collection[1]) is None:
                 self.bind_collection(target, *collection, stmt)
