@@ -192,6 +192,14 @@ def _str_method(name: str, extra: tuple[Type, ...], result: Type) -> Callable[[S
     return rule
 
 
+def _format(ts: Sequence[Type]) -> Type:
+    """``format(value, spec)``: what an f-string field with a spec (``f"{x:.2f}"``) or ``str.format``
+    writes. The value is a number, a bool or a str (``None`` takes no spec: TypeError); the spec a str."""
+    _want(ts[0] in (INT, FLOAT, BOOL, STR), f"format() of a {ts[0]} is not supported")
+    _want(ts[1] == STR, "format()'s spec must be a str")
+    return STR
+
+
 def _split(ts: Sequence[Type]) -> Type:
     _want(ts[0] == STR, f"split is a method of Str, not of {ts[0]}")
     if len(ts) == 2:
@@ -310,6 +318,9 @@ _add("math.floor", (1,), _float_fn("math.floor", INT), math.floor, (VALUE_ERROR,
 _add("math.ceil", (1,), _float_fn("math.ceil", INT), math.ceil, (VALUE_ERROR, OVERFLOW_ERROR),
      "__import__('math').ceil({0})")
 _add("str.split", (1, 2), _split, _py_split, (VALUE_ERROR,), "{0}.split({rest})")
+# Python's own format(): a spec that does not fit the value's type ('d' of a float, 'f' of a str), or
+# an int of more than 4300 digits, raises ValueError; 'c' of an int outside range(0x110000) OverflowError
+_add("py.format", (2,), _format, format, (VALUE_ERROR, OVERFLOW_ERROR), "format({0}, {1})")
 _add("str.strip", (1,), _str_method("strip", (), STR), str.strip, python="{0}.strip()")
 _add("str.lower", (1,), _str_method("lower", (), STR), str.lower, python="{0}.lower()")
 _add("str.upper", (1,), _str_method("upper", (), STR), str.upper, python="{0}.upper()")

@@ -92,8 +92,8 @@ CASES: dict[str, tuple[str, type[InputError], int, int]] = {
     "annotation": ("def p(R: 'dict[int, int]'):\n    return R.count()\n", U, 1, 10),
     "'is' comparison": ("def p(R: 'RDD[int]'):\n    return R.filter(lambda x: x is 1)\n", U, 2, 31),
     "flatMap returning a non-iterable": ("def p(R: 'RDD[int]'):\n    return R.flatMap(lambda x: x + 1)\n", T, 2, 12),
-    "f-string with a format spec or conversion":
-        ("def p(R: 'RDD[float]'):\n    return R.map(lambda x: f'{x:.2f}')\n", U, 2, 28),
+    "f-string with a conversion or a computed spec":
+        ("def p(R: 'RDD[float]'):\n    return R.map(lambda x: f'{x!r}')\n", U, 2, 28),
     "dict indexing": ("def p(R: 'RDD[int]'):\n    counts = R.countByValue()\n    return counts[1]\n", U, 3, 12),
     "string method arguments": ("def p(R: 'RDD[str]'):\n    return R.map(lambda s: s.split(',', 1))\n", U, 2, 41),
     "** on a float": ("def p(R: 'RDD[float]'):\n    return R.map(lambda x: x ** 2)\n", U, 2, 28),

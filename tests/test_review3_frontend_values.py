@@ -84,6 +84,8 @@ INTS = [0, 1, -1, 2, -3, 5, 15, 25, -15, 10 ** 20, 2 ** 53 + 1, 10 ** 310]
 
 HELD = [
     ("float", "lambda x: str(x)", FLTS), ("float", "lambda x: f'v={x}!'", FLTS),
+    ("float", "lambda x: f'{x:.2f}|{x:>9,.1f}|{x:+e}|{x:g}|{x!s:>6}'", FLTS),
+    ("int", "lambda n: f'{n:05d}|{n:,}|{n:x}|{n:.1f}|{n:c}'", [0, 1, -7, 65, 10**6]),
     ("float", "lambda x: x + 1", FLTS), ("float", "lambda x: x // 0.5", FLTS),
     ("float", "lambda x: x % -1.5", FLTS), ("float", "lambda x: round(x)", FLTS),
     ("float", "lambda x: round(x, 1)", FLTS), ("float", "lambda x: round(x, -1)", FLTS),
@@ -131,7 +133,7 @@ def test_udf_translation_agrees_with_python(annot: str, lam: str, pool: list[Any
 REJECTED = [
     ("str", "R.map(lambda s: s.strip(' '))"), ("str", "R.map(lambda s: s.split(',', 1))"),
     ("str", "R.map(lambda s: s[::-1])"), ("str", "R.map(lambda s: f'{s!r}')"),
-    ("float", "R.map(lambda x: f'{x:.2f}')"), ("float", "R.map(lambda x: x ** 2)"),
+    ("float", "R.map(lambda x: f'{x:{x}}')"), ("float", "R.map(lambda x: x ** 2)"),
     ("str", "R.map(lambda s: s or 'e')"), ("float", "R.map(lambda x: max(x, 1))"),
     ("str", "R.map(lambda s: s == 1)"), ("int", "R.sortBy(lambda x: x, ascending=0).collect()"),
     ("str", "R.map(lambda s: sum([float(w) for w in s.split()]) + 1)"),

@@ -663,6 +663,10 @@ class Inference:
             return out, STR
         if name == "py.is_none":
             return out, BOOL
+        if name == "py.format":  # f"{x:.2f}": a number, a bool or a str (format(None, spec) raises)
+            u.restrict(ts[0], NUMERIC | {"str", "bool"}, "a formatted value", loc, INT)
+            u.unify(ts[1], STR, loc, "a format spec is a str")
+            return out, STR
         raise NameResolutionError(f"function '{name}' is not defined", loc)
 
     def _apply_sig(self, sig: Sig, args: list[Any], loc: sl.Loc | None, name: str) -> None:

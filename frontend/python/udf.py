@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import ast as pyast
 import math
+import re
 from dataclasses import replace
 from typing import Any
 
@@ -385,7 +386,8 @@ class Translator(CallsMixin):
 
     def fstring(self, node: pyast.JoinedStr, scope: Scope) -> sl.Expr:
         """``f"{a}-{b}"`` is ``str(a) + "-" + str(b)`` (Python formats each field with ``format(x, "")``,
-        which is ``str(x)`` for the values SparkLite has), evaluated left to right."""
+        which is ``str(x)`` for the values SparkLite has), evaluated left to right; a field with a
+        constant spec is ``format(x, spec)`` (the kernel's ``py.format``, Python's own ``format``)."""
         loc = self.loc(node)
         parts: list[sl.Expr] = []
         for value in node.values:
@@ -394,12 +396,23 @@ class Translator(CallsMixin):
                 continue
             if not isinstance(value, pyast.FormattedValue):
                 raise self.unsupported("f-string", "this f-string is not supported", value)
-            if value.conversion != -1 or value.format_spec is not None:
-                raise self.unsupported("f-string with a format spec or conversion", "f-string fields with a "
-                                       "format spec or a conversion (!r, :.2f) are not supported; only "
-                                       "plain {expr} fields are", value)
+            spec = value.format_spec
+            if value.conversion not in (-1, ord("s")) or spec is not None and not (
+                    len(spec.values) <= 1 and all(isinstance(v, pyast.Constant) for v in spec.values)):
+                raise self.unsupported("f-string with a conversion or a computed spec", "f-string fields "
+                                       "with !r/!a or a spec holding fields are not supported; {expr}, "
+                                       "{expr!s} and constant specs ({x:.2f}, {x:>8,}) are", value)
+            text = spec.values[0].value if spec is not None and spec.values else ""  # type: ignore[attr-defined]
+            if any(len(d) > 4 for d in re.findall(r"\d+", text)):
+                raise self.unsupported("f-string with a huge width", "a format spec's width or precision "
+                                       "over 9999 is not supported", value)
             field = self.scalar(value.value, scope)
-            parts.append(sl.Call("str", (field,), loc=field.loc or loc))
+            if value.conversion == ord("s"):
+                field = sl.Call("str", (field,), loc=field.loc or loc)
+            if text:  # Python calls format(x, spec)
+                parts.append(sl.Call("py.format", (field, sl.StrLit(text, loc=loc)), loc=field.loc or loc))
+            else:
+                parts.append(sl.Call("str", (field,), loc=field.loc or loc))
         if not parts:
             return sl.StrLit("", loc=loc)
         result = parts[0]

@@ -42,7 +42,7 @@ from frontend.script.rdd_meta import (
     _type_or_none,
 )
 from frontend.script.rdd_printing import PrintingMixin
-from frontend.script.rdd_program import ScriptProgram, Sink, Source
+from frontend.script.rdd_program import Ignored, ScriptProgram, Sink, Source
 from frontend.script.rdd_statements import StatementsMixin
 from sparklite import ast as sl
 from sparklite import effects
@@ -76,6 +76,14 @@ class _Driver(PrintingMixin, StatementsMixin):
     argv_length: int = 1
     inlining: list[str] = field(default_factory=list)
     done: bool = False  # a final sys.exit was seen
+    ignored: dict[tuple[int, int, str], Ignored] = field(default_factory=dict)  # shown not to matter
+    masks: set[str] = field(default_factory=set)  # printed fields excluded (rdd_program.MASKS)
+    rdd_names: set[str] = field(default_factory=set)  # names bound to an RDD
+    named_rdds: set[str] = field(default_factory=set)  # ... to a textFile RDD (its text shows the path)
+    literal_vars: dict[str, pyast.expr] = field(default_factory=dict)  # names bound once to a literal
+    ordered_dicts: dict[str, pyast.expr] = field(default_factory=dict)  # name -> the sorted(...) it keeps
+    lineage: dict[str, str] = field(default_factory=dict)  # RDD name -> the source its partitions follow
+    source_at: dict[int, str] = field(default_factory=dict)  # id(source call) -> its parameter
 
     def __post_init__(self) -> None:
         self.lines = self.text.splitlines()
@@ -129,6 +137,12 @@ class _Driver(PrintingMixin, StatementsMixin):
     def error(self, construct: str, message: str, node: pyast.AST | sl.Loc) -> UnsupportedError:
         loc = node if isinstance(node, sl.Loc) else self.loc(node)
         return UnsupportedError(message, loc, construct=construct)
+
+    def ignore(self, node: pyast.AST, construct: str, why: str) -> None:
+        """Record a statement shown not to change the outputs (or a printed field excluded), once per
+        place: the report lists them (``ScriptProgram.ignored``)."""
+        loc = self.loc(node)
+        self.ignored.setdefault((loc.line, loc.col, construct), Ignored(loc.line, loc.col, construct, why))
 
     def fresh(self, base: str) -> str:
         i = 1
@@ -315,6 +329,8 @@ class _Driver(PrintingMixin, StatementsMixin):
                 if _constant_like(value) and self.stores.get(targets[0].id) == 1:
                     if _str_const(value) is not None:
                         self.path_vars[targets[0].id] = value
+                    if isinstance(value, (pyast.List, pyast.Tuple, pyast.Dict, pyast.Set)):
+                        self.literal_vars[targets[0].id] = value  # sc.parallelize(DATA), print(DATA)
                     return True
                 if isinstance(value, pyast.Lambda):
                     return True
@@ -379,6 +395,12 @@ class _Driver(PrintingMixin, StatementsMixin):
         if isinstance(stmt, pyast.For):
             self.for_statement(stmt)
             return
+        if isinstance(stmt, pyast.Try) and self.cannot_raise(stmt.body):
+            for handler in stmt.handlers:
+                self.ignore(handler, "except", "its try block only builds the Spark session and binds "
+                            "constants, which script mode takes not to fail: the handler never runs")
+            self.block([*stmt.body, *stmt.orelse, *stmt.finalbody])
+            return
         construct = {pyast.While: "while loop", pyast.Try: "try", pyast.With: "with", pyast.Raise: "raise",
                      pyast.Global: "global", pyast.Nonlocal: "nonlocal", pyast.Assert: "assert",
                      pyast.Delete: "del", pyast.ClassDef: "class definition",
@@ -387,6 +409,28 @@ class _Driver(PrintingMixin, StatementsMixin):
         raise self.error(construct, f"'{construct}' in the script's driver code is not supported "
                          "(script mode reads straight-line driver code, argument checks, if on driver values "
                          "and for loops over collected results)", stmt)
+
+    def cannot_raise(self, stmts: list[pyast.stmt]) -> bool:
+        """Statements that cannot raise as script mode models them: binding a Spark session, context or
+        conf (Spark is taken to start), a constant, a literal or a path; harmless session calls; pass.
+        A ``try`` around only these never runs its handlers. (A ``try`` around a job is refused: the
+        kernel has no exception handling, so which branch runs is not modelled.)"""
+        for s in stmts:
+            if isinstance(s, pyast.Pass) or isinstance(s, pyast.Expr) and _str_const(s.value) is not None:
+                continue
+            if isinstance(s, pyast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], pyast.Name):
+                v = s.value
+                if self.meta_of(v) is not None and self.meta_of(v) != _ARGV or _constant_like(v):
+                    continue
+            if isinstance(s, pyast.Expr) and isinstance(s.value, pyast.Call) \
+                    and isinstance(s.value.func, pyast.Attribute):
+                base = self.meta_of(s.value.func.value)
+                if base is not None and base.kind in ("conf", "context", "session") \
+                        and s.value.func.attr in ("setAppName", "setMaster", "set", "setLogLevel") \
+                        and all(isinstance(a, pyast.Constant) for a in s.value.args):
+                    continue
+            return False
+        return True
 
     # -- expression statements: prints, sinks, session calls, logging, calls of main ---------------
 
@@ -405,6 +449,13 @@ class _Driver(PrintingMixin, StatementsMixin):
             if isinstance(f, pyast.Attribute):
                 if f.attr == "saveAsTextFile":
                     self.save_statement(value, stmt)
+                    return
+                if f.attr in ("cache", "persist", "unpersist") and self.is_rdd_expr(f.value) \
+                        and self.meta_of(f.value) is None and all(
+                            isinstance(a, (pyast.Name, pyast.Attribute, pyast.Constant))
+                            for a in [*value.args, *(k.value for k in value.keywords)]):
+                    self.ignore(stmt, f"rdd.{f.attr}()", "caching changes where Spark keeps an RDD's "
+                                "partitions, not their elements; it runs no job")
                     return
                 base = self.meta_of(f.value)
                 if base is not None:
@@ -425,22 +476,33 @@ class _Driver(PrintingMixin, StatementsMixin):
 
     def meta_call(self, base: _Meta, f: pyast.Attribute, call: pyast.Call, stmt: pyast.stmt) -> None:
         """A method call on a driver object, as a statement."""
+        construct = f"{pyast.unparse(f)}({'...' if call.args or call.keywords else ''})"
         if base.kind in ("session", "context") and f.attr == "stop":
+            self.ignore(stmt, construct, "stopping Spark after the outputs are written changes none of them")
             return
         if base.kind == "context" and f.attr in ("setLogLevel", "setJobDescription", "setJobGroup",
                                                  "setLocalProperty"):
             self.evaluate_args(call)
+            self.ignore(stmt, construct, "sets what Spark logs or how the UI names jobs: no output of the "
+                        "script depends on it")
             return
-        if base.kind == "runtime_conf" and f.attr == "set":
-            self.check_config(call, "set")
+        if base.kind in ("runtime_conf", "conf") and f.attr in ("set", "setAppName", "setMaster",
+                                                                "setIfMissing", "setAll"):
+            self.check_config(call, f.attr)
+            self.ignore(stmt, construct, "a configuration setting that cannot change what an RDD job "
+                        "computes (a name, memory, UI or logging setting)")
             return
         if base.kind == "logger" or (base.kind == "module" and base.name == "logging"):
             if f.attr in _LOG_METHODS or f.attr in ("basicConfig", "setLevel", "addHandler",
                                                     "disable", "captureWarnings"):
                 self.evaluate_args(call)
+                self.ignore(stmt, construct, "logging writes to standard error, which is not an output "
+                            "compared (its arguments are still evaluated: a job in them runs, and may raise)")
                 return
         if base.kind == "stream" and base.name == "stderr" and f.attr in ("write", "flush"):
             self.evaluate_args(call)
+            self.ignore(stmt, construct, "standard error is not an output compared (the arguments are "
+                        "still evaluated)")
             return
         if base.kind == "context" and f.attr in _OTHER_SOURCES:
             raise self.error(f"sc.{f.attr}", f"'{f.attr}' is not understood in script mode: its effect is "
@@ -550,7 +612,8 @@ class _Driver(PrintingMixin, StatementsMixin):
         self.check_formats(program)
         program = self.drop_format_jobs(program)
         sinks = tuple(self.refine(k, program) for k in sinks)
-        return ScriptProgram(program, tuple(self.sources), sinks, self.argv_length, self.filename, self.entry)
+        return ScriptProgram(program, tuple(self.sources), sinks, self.argv_length, self.filename, self.entry,
+                             tuple(self.ignored.values()), tuple(sorted(self.masks)))
 
     def result_items(self, anchor: pyast.AST) -> tuple[list[str], list[Sink]]:
         """The program's result: one item per sink, except that consecutive printed texts are one item
@@ -600,16 +663,12 @@ class _Driver(PrintingMixin, StatementsMixin):
                                      "argument", n)
 
     def check_argv_uses(self) -> None:
-        """``sys.argv[i]`` is either a path (the replay chooses the file) or a value (an input string):
-        both at once would tie the file's name to the output."""
+        """A ``sys.argv[i]`` that is both a path and a value (printed, computed with) is one input string
+        the file is named after (``Source.path_too``): both scripts get the same arguments."""
         paths = {s.argv_index for s in self.sources if s.kind == "text"}
         paths |= {k.argv_index for k, _ in self.sinks if k.kind == "save_text"}
-        for s in self.sources:
-            if s.kind == "argument" and s.argv_index in paths:
-                raise self.error("path used as a value", f"{s.path} is read as a path and also used as a "
-                                 "value (printed or computed with): the output would depend on the file's "
-                                 "name",
-                                 s.loc)
+        self.sources = [replace(s, path_too=True) if s.kind == "argument" and s.argv_index in paths else s
+                        for s in self.sources]
 
     def drop_format_jobs(self, program: sl.Program) -> sl.Program:
         """Drop a strict job this translation added for a bag sink (``bag_of``, ``format_job``: the job
@@ -642,8 +701,8 @@ class _Driver(PrintingMixin, StatementsMixin):
     def annotation(self, s: Source) -> str | None:
         if s.kind == "text":
             return "RDD[str]"
-        if s.kind == "argument":
-            return "str"
+        if s.kind in ("argument", "partitions"):
+            return "str" if s.kind == "argument" else "int"
         assert s.values is not None
         t = _literal_type(s.values)
         if t is None:

@@ -36,7 +36,10 @@ _HARMLESS_CONF_PREFIXES = ("spark.ui.", "spark.app.name", "spark.executor.memory
                            "spark.executor.cores", "spark.driver.cores", "spark.eventLog.", "spark.logConf",
                            "spark.serializer", "spark.kryo", "spark.sql.", "spark.master",
                            "spark.driver.host", "spark.driver.bindAddress", "spark.local.dir",
-                           "spark.python.worker.memory")
+                           "spark.python.worker.memory",
+                           # the cores a cluster gives the job: ignored in local mode; elsewhere it sizes
+                           # the default parallelism like the cluster does, which proofs range over
+                           "spark.cores.max")
 _OTHER_SOURCES = frozenset({"wholeTextFiles", "binaryFiles", "sequenceFile", "pickleFile", "objectFile",
                             "range", "emptyRDD", "hadoopFile", "newAPIHadoopFile", "hadoopRDD",
                             "newAPIHadoopRDD", "binaryRecords", "union", "broadcast", "accumulator",

@@ -5,8 +5,53 @@ collected results, each a sink compared by its text. A mixin of ``rdd_driver._Dr
 from __future__ import annotations
 
 import ast as pyast
+import re
 
 from frontend.script.rdd_meta import _COLLECTING, _SINK_BASE, _at, _name, _str_const
+
+# one %-format field: %[flags][width][.precision]conversion (no mapping key, no *)
+_PERCENT = re.compile(r"%(?P<flags>[-+ 0#]*)(?P<width>\d*)(?:\.(?P<prec>\d*))?(?P<conv>[sdiufFeEgG%])")
+
+
+def _percent_spec(m: re.Match[str]) -> tuple[str, str] | None:
+    """A %-format field as (kind, the ``format()`` spec of the converted value) with which Python writes
+    the same text (``'%-8.2f' % x`` is ``format(float(+x), '<8.2f')``, ``'%5s' % x`` is
+    ``format(str(x), '>5')``: %-format aligns strings right), or None when it is not modelled (a
+    precision on an integer, flags on a string, ``%%`` with flags). ``tests/test_script_rdd_driver.py``
+    compares both with CPython."""
+    flags, width, prec, conv = m.group("flags"), m.group("width"), m.group("prec"), m.group("conv")
+    if conv == "%":
+        return None
+    align = "<" if "-" in flags else ""
+    if conv == "s":
+        if set(flags) - {"-"}:
+            return None
+        if not width and prec is None:
+            return ("s", "")
+        return ("s", f"{align or '>'}{width}" + (f".{prec or 0}" if prec is not None else ""))
+    sign = "+" if "+" in flags else " " if " " in flags else ""
+    zero = "0" if "0" in flags and not align and width else ""
+    if conv in "diu":
+        if prec is not None or "#" in flags:
+            return None
+        spec = f"{align}{sign}{zero}{width}"
+        return ("d", f"{spec}d" if spec else "")
+    alt = "#" if "#" in flags else ""
+    return ("f", f"{align}{sign}{alt}{zero}{width}" + (f".{prec or 0}" if prec is not None else "") + conv)
+
+
+def _is_percent(node: pyast.expr) -> bool:
+    """``"..." % x``: a %-format of a string constant."""
+    return isinstance(node, pyast.BinOp) and isinstance(node.op, pyast.Mod) \
+        and _str_const(node.left) is not None
+
+
+def _formatted(value: pyast.expr, spec: str, conversion: int, at: pyast.AST) -> pyast.expr:
+    """``f"{value:spec}"`` (``conversion``: -1, or ``ord("s")`` for ``!s``): Python's ``format(value,
+    spec)``, which the RDD frontend reads as the kernel's ``py.format``."""
+    spec_node = _at(pyast.JoinedStr([_at(pyast.Constant(spec), at)]), at) if spec else None
+    field = _at(pyast.FormattedValue(value, conversion, spec_node), at)
+    return _at(pyast.JoinedStr([field]), at)
 
 
 class PrintingMixin:
@@ -47,12 +92,14 @@ class PrintingMixin:
         args, sep, stream = self.print_args(call)
         if stream is not None:  # stderr: logging, no output; the arguments are still evaluated
             self.evaluate_args(pyast.Call(call.func, args, []))
+            self.ignore(stmt, "print(..., file=sys.stderr)", "standard error is not an output compared (the "
+                        "arguments are still evaluated: a job in them runs, and may raise)")
             return
-        if len(args) == 1:
-            collection = self.collection(args[0])
-            if collection is not None:
-                self.print_collection(args[0], collection, stmt)
-                return
+        labelled = self.labelled_collection(args, sep)
+        if labelled is not None:
+            arg, collection, prefix, suffix = labelled
+            self.print_collection(arg, collection, stmt, prefix, suffix)
+            return
         text = self.newline(self.line_expr(args, sep, call), call)
         name = self.fresh(_SINK_BASE)
         self.emit(_at(pyast.Assign([_name(name, stmt, store=True)], text), stmt))
@@ -64,6 +111,65 @@ class PrintingMixin:
         empty string and no print at all differ)."""
         return _at(pyast.BinOp(line, pyast.Add(), _at(pyast.Constant("\n"), at)), at)
 
+    def labelled_collection(self, args: list[pyast.expr], sep: str
+                            ) -> tuple[pyast.expr, tuple[str, pyast.expr], str, str] | None:
+        """``print("counts:", rdd.collect())``: one collected list or dict printed with constant text
+        around it (string constants, names bound to one, literals): (the argument, the collection, the
+        text before it on the line, the text after it), or None."""
+        found = [i for i, a in enumerate(args) if self.collection(a) is not None]
+        if len(found) != 1:
+            return None
+        texts: list[str | None] = [self.constant_text(a) for a in args]
+        i = found[0]
+        if any(t is None for j, t in enumerate(texts) if j != i):
+            return None
+        before = [t for t in texts[:i] if t is not None]
+        after = [t for t in texts[i + 1:] if t is not None]
+        prefix = sep.join(before) + sep if before else ""
+        suffix = sep + sep.join(after) if after else ""
+        collection = self.collection(args[i])
+        assert collection is not None
+        return args[i], collection, prefix, suffix
+
+    def constant_text(self, node: pyast.expr) -> str | None:
+        """``str(node)`` when the script fixes it: a string constant or a literal (also a name bound once
+        to one), rendered by Python's own ``str`` (what ``print`` writes)."""
+        node = self.resolve_name(node)
+        if isinstance(node, pyast.Name) and node.id in self.literal_vars:
+            node = self.literal_vars[node.id]
+        if isinstance(node, pyast.Constant) and isinstance(node.value, str):
+            return node.value
+        if isinstance(node, (pyast.List, pyast.Tuple, pyast.Dict, pyast.Set)):
+            try:
+                return str(pyast.literal_eval(node))
+            except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+                return None
+        return None
+
+    def excluded_field(self, node: pyast.expr) -> str | None:
+        """A printed Spark object (the session, the context, an RDD): its text holds a memory address, an
+        RDD id or a call site, which change from run to run or with the code around it, not with the
+        data. Such a field is excluded from the comparison (a placeholder on both sides; the replay masks
+        it in the real output) and reported; None for other values."""
+        m = self.meta_of(node)
+        if m is not None and m.kind in ("session", "context"):
+            placeholder = "<SparkSession>" if m.kind == "session" else "<SparkContext>"
+            why = ("its text holds a memory address that changes from run to run" if m.kind == "session"
+                   else "its text names the master and the application, settings rather than results")
+        elif self.is_rdd_expr(node):
+            if isinstance(node, pyast.Name) and node.id in self.named_rdds:
+                raise self.error("printing a text file's RDD", "printing the RDD of a text file shows the "
+                                 "file's path, which script mode does not model: print a value computed "
+                                 "from it", node)
+            placeholder = "<RDD>"
+            why = "an RDD's text holds its id and call site, which depend on the code, not on the data"
+        else:
+            return None
+        self.masks.add(placeholder)
+        self.ignore(node, f"printed {placeholder[1:-1]} object",
+                    f"{why}: the field is excluded from the comparison (the rest of the line is compared)")
+        return placeholder
+
     def line_expr(self, args: list[pyast.expr], sep: str, call: pyast.AST) -> pyast.expr:
         """The text ``print(*args, sep=sep)`` writes (without the newline), as a Python expression the
         RDD frontend translates: ``str(a) + sep + str(b)``."""
@@ -71,7 +177,13 @@ class PrintingMixin:
         for a in args:
             if self.collection(a) is not None:
                 raise self.error("printing a list with other values", "a collected list or dict can only be "
-                                 "printed on its own (print(rdd.collect()))", a)
+                                 "printed on its own or with constant text (print('counts:', rdd.collect()))",
+                                 a)
+            placeholder = self.excluded_field(a)
+            text = placeholder if placeholder is not None else self.constant_text(a)
+            if text is not None:
+                parts.append(_at(pyast.Constant(text), a))
+                continue
             parts.append(self.text_of(self.rewrite(a)))
         if not parts:
             return _at(pyast.Constant(""), call)
@@ -86,20 +198,42 @@ class PrintingMixin:
         """``str(node)`` as Python's print writes it, with %-formatting and ``str.format`` read as
         string concatenation (only ``%s``, ``%d``, ``%i`` and plain ``{}`` fields: a width or precision
         is not modelled)."""
+        if self.makes_text(node):
+            return self.string_expr(node)
+        return _at(pyast.Call(_name("str", node), [node], []), node)
+
+    def makes_text(self, node: pyast.expr) -> bool:
+        """Whether ``node`` is a string by its form: a constant, an f-string, a %-format or
+        ``str.format`` of a constant, or ``+`` with one of those on a side (Python then requires the
+        other side to be a str too: the RDD frontend's typing refuses anything else)."""
         if isinstance(node, pyast.JoinedStr) or _str_const(node) is not None:
-            return node
-        if isinstance(node, pyast.BinOp) and isinstance(node.op, pyast.Mod) \
-                and _str_const(node.left) is not None:
+            return True
+        if _is_percent(node):
+            return True
+        if isinstance(node, pyast.Call) and isinstance(node.func, pyast.Attribute) \
+                and node.func.attr == "format" and _str_const(node.func.value) is not None:
+            return True
+        return isinstance(node, pyast.BinOp) and isinstance(node.op, pyast.Add) \
+            and (self.makes_text(node.left) or self.makes_text(node.right))
+
+    def string_expr(self, node: pyast.expr) -> pyast.expr:
+        """A string-making expression (``makes_text``) with its formats read as concatenations and
+        ``format()`` fields; other parts unchanged (``result[0] + "\t{:.2f}F".format(t)``)."""
+        if _is_percent(node):
+            assert isinstance(node, pyast.BinOp)
             return self.percent_format(node)
         if isinstance(node, pyast.Call) and isinstance(node.func, pyast.Attribute) \
                 and node.func.attr == "format" and _str_const(node.func.value) is not None:
             return self.str_format(node)
-        return _at(pyast.Call(_name("str", node), [node], []), node)
+        if isinstance(node, pyast.BinOp) and isinstance(node.op, pyast.Add) and self.makes_text(node):
+            return _at(pyast.BinOp(self.string_expr(node.left), pyast.Add(), self.string_expr(node.right)),
+                       node)
+        return node
 
     def percent_format(self, node: pyast.BinOp) -> pyast.expr:
         fmt = _str_const(node.left)
         assert fmt is not None
-        pieces: list[tuple[str, str]] = []  # ("lit", text) | ("s"/"d", "")
+        pieces: list[tuple[str, str]] = []  # ("lit", text) | ("s"/"d"/"f", format() spec)
         i, lit = 0, ""
         while i < len(fmt):
             ch = fmt[i]
@@ -107,18 +241,20 @@ class PrintingMixin:
                 lit += ch
                 i += 1
                 continue
-            spec = fmt[i + 1:i + 2]
-            if spec == "%":
+            m = _PERCENT.match(fmt, i)
+            if m is not None and m.group("conv") == "%" and m.group(0) == "%%":
                 lit += "%"
                 i += 2
                 continue
-            if spec not in ("s", "d", "i"):
-                raise self.error("%-format", f"the format '%{fmt[i + 1:i + 4]}...' is not supported: only "
-                                 "%s, %d and %i without width or precision are modelled", node.left)
+            spec = _percent_spec(m) if m is not None else None
+            if spec is None:
+                raise self.error("%-format", f"the format '{fmt[i:i + 6]}...' is not supported: %s, %d, "
+                                 "%i, %f, %e, %g (and %F, %E, %G) with the flags -, +, space, 0, # and a "
+                                 "constant width and precision are modelled", node.left)
             pieces.append(("lit", lit))
             lit = ""
-            pieces.append(("d" if spec in ("d", "i") else "s", ""))
-            i += 2
+            pieces.append(spec)
+            i = m.end()  # type: ignore[union-attr]
         pieces.append(("lit", lit))
         fields = [p for p in pieces if p[0] != "lit"]
         right = node.right
@@ -152,6 +288,13 @@ class PrintingMixin:
             v = next(it)
             if kind == "d":  # '%d' % x: x must be a number (a float is truncated), as int(+x)
                 v = _at(pyast.Call(_name("int", v), [_at(pyast.UnaryOp(pyast.UAdd(), v), v)], []), v)
+            elif kind == "f":  # '%.2f' % x: x must be a number, as float(+x) ('%f' % 10**400 overflows)
+                v = _at(pyast.Call(_name("float", v), [_at(pyast.UnaryOp(pyast.UAdd(), v), v)], []), v)
+            elif text:  # '%5s' % x pads str(x) ('%5s' % True is ' True', format(True, '>5') '    1')
+                v = _at(pyast.Call(_name("str", v), [v], []), v)
+            if text:  # a width, a precision or flags: Python's format() of the converted value
+                out.append(_formatted(v, text, -1, node))
+                continue
             call = pyast.Call(_name("str", node), [v], [])
             out.append(_at(call, node))
         return self.concat(out, node)
@@ -176,9 +319,10 @@ class PrintingMixin:
                 out.append(_at(pyast.Constant(literal), node))
             if field_name is None:
                 continue
-            if spec or conversion:
-                raise self.error("str.format spec", "format fields with a spec or a conversion ({:.2f}, "
-                                 "{!r}) are not supported; only plain {} fields are", node.func.value)
+            if conversion not in (None, "s") or "{" in (spec or ""):
+                raise self.error("str.format spec", "format fields with !r/!a or a spec holding fields "
+                                 "({:{w}}) are not supported; {}, {!s} and constant specs ({:.2f}) are",
+                                 node.func.value)
             if field_name == "":
                 index: int | str = auto
                 auto += 1
@@ -197,6 +341,9 @@ class PrintingMixin:
                 if index not in keywords:
                     raise self.error("str.format", f"no argument for the field {{{index}}}", node)
                 value = keywords[index]
+            if spec or conversion:  # Python calls format(x, spec) (of str(x) with !s)
+                out.append(_formatted(value, spec or "", ord("s") if conversion else -1, node))
+                continue
             out.append(_at(pyast.Call(_name("str", node), [value], []), node))
         return self.concat(out, node)
 
@@ -216,6 +363,10 @@ class PrintingMixin:
         ``sorted(rdd.collect())``, ``rdd.countByValue()``): (kind, the expression) or None."""
         if isinstance(node, pyast.Name) and node.id in self.collected:
             return self.collected[node.id].kind, node
+        if isinstance(node, pyast.Call) and isinstance(node.func, pyast.Attribute) and not node.args \
+                and node.func.attr == "items" and isinstance(node.func.value, pyast.Name) \
+                and node.func.value.id in self.ordered_dicts:  # OrderedDict(sorted(d.items())).items()
+            return self.collection(self.ordered_dicts[node.func.value.id])
         if isinstance(node, pyast.Call) and isinstance(node.func, pyast.Attribute) \
                 and node.func.attr in _COLLECTING and self.meta_of(node.func.value) is None:
             if node.func.attr == "collect":
@@ -276,9 +427,11 @@ class PrintingMixin:
             text += f".{view}()"
         return _at(pyast.parse(text, mode="eval").body, d)
 
-    def print_collection(self, arg: pyast.expr, collection: tuple[str, pyast.expr], stmt: pyast.stmt) -> None:
+    def print_collection(self, arg: pyast.expr, collection: tuple[str, pyast.expr], stmt: pyast.stmt,
+                         prefix: str = "", suffix: str = "") -> None:
         """``print(rdd.collect())``: one line, the repr of the list in partition order, compared as the bag of
-        its elements (the program's value is the RDD itself, after the job has run where Python runs it)."""
+        its elements (the program's value is the RDD itself, after the job has run where Python runs it);
+        ``prefix``/``suffix``: constant text printed on the same line around it."""
         kind, node = collection
         name = self.fresh(_SINK_BASE)
         if kind == "bag":
@@ -286,7 +439,7 @@ class PrintingMixin:
             self.emit(_at(pyast.Assign([_name(name, stmt, store=True)], rdd), stmt))
         else:
             self.emit(_at(pyast.Assign([_name(name, stmt, store=True)], self.rewrite(node)), stmt))
-        self.add_sink("print_collection", "elements", stmt, name)
+        self.add_sink("print_collection", "elements", stmt, name, prefix=prefix, suffix=suffix)
 
     def bag_of(self, node: pyast.expr) -> pyast.expr:
         """For a collected bag (``rdd.collect()`` or a name bound to one): run the job here (a strict

@@ -25,7 +25,13 @@ class Source:
     ``path`` is the path (or argument) expression as written (``sys.argv[1]``, ``'data/in.txt'``), what
     two scripts' sources are matched by; ``argv_index`` its position in ``sys.argv`` when it comes from
     there, ``literal_path`` the path when it is a string constant. ``slices`` is ``parallelize``'s
-    ``numSlices`` when given. ``loc`` is where the script reads it (the first time)."""
+    ``numSlices`` when given. ``loc`` is where the script reads it (the first time). Kind
+    ``"partitions"`` is an ``int`` input, the partition count of source ``partitions_of`` (what
+    ``rdd.getNumPartitions()`` gives for an RDD whose partitions follow it): set from the partitioning
+    of each run (``with_partition_counts``), the same symbolic value on both sides in a proof.
+    ``path_too``: an argument whose ``sys.argv[i]`` also names a file the script reads or writes
+    (``print("input:", p)`` next to ``sc.textFile(p)``): both scripts get the same arguments, so its
+    text is shared symbolic text, and a replay names the file after it (``path_name``)."""
 
     param: str
     kind: str
@@ -36,6 +42,8 @@ class Source:
     literal_path: str | None = None
     values: tuple[Any, ...] | None = None
     slices: int | None = None
+    path_too: bool = False  # an argument that also names a file the script reads or writes
+    partitions_of: str | None = None  # kind "partitions": the source whose partition count it is
 
 
 @dataclass(frozen=True)
@@ -55,7 +63,8 @@ class Sink:
     modulo ties), ``"lines_in_order"`` (a list of lines, in order: a loop over ``take``, ``sorted``...),
     ``"elements"`` (one printed line, the repr of a list or dict; the value is the collected bag, the
     list or the dict), ``"files"`` (the bag of the part files' lines) or ``"exit_code"`` (an int).
-    ``stdout`` tells whether it writes to standard output. For ``save_text``,
+    ``stdout`` tells whether it writes to standard output. ``prefix``/``suffix`` are the constant text
+    printed around a collection on its line (``print("counts:", rdd.collect())``). For ``save_text``,
     ``path``/``argv_index``/``literal_path`` name the directory written. ``text`` is the sink's source
     line, for reports."""
 
@@ -68,6 +77,43 @@ class Sink:
     path: str | None = None
     argv_index: int | None = None
     literal_path: str | None = None
+    prefix: str = ""
+    suffix: str = ""
+
+
+@dataclass(frozen=True)
+class Ignored:
+    """A statement (or a printed field) shown not to change what the script writes, for the report:
+    ``construct`` names it (``spark.stop()``, ``printed SparkSession``), ``why`` says why it cannot
+    change the outputs (or, for an excluded field, why it is left out of the comparison)."""
+
+    line: int
+    col: int
+    construct: str
+    why: str
+
+    def to_json(self, side: str) -> dict[str, object]:
+        return {"side": side, "line": self.line, "col": self.col, "construct": self.construct,
+                "why": self.why}
+
+
+# Printed fields excluded from the comparison, and how a real run's stdout shows them: the replay puts
+# the placeholder in place of every match before comparing (``mask_line``).
+MASKS: dict[str, str] = {
+    "<SparkSession>": r"<pyspark\.sql\.session\.SparkSession object at 0x[0-9a-fA-F]+>",
+    "<SparkContext>": r"<SparkContext master=[^\s>]* appName=[^>]*>",
+    "<RDD>": r"\b\w*RDD\[\d+\] at \S+ at \S+:\d+",
+}
+
+
+def mask_line(line: str, masks: tuple[str, ...]) -> str:
+    """``line`` as the model prints it: each excluded field (a Spark object's text, which holds a memory
+    address or an id that changes from run to run) replaced by its placeholder."""
+    import re
+
+    for placeholder in masks:
+        line = re.sub(MASKS[placeholder], placeholder, line)
+    return line
 
 
 @dataclass(frozen=True)
@@ -85,6 +131,8 @@ class ScriptProgram:
     argv_length: int
     filename: str
     entry: str | None = None
+    ignored: tuple[Ignored, ...] = ()
+    masks: tuple[str, ...] = ()  # placeholders of MASKS the printed text holds
 
     def source(self, param: str) -> Source:
         for s in self.sources:
@@ -101,11 +149,78 @@ def fixed_inputs(sp: ScriptProgram) -> dict[str, list[Any]]:
     return {s.param: list(s.values or ()) for s in sp.sources if s.kind == "literal"}
 
 
+def with_partition_counts(sp: ScriptProgram, inputs: Mapping[str, Any], parts: Mapping[str, Any]
+                          ) -> dict[str, Any]:
+    """``inputs`` with each ``getNumPartitions()`` input set to the partition count of its source in
+    ``parts`` (the partitioning a run uses), by ``sp``'s parameter names."""
+    out = dict(inputs)
+    for s in sp.sources:
+        if s.kind == "partitions" and s.partitions_of in parts:
+            out[s.param] = len(parts[s.partitions_of])
+    return out
+
+
 def input_files(sp: ScriptProgram, inputs: Mapping[str, Any]) -> dict[str, Any]:
     """A counterexample as the script's user sees it: each text input's lines and each argument's value,
     by the path expression the script reads it from (``{"sys.argv[1]": ["a,b,1"]}``)."""
-    return {s.path: (list(inputs[s.param]) if s.kind != "argument" else inputs[s.param])
+    return {(f"{s.path} (its text)" if s.path_too else s.path):
+            (list(inputs[s.param]) if s.kind != "argument" else inputs[s.param])
             for s in sp.sources if s.kind in ("text", "argument") and s.param in inputs}
+
+
+def path_name(value: Any, index: int) -> str:
+    """The text of a ``sys.argv[index]`` that is both a path and a printed value, made a file name a
+    replay can create in its working directory (a short relative name of letters, digits, ``_``, ``-``
+    and ``.``, not one of the names the replay gives other files): ``value`` itself when it is one, else
+    ``path{index}.txt``."""
+    import re
+
+    if isinstance(value, str) and re.fullmatch(r"[A-Za-z0-9_][A-Za-z0-9_.-]{0,40}", value) \
+            and not value.startswith(("input_", "output_", "unused_", "path")):
+        return value
+    return f"path{index}.txt"
+
+
+def share_path_arguments(left: ScriptProgram, right: ScriptProgram) -> tuple[ScriptProgram, ScriptProgram]:
+    """Both scripts get the same arguments: a ``sys.argv[i]`` one script prints (``path_too``) and the
+    other only reads or writes as a path is given, as an unused argument, to the other as well, so that
+    their inputs line up (``align_sources``)."""
+    def paths(sp: ScriptProgram) -> set[int]:
+        out = {s.argv_index for s in sp.sources if s.kind == "text" and s.argv_index is not None}
+        return out | {k.argv_index for k in sp.sinks if k.kind == "save_text" and k.argv_index is not None}
+
+    def add(sp: ScriptProgram, other: ScriptProgram) -> ScriptProgram:
+        have = {s.argv_index for s in sp.sources if s.kind == "argument"}
+        counted = {s.path for s in sp.sources if s.kind == "partitions"}
+        for s in other.sources:
+            of = next((o for o in other.sources if o.param == s.partitions_of), None)
+            mine = next((m for m in sp.sources if of is not None and m.path == of.path
+                         and m.kind == of.kind), None)
+            if s.kind == "partitions" and s.path not in counted and mine is not None:
+                name = f"partitions_{len(sp.sources)}"
+                from dataclasses import replace
+
+                from sparklite.types import IntType
+
+                param = sl.Param(name, IntType(), loc=sp.program.loc)
+                sp = replace(sp, program=replace(sp.program, params=(*sp.program.params, param)),
+                             sources=(*sp.sources, replace(s, param=name, partitions_of=mine.param,
+                                                           loc=sl.Loc(sp.filename, 1, 1))))
+                continue
+            if s.path_too and s.argv_index not in have and s.argv_index in paths(sp):
+                names = {p.name for p in sp.program.params}
+                name = f"arg{s.argv_index}"
+                while name in names:
+                    name += "_"
+                from dataclasses import replace
+
+                from sparklite.types import StrType
+
+                param = sl.Param(name, StrType(), loc=sp.program.loc)
+                sp = replace(sp, program=replace(sp.program, params=(*sp.program.params, param)),
+                             sources=(*sp.sources, replace(s, param=name, loc=sl.Loc(sp.filename, 1, 1))))
+        return sp
+    return add(left, right), add(right, left)
 
 
 

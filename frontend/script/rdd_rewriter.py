@@ -57,6 +57,8 @@ class _Rewriter(pyast.NodeTransformer):
                               "script mode reads RDD jobs and DataFrame jobs, not both in one script; for a "
                               "text file read it as lines: sc.textFile(path) or "
                               "spark.read.text(path).rdd.map(lambda r: r[0])", node)
+        if isinstance(f, pyast.Attribute) and f.attr == "getNumPartitions" and d.meta_of(f.value) is None:
+            return _name(d.partition_count(node), node)
         if isinstance(f, pyast.Name) and f.id == "sorted" and len(node.args) == 1 and not node.keywords:
             view = d.dict_view(node.args[0])
             if view is not None:  # sorted(counts.items()): the sorted list of the dict's items
@@ -133,6 +135,10 @@ class _Rewriter(pyast.NodeTransformer):
             argv = pyast.Attribute(pyast.Name("sys", pyast.Load()), "argv", pyast.Load())
             index = pyast.Constant(self.d._argv_index(bound))
             return self.visit(_at(pyast.Subscript(argv, index, pyast.Load()), node))
+        if node.id in self.d.literal_vars and isinstance(node.ctx, pyast.Load):
+            import copy
+
+            return _at(copy.deepcopy(self.d.literal_vars[node.id]), node)
         if node.id == "__name__":
             return _at(pyast.Constant("__main__" if self.d.entry is None else _program_name(self.d.filename)),
                        node)

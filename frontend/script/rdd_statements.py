@@ -24,6 +24,46 @@ from frontend.script.rdd_meta import (
 from frontend.script.rdd_program import Sink, Source
 from frontend.script.rdd_rewriter import _Rewriter
 
+# RDD methods that return an RDD (what ``is_rdd_expr`` follows)
+_TRANSFORMATIONS = frozenset({
+    "map", "filter", "flatMap", "mapValues", "flatMapValues", "keys", "values", "cartesian", "join",
+    "leftOuterJoin", "rightOuterJoin", "fullOuterJoin", "union", "distinct", "subtract", "intersection",
+    "foldByKey", "reduceByKey", "aggregateByKey", "combineByKey", "groupByKey", "cache", "persist",
+    "unpersist", "keyBy", "sortBy", "sortByKey", "repartition", "coalesce", "partitionBy", "mapPartitions",
+    "mapPartitionsWithIndex", "glom", "sample", "zip", "zipWithIndex", "groupBy", "cogroup",
+    "subtractByKey", "localCheckpoint", "setName", "pipe"})
+
+
+def _literal_value(node: pyast.expr) -> Any:
+    """The value of a literal display (``[("a", 1), ("b", 2)]``), or None when it is not one."""
+    try:
+        return pyast.literal_eval(node)
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        return None
+
+
+# transformations whose result has as many partitions as their parent, with at most this many
+# positional arguments (a further one would be numPartitions)
+_SAME_COUNT: dict[str, int] = {
+    "map": 2, "filter": 1, "flatMap": 2, "mapValues": 1, "flatMapValues": 1, "keys": 0, "values": 0,
+    "keyBy": 1, "cache": 0, "persist": 1, "reduceByKey": 1, "groupByKey": 0, "foldByKey": 2,
+    "aggregateByKey": 3, "combineByKey": 3, "distinct": 0, "sortBy": 2, "sortByKey": 1}
+
+
+def _ordered_dict_of(value: pyast.expr) -> pyast.expr | None:
+    """``collections.OrderedDict(sorted(d.items()))`` (also ``OrderedDict(...)``, ``dict(...)``): the
+    ``sorted(...)`` argument, whose order the dict keeps, or None."""
+    if not (isinstance(value, pyast.Call) and len(value.args) == 1 and not value.keywords):
+        return None
+    f = value.func
+    named = isinstance(f, pyast.Name) and f.id in ("OrderedDict", "dict") or isinstance(f, pyast.Attribute) \
+        and f.attr == "OrderedDict" and isinstance(f.value, pyast.Name) and f.value.id == "collections"
+    arg = value.args[0]
+    if named and isinstance(arg, pyast.Call) and isinstance(arg.func, pyast.Name) \
+            and arg.func.id == "sorted" and len(arg.args) == 1 and not arg.keywords:
+        return arg
+    return None
+
 
 class StatementsMixin:
     """Statements, sinks and sources of ``rdd_driver._Driver``."""
@@ -150,15 +190,37 @@ class StatementsMixin:
             self.meta.pop(n, None)
             self.collected.pop(n, None)
             self.path_vars.pop(n, None)
+            self.literal_vars.pop(n, None)
+            self.ordered_dicts.pop(n, None)
+            self.rdd_names.discard(n)
+            self.named_rdds.discard(n)
         if value is not None and isinstance(target, pyast.Name) and self.stores.get(target.id) == 1 \
                 and (self._argv_index(value) is not None or _str_const(value) is not None):
             self.path_vars[target.id] = value  # substituted where it is used (a path, or a value)
             return
+        if value is not None and isinstance(target, pyast.Name) and self.stores.get(target.id) == 1 \
+                and isinstance(value, (pyast.List, pyast.Tuple, pyast.Dict, pyast.Set)) \
+                and _literal_value(value) is not None:
+            self.literal_vars[target.id] = value  # data written in the script: substituted where used
+            return
+        self.lineage.pop(target.id, None) if isinstance(target, pyast.Name) else None
+        rdd_target = value is not None and isinstance(target, pyast.Name) and self.is_rdd_expr(value)
+        if rdd_target:
+            assert isinstance(target, pyast.Name)
+            self.rdd_names.add(target.id)
+            if self.is_text_rdd(value):
+                self.named_rdds.add(target.id)
         if value is not None and isinstance(target, pyast.Name):
             if isinstance(value, pyast.Call) and isinstance(value.func, pyast.Name) \
                     and value.func.id in self.defs and self.drives(self.defs[value.func.id]):
                 raise self.error("driver function result", f"'{value.func.id}' runs driver code (it prints, "
                                  "reads or saves); only calls of it as a statement are supported", value)
+            sorted_items = _ordered_dict_of(value)
+            if sorted_items is not None and self.stores.get(target.id) == 1 \
+                    and self.collection(sorted_items) is not None:
+                # OrderedDict(sorted(counts.items())): its items are the sorted pairs (distinct keys)
+                self.ordered_dicts[target.id] = sorted_items
+                return
             collection = self.collection(value)
             if collection is not None and self.dict_view(collection[1]) is None:
                 self.bind_collection(target, *collection, stmt)
@@ -169,6 +231,75 @@ class StatementsMixin:
         assert value is not None
         preferred = target.id if isinstance(target, pyast.Name) else None
         self.emit(_at(pyast.Assign([target], self.rewrite(value, preferred)), stmt))
+        if rdd_target:
+            assert isinstance(target, pyast.Name)
+            source = self.lineage_source(value)
+            if source is not None:
+                self.lineage[target.id] = source
+
+    def is_rdd_expr(self, node: pyast.expr) -> bool:
+        """Whether ``node`` is an RDD on the driver (a source, a name bound to one, a transformation of
+        one): printing it prints its id and call site, not its data."""
+        if isinstance(node, pyast.Name):
+            return node.id in self.rdd_names
+        if isinstance(node, pyast.Call) and isinstance(node.func, pyast.Attribute):
+            base = self.meta_of(node.func.value)
+            if base is not None:
+                return base.kind == "context" and node.func.attr in ("textFile", "parallelize")
+            return node.func.attr in _TRANSFORMATIONS and self.is_rdd_expr(node.func.value)
+        return False
+
+    def lineage_source(self, node: pyast.expr) -> str | None:
+        """The source parameter whose partition count ``node``'s RDD has, or None when script mode does
+        not follow it: a source itself, then transformations that keep their parent's count (narrow ones,
+        and shuffles without ``numPartitions``: PySpark's ``_defaultReducePartitions`` is the parent's
+        count when ``spark.default.parallelism`` is unset, which script mode requires; checked on Spark 4,
+        docs/semantics-notes.md)."""
+        if isinstance(node, pyast.Name):  # a name bound to an RDD, or a source already made a parameter
+            if node.id in self.lineage:
+                return self.lineage[node.id]
+            return node.id if any(s.param == node.id and s.kind in ("text", "literal")
+                                  for s in self.sources) else None
+        if not (isinstance(node, pyast.Call) and isinstance(node.func, pyast.Attribute)):
+            return None
+        if self.meta_of(node.func.value) is not None:
+            return self.source_at.get(id(node))
+        limit = _SAME_COUNT.get(node.func.attr)
+        if limit is None or len(node.args) > limit or any(k.arg == "numPartitions" for k in node.keywords):
+            return None
+        return self.lineage_source(node.func.value)
+
+    def partition_count(self, call: pyast.Call) -> str:
+        """``rdd.getNumPartitions()``: an ``int`` input standing for the partition count of the source
+        the RDD's partitions follow (``Source.kind == "partitions"``): the same lineage has the same count
+        on both sides, and a run gives it the count of Spark's partitioning of that source."""
+        import copy
+
+        assert isinstance(call.func, pyast.Attribute)
+        rdd = copy.deepcopy(call.func.value)
+        rdd = self.rewrite(rdd)  # its sources become parameters (no job runs: getNumPartitions runs none)
+        source = self.lineage_source(rdd)
+        if source is None or call.args or call.keywords:
+            raise self.error("getNumPartitions", "getNumPartitions() is read on an RDD whose partitions "
+                             "follow one source through transformations that keep the count (map, filter, "
+                             "reduceByKey without numPartitions...); this RDD's count is not followed",
+                             call)
+        of = next(s for s in self.sources if s.param == source)
+
+        def make() -> Source:
+            return Source(self.fresh("partitions"), "partitions", "getNumPartitions",
+                          f"{of.path}.getNumPartitions()", self.loc(call), partitions_of=source)
+        return self.source_param(f"partitions:{source}", make)
+
+    def is_text_rdd(self, node: pyast.expr) -> bool:
+        """A ``textFile`` RDD itself (also cached): Spark names it after the path, which its text shows."""
+        while isinstance(node, pyast.Call) and isinstance(node.func, pyast.Attribute) \
+                and node.func.attr in ("cache", "persist"):
+            node = node.func.value
+        if isinstance(node, pyast.Name):
+            return node.id in self.named_rdds
+        return isinstance(node, pyast.Call) and isinstance(node.func, pyast.Attribute) \
+            and node.func.attr == "textFile" and self.meta_of(node.func.value) is not None
 
     def bind_collection(self, target: pyast.Name, kind: str, node: pyast.expr, stmt: pyast.stmt) -> None:
         """``output = counts.collect()`` (the job runs here; the name stands for the RDD's bag when printed
@@ -419,16 +550,21 @@ class StatementsMixin:
         def make() -> Source:
             return Source(self.param_name(preferred, "lines"), "text", reader, path, self.loc(at), argv_index,
                           literal)
-        return self.source_param(f"text:{path}", make)
+        param = self.source_param(f"text:{path}", make)
+        self.source_at[id(at)] = param
+        return param
 
     def literal_source(self, call: pyast.Call, preferred: str | None) -> str:
         if not call.args or len(call.args) > 2 or call.keywords:
             raise self.error("parallelize arguments", "parallelize is supported with a literal list and an "
                              "optional constant number of slices", call)
-        values = self.literal_iteration(call.args[0])
+        data = call.args[0]
+        if isinstance(data, pyast.Name) and data.id in self.literal_vars:
+            data = self.literal_vars[data.id]  # data = [...] above: the literal itself
+        values = self.literal_iteration(data)
         if values is None:
             try:
-                values = list(pyast.literal_eval(call.args[0]))
+                values = list(pyast.literal_eval(data))
             except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
                 raise self.error("parallelize of a non-literal", "sc.parallelize is supported with a literal "
                                  "list (or range) only: the data must be visible in the script",
@@ -440,13 +576,15 @@ class StatementsMixin:
                 raise self.error("parallelize slices", "parallelize's numSlices must be a positive constant",
                                  call.args[1])
             slices = call.args[1].value
-        text = pyast.unparse(call.args[0])
+        text = pyast.unparse(data)
         key = f"literal:{text}:{slices}:{self.loc(call)}"
 
         def make() -> Source:
             return Source(self.param_name(preferred, "data"), "literal", "sc.parallelize", text,
                           self.loc(call), values=tuple(values), slices=slices)
-        return self.source_param(key, make)
+        param = self.source_param(key, make)
+        self.source_at[id(call)] = param
+        return param
 
     def argument_source(self, index: int, node: pyast.AST) -> str:
         def make() -> Source:

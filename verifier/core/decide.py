@@ -344,8 +344,8 @@ def _script_counterexample(pair: Pair, confirmed: Confirmed, method: str, explan
     cex = Counterexample(
         inputs=sp.files(confirmed.inputs),
         partitions=partitions,
-        left=to_json(confirmed.left),
-        right=to_json(confirmed.right),
+        left=sp.shown("left", to_json(confirmed.left)),
+        right=sp.shown("right", to_json(confirmed.right)),
         replayed_on_spark=False,
         left_outcome=confirmed.left,
         right_outcome=confirmed.right,

@@ -65,6 +65,8 @@ class Result:
     stats: Mapping[str, Any] = field(default_factory=dict, compare=False)
     sources: Mapping[str, str] = field(default_factory=dict, compare=False, repr=False)
     assumptions: tuple[str, ...] = ()
+    # statements shown not to change the outputs (scripts): {"side", "line", "col", "construct", "why"}
+    ignored_statements: tuple[Mapping[str, Any], ...] = field(default=(), compare=False)
 
     def __repr__(self) -> str:
         """Short, for a REPL or a log line: the verdict, the method and the start of the reason."""
@@ -92,4 +94,6 @@ class Result:
             "warnings": list(self.warnings),
             "assumptions": list(self.assumptions),
             "seconds": round(self.seconds, 3),
+            **({"ignored_statements": [dict(x) for x in self.ignored_statements]}
+               if self.ignored_statements else {}),
         }

@@ -37,7 +37,15 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from frontend.script.rdd_program import ScriptProgram, Sink, fixed_inputs, input_files, text_input_hints
+from frontend.script.rdd_program import (
+    ScriptProgram,
+    Sink,
+    fixed_inputs,
+    input_files,
+    path_name,
+    text_input_hints,
+    with_partition_counts,
+)
 from sparklite.ast import Program
 from sparklite.values import (
     Bag,
@@ -126,6 +134,9 @@ class ScriptPair:
             if s.kind == "literal":
                 out[s.param] = list(fixed[s.param])
                 continue
+            if s.kind == "partitions":  # set from each side's partitioning when it runs
+                out[s.param] = 0
+                continue
             if s.param not in inputs:
                 out[s.param] = [] if s.kind == "text" else ""
                 continue
@@ -134,6 +145,11 @@ class ScriptPair:
                 if not isinstance(value, str) or "\x00" in value or not _encodable(value):
                     return None
                 out[s.param] = value
+                if s.path_too:  # the file is named after it: one name per argument
+                    taken = {out[r.param] for r in self.left.sources if r.path_too and r.param in out
+                             and r.param != s.param}
+                    name = path_name(value, s.argv_index or 0)
+                    out[s.param] = name if name not in taken else f"path{s.argv_index}.txt"
                 continue
             lines = list(value)
             if not all(isinstance(x, str) and _writable_line(x) for x in lines):
@@ -153,6 +169,16 @@ class ScriptPair:
         names = {rs.param: ls.param for ls, rs in zip(self.left.sources, self.right.sources, strict=True)}
         return left, {names[k]: v for k, v in right.items()}
 
+    def counted_right(self, inputs: Mapping[str, Any], rparts: Mapping[str, Any]) -> dict[str, Any]:
+        """``inputs`` (LEFT's names) with RIGHT's ``getNumPartitions()`` inputs set from RIGHT's own
+        partitioning ``rparts`` (also by LEFT's names): a script reading a file otherwise counts its own."""
+        names = {rs.param: ls.param for ls, rs in zip(self.left.sources, self.right.sources, strict=True)}
+        out = dict(inputs)
+        for ls, rs in zip(self.left.sources, self.right.sources, strict=True):
+            if rs.kind == "partitions" and names.get(rs.partitions_of or "") in rparts:
+                out[ls.param] = len(rparts[names[rs.partitions_of or ""]])
+        return out
+
     def right_inputs(self, inputs: Mapping[str, Any]) -> dict[str, Any]:
         """``inputs`` (by LEFT's parameter names) by RIGHT's own parameter names."""
         pairs = zip(self.left.sources, self.right.sources, strict=True)
@@ -169,7 +195,8 @@ class ScriptPair:
         if inputs is None:
             return None
         lparts, rparts = self.layouts(inputs)
-        lo, ro = run(left, inputs, lparts), run(right, inputs, rparts)
+        lo = run(left, with_partition_counts(self.left, inputs, lparts), lparts)
+        ro = run(right, self.counted_right(inputs, rparts), rparts)
         differs = observably_differ(self.left, lo, self.right, ro)
         stable = differs and _stable(left, inputs, lparts, lo) and _stable(right, inputs, rparts, ro)
         return Evaluation(Candidate(inputs, lparts, candidate.origin), rparts, lo, ro, differs, stable)
@@ -266,8 +293,9 @@ class ScriptPair:
             one = {s.param: (tuple(confirmed.inputs[s.param]),) for s in self.left.sources
                    if s.kind in ("text", "literal")}
             try:
-                matters = not observably_differ(self.left, run(left, confirmed.inputs, one),
-                                                self.right, run(right, confirmed.inputs, one))
+                matters = not observably_differ(
+                    self.left, run(left, with_partition_counts(self.left, confirmed.inputs, one), one),
+                    self.right, run(right, self.counted_right(confirmed.inputs, one), one))
             except Exception:  # noqa: BLE001 - then show them
                 matters = True
         if not matters:
@@ -285,15 +313,31 @@ class ScriptPair:
                 for ls, rs in zip(self.left.sources, self.right.sources, strict=True)
                 if ls.kind == "text" and left.get(ls.param) != right.get(ls.param)]
 
+    def shown(self, side: str, value: Any) -> Any:
+        """A side's outputs as the counterexample shows them (``value``: their JSON): a collection
+        printed with constant text on its line as ``{"printed": [before, collection, after]}``, so that
+        two scripts differing only in that text show where."""
+        sp = self.left if side == "left" else self.right
+        if not isinstance(value, list) or len(value) != _item_count(sp):
+            return value
+        out = list(value)
+        for i in range(len(out)):
+            k = _item(sp, i)[0]
+            if k.observed == "elements" and (k.prefix or k.suffix):
+                out[i] = {"printed": [k.prefix, out[i], k.suffix]}
+        return out
+
     def description(self) -> dict[str, Any]:
         """Where each source and sink is in both scripts, for the report (``verifier.interfaces.render``):
         sources in input order with LEFT's and RIGHT's location, sinks per output item with what each
         writes."""
-        sources = [{"path": ls.path, "kind": ls.kind, "left": str(ls.loc), "right": str(rs.loc)}
+        sources = [{"path": f"{ls.path} (its text)" if ls.path_too else ls.path, "kind": ls.kind,
+                    "left": str(ls.loc), "right": str(rs.loc)}
                    for ls, rs in zip(self.left.sources, self.right.sources, strict=True)]
         sinks = []
         for i in range(max(_item_count(self.left), _item_count(self.right))):
-            sinks.append({side: [{"what": _sink_words(k), "at": str(k.loc)} for k in _item(sp, i)]
+            sinks.append({side: [{"what": _sink_words(k) + (f" after {k.prefix!r}" if k.prefix else ""),
+                              "at": str(k.loc)} for k in _item(sp, i)]
                           for side, sp in (("left", self.left), ("right", self.right))})
         return {"left": self.left.filename, "right": self.right.filename, "sources": sources, "sinks": sinks}
 
@@ -408,7 +452,7 @@ def _segments(sp: ScriptProgram, outcome: tuple[Any, ...]) -> list[_Segment]:
                 continue
             out.extend(_Segment((line,), 1) for line in _text_lines(value))
         elif observed == "elements":
-            out.append(_Segment(None, 1, value))
+            out.append(_Segment(None, 1, (sinks[0].prefix, value, sinks[0].suffix)))
         elif isinstance(value, Bag):
             lines = _element_lines(value.items)
             out.append(_Segment(tuple(lines), len(lines)) if lines is not None else _UNKNOWN)
@@ -456,7 +500,7 @@ def _ranges_differ(left: Sequence[_Segment], right: Sequence[_Segment]) -> bool:
                 j += 1
         if len(gl) == 1 and len(gr) == 1 and gl[0].size == 1 and gl[0].value is not None \
                 and gr[0].value is not None:
-            if _collections_differ(gl[0].value, gr[0].value):
+            if _labelled_differ(gl[0].value, gr[0].value):
                 return True
             continue
         if all(s.lines is not None for s in (*gl, *gr)):
@@ -479,6 +523,17 @@ def _sequence(v: Any) -> tuple[Any, ...] | None:
     if isinstance(v, Sorted) and v.taken is None:
         return tuple(x for g in v.groups for x in g.items)
     return None
+
+
+def _labelled_differ(a: tuple[str, Any, str], b: tuple[str, Any, str]) -> bool:
+    """Do two printed collections with constant text around them (``print("n:", rdd.collect())``) surely
+    print different lines? The same text around them: when the collections do. Otherwise when neither
+    prefix starts the other or neither suffix ends the other (a collection's repr could otherwise make
+    up the difference); else it cannot tell."""
+    (pa, va, sa), (pb, vb, sb) = a, b
+    if pa == pb and sa == sb:
+        return _collections_differ(va, vb)
+    return not (pa.startswith(pb) or pb.startswith(pa)) or not (sa.endswith(sb) or sb.endswith(sa))
 
 
 def _collections_differ(a: Any, b: Any) -> bool:
@@ -606,6 +661,8 @@ def _signature(sp: ScriptProgram, index: int) -> tuple[Any, ...]:
         return ("files", k.path)
     if k.kind == "exit":
         return ("exit",)
+    if k.observed == "elements" and (k.prefix or k.suffix):
+        return ("stdout", k.observed, k.prefix, k.suffix)
     return ("stdout", k.observed)
 
 

@@ -115,6 +115,8 @@ def predict(sp: ScriptProgram, inputs: Mapping[str, Any], parallelism: int = 2) 
     """The interpreter's outcome of ``sp`` on ``inputs`` with the partitionings Spark will use for the
     written files and literals (``spark_partitions``): what a replay of the script must show. A
     counterexample found with other partitionings should be re-validated with this before replaying."""
+    from frontend.script.rdd_program import with_partition_counts
     from sparklite.interpreter import run
 
-    return run(sp.program, inputs, spark_partitions(sp, inputs, parallelism))
+    parts = spark_partitions(sp, inputs, parallelism)
+    return run(sp.program, with_partition_counts(sp, inputs, parts), parts)

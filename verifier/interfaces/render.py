@@ -226,6 +226,10 @@ def render(result: Result, console: Console | None = None, left: str = "LEFT", r
             console.print(replay_line(cex.replayed_on_spark))
     for assumption in result.assumptions:
         console.print(Text("assuming: ", style="bold") + Text(assumption))
+    for x in result.ignored_statements:
+        where = left if x["side"] == "left" else right
+        console.print(Text("not compared: ", style="dim bold") + Text(
+            f"{where}:{x['line']}:{x['col']} {x['construct']}: {x['why']}", style="dim"))
     for warning in result.warnings:
         console.print(Text("warning: ", style="bold yellow") + Text(warning))
         match = _LOC.search(warning)

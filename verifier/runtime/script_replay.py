@@ -36,7 +36,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from frontend.script.rdd_program import ScriptProgram
+from frontend.script.rdd_program import ScriptProgram, mask_line
 from sparklite.values import (
     Bag,
     ErrorOutcome,
@@ -322,9 +322,17 @@ def write_inputs(sp: ScriptProgram, inputs: Mapping[str, Any], workdir: str, scr
             raise ReplayError(f"sys.argv[{index}] is used both as {argv[index - 1]!r} and {value!r}")
         argv[index - 1] = value
 
+    named = {s.argv_index: inputs[s.param] for s in sp.sources if s.kind == "argument" and s.path_too
+             and isinstance(inputs.get(s.param), str)}  # sys.argv[i] both a path and a value: its text
     for s in sp.sources:
         if s.kind == "text":
             text = lines_file_text(list(inputs[s.param]))
+            if s.argv_index in named:  # absolute: Spark's JVM may have started in another directory
+                target = os.path.join(os.path.abspath(workdir), named[s.argv_index])
+                with open(target, "w", encoding="utf-8", newline="") as fh:
+                    fh.write(text)
+                put(s.argv_index, target)
+                continue
             if s.literal_path is not None:
                 if os.path.isabs(s.literal_path):
                     raise ReplayError(f"{s.loc}: the script reads the absolute path {s.literal_path!r}: a "
@@ -338,6 +346,8 @@ def write_inputs(sp: ScriptProgram, inputs: Mapping[str, Any], workdir: str, scr
             with open(target, "w", encoding="utf-8", newline="") as fh:
                 fh.write(text)
             put(s.argv_index, target)
+        elif s.kind == "argument" and s.path_too:
+            continue  # given as the path of the file (or directory) named after it, above or below
         elif s.kind == "argument":
             value = inputs[s.param]
             if not isinstance(value, str):
@@ -347,7 +357,9 @@ def write_inputs(sp: ScriptProgram, inputs: Mapping[str, Any], workdir: str, scr
         if k.kind == "save_text":
             if k.literal_path is not None and os.path.isabs(k.literal_path):
                 raise ReplayError(f"{k.loc}: the script writes the absolute path {k.literal_path!r}")
-            if k.argv_index is not None:
+            if k.argv_index in named:
+                put(k.argv_index, os.path.join(os.path.abspath(workdir), named[k.argv_index]))
+            elif k.argv_index is not None:
                 put(k.argv_index, os.path.join(workdir, f"output_{k.argv_index}"))
     return [a if a is not None else f"unused_{i + 1}" for i, a in enumerate(argv)]
 
@@ -371,7 +383,10 @@ def observe_run(sp: ScriptProgram, run: ScriptRun, reference: Outcome, argv: Seq
         return ErrorOutcome(f"SystemExit({run.exit_code})")
     items_count = len({k.index for k in sp.sinks})
     refs = reference if isinstance(reference, tuple) and len(reference) == items_count else None
-    lines = list(run.stdout_lines)
+    lines = [mask_line(line, sp.masks) for line in run.stdout_lines] if sp.masks else list(run.stdout_lines)
+    if any(s.path_too for s in sp.sources):  # a printed path: its text is the name, as in the model
+        prefix = os.path.join(os.path.abspath(workdir), "")
+        lines = [line.replace(prefix, "") for line in lines]
     items: list[Outcome] = []
     pos = 0
     seen: set[int] = set()
@@ -392,6 +407,13 @@ def observe_run(sp: ScriptProgram, run: ScriptRun, reference: Outcome, argv: Seq
         count = _line_count(k.observed, ref)
         chunk = lines[pos:pos + count]
         pos += count
+        if k.observed == "elements" and (k.prefix or k.suffix) and chunk:
+            line = chunk[0]
+            if not (line.startswith(k.prefix) and line.endswith(k.suffix)
+                    and len(line) >= len(k.prefix) + len(k.suffix)):
+                items.append(("unparsed line", line))
+                continue
+            chunk = [line[len(k.prefix):len(line) - len(k.suffix)]]
         items.append(_observe_chunk(k.observed, chunk, ref))
     if pos < len(lines):  # more printed than the model predicts
         items.append(("extra output", tuple(lines[pos:])))

@@ -39,11 +39,13 @@ from verifier.core.script_check import ScriptPair
 from verifier.core.services import NO_REPLAYER, Replayer, Services
 
 
-def _script_pair(lp: LoadedProgram, rp: LoadedProgram, run: Run) -> tuple[ScriptPair, LoadedProgram]:
+def _script_pair(lp: LoadedProgram, rp: LoadedProgram, run: Run
+                 ) -> tuple[ScriptPair, LoadedProgram, LoadedProgram]:
     """Both sides must be whole scripts (else a located input error); RIGHT's inputs are lined up with
     LEFT's (``align_sources``: by path expression, then by order; located errors when they cannot be)."""
     import dataclasses
 
+    from frontend.script.rdd_program import share_path_arguments
     from frontend.script.rdd_script import align_sources
     from verifier.core.script_check import ScriptPair
 
@@ -55,9 +57,11 @@ def _script_pair(lp: LoadedProgram, rp: LoadedProgram, run: Run) -> tuple[Script
         why = next((f" ({w})" for w in other.warnings if "as a whole script" in w), "")
         raise InputError(f"{script.path} is a whole script but {side} ({what}) is not{why}: a script can "
                          "only be compared with another script (docs/scripts.md)", where)
-    right = align_sources(lp.script, rp.script)
-    return ScriptPair.of(lp.script, right, run.options.master), dataclasses.replace(rp, program=right.program,
-                                                                                    script=right)
+    left, right = share_path_arguments(lp.script, rp.script)
+    right = align_sources(left, right)
+    return (ScriptPair.of(left, right, run.options.master),
+            dataclasses.replace(lp, program=left.program, script=left),
+            dataclasses.replace(rp, program=right.program, script=right))
 
 
 def _check_scripts(lp: LoadedProgram, rp: LoadedProgram, run: Run) -> Result:
@@ -69,7 +73,7 @@ def _check_scripts(lp: LoadedProgram, rp: LoadedProgram, run: Run) -> Result:
     from sparklite.typecheck import typecheck
     from verifier.core.script_check import shape_difference
 
-    sp, rp = _script_pair(lp, rp, run)
+    sp, lp, rp = _script_pair(lp, rp, run)
     run.script = sp
     results = (getattr(typecheck(lp.program), "result", None), getattr(typecheck(rp.program), "result", None))
     shape = shape_difference(sp.left, sp.right, *results)
@@ -78,7 +82,10 @@ def _check_scripts(lp: LoadedProgram, rp: LoadedProgram, run: Run) -> Result:
         result = decide(pair, run) if shape is None else _search_shapes(pair, shape, run)
     if result.verdict == "equivalent":
         result = _proof_under_readings(result, pair, run)
-    result = dataclasses.replace(result, stats={**result.stats, "script": sp.description()})
+    ignored = tuple(x.to_json(side) for side, script in (("left", sp.left), ("right", sp.right))
+                    for x in script.ignored)
+    result = dataclasses.replace(result, stats={**result.stats, "script": sp.description()},
+                                 ignored_statements=ignored)
     if result.verdict == "not_equivalent" and run.options.replay:
         result = _replay_scripts(result, sp, run)
     return result
@@ -94,7 +101,8 @@ def _proof_under_readings(result: Result, pair: Pair, run: Run) -> Result:
 
     assert run.script is not None
     differs = reading_difference(run.script.left, run.script.right)
-    sensitive = layout_sensitive(pair.left) or layout_sensitive(pair.right)
+    sensitive = layout_sensitive(pair.left) or layout_sensitive(pair.right) or next(
+        (f"getNumPartitions() at {s.loc}" for s in run.script.left.sources if s.kind == "partitions"), None)
     if differs is None or sensitive is None:
         return result
     reason = (f"{result.method} proved the scripts equivalent when both partition their inputs alike, but "
