@@ -220,3 +220,58 @@ def _verified(row: tuple[Any, ...], schema: Schema, loc: Loc) -> tuple[Any, ...]
             raise InputError(f"field {f.name}: {t} cannot hold {v!r} (PySpark raises a TypeError here)", loc)
         out.append(v)
     return tuple(out)
+
+
+# --- statically known text: schemas, DataFrame reprs, Python literals ------------------------------------
+
+_TYPE_NAMES = {"int": "integer", "bigint": "long", "smallint": "short", "tinyint": "byte"}
+
+
+def tree_string(names: Sequence[str], fields: Sequence[Field], loc: Loc, level: int | None = None) -> str:
+    """``df.printSchema()``'s text, as PySpark prints ``schema.treeString()`` (a trailing newline, then
+    print's own): ``root`` and one `` |-- name: type (nullable = b)`` line per column, the type by its
+    ``typeName`` (``integer``, ``long``, ``decimal(10,2)``). Checked on Spark 4
+    (``docs/semantics-notes.md``); the nullability is the analysed plan's (a filter keeps it)."""
+    from sparklite.relational.types import DateType, NullType
+
+    lines = ["root"]
+    for n, f in zip(names, fields, strict=True):
+        t = f.type
+        simple = IntegralType | DoubleType | DecimalType | StringType | BooleanType | DateType | NullType
+        if not isinstance(t, simple):
+            raise UnsupportedError(
+                f"printSchema() of a column of type {t} is not modelled", loc, construct="printSchema"
+            )
+        name = _TYPE_NAMES.get(t.simple, t.simple)
+        lines.append(f" |-- {n}: {name} (nullable = {'true' if f.nullable else 'false'})")
+    if level is not None and level < 1:
+        raise UnsupportedError(
+            "printSchema(level) with level < 1 is not modelled", loc, construct="printSchema"
+        )
+    return "\n".join(lines) + "\n\n"
+
+
+def df_repr(names: Sequence[str], fields: Sequence[Field]) -> str:
+    """``str(df)`` outside eager evaluation: ``DataFrame[name: string, age: bigint]`` (its ``dtypes``)."""
+    return "DataFrame[" + ", ".join(f"{n}: {f.type.simple}" for n, f in zip(names, fields, strict=True)) + "]"
+
+
+def python_literal(v: Any) -> Any:
+    """The Python value a driver value stands for when it is a literal (a constant, or a list or tuple of
+    literals), else ``_NOT_LITERAL``: what ``print`` of it writes is then ``str()`` of that value."""
+    from frontend.dataframe.values import SeqV
+
+    if isinstance(v, PyV) and (
+        v.value is None or isinstance(v.value, str | int | float | bool | decimal.Decimal)
+    ):
+        return v.value
+    if isinstance(v, SeqV):
+        items = [python_literal(i) for i in v.items]
+        if any(i is _NOT_LITERAL for i in items):
+            return _NOT_LITERAL
+        return list(items) if v.is_list else tuple(items)
+    return _NOT_LITERAL
+
+
+_NOT_LITERAL = object()
+SESSION_REPR = "<pyspark.sql.session.SparkSession object at 0x…>"

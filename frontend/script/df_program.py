@@ -44,8 +44,10 @@ class DfSource:
 @dataclass(frozen=True)
 class Part:
     """A piece of printed text: ``lit`` (a constant), ``action`` (``str()`` of action ``action``'s result,
-    a count or a ``first()`` row) or ``field`` (``str()``/``repr()`` of column ``column`` of the row a
-    loop prints)."""
+    a count or a ``first()`` row), ``field`` (``str()``/``repr()`` of column ``column`` of the row a
+    loop prints), ``arg`` (the command-line argument ``sys.argv[column]``: the same text in both scripts,
+    which get the same arguments) or ``opaque`` (text that differs from run to run, such as the
+    SparkSession's repr with its object address: ``text`` stands for it and the comparison excludes it)."""
 
     kind: str
     text: str = ""
@@ -55,15 +57,32 @@ class Part:
 
 
 @dataclass(frozen=True)
+class Ignored:
+    """A statement shown not to change what the script writes (``spark.stop()``, ``df.explain()``...),
+    reported in the result's ``ignored_statements``: where, the construct, and why it does not matter."""
+
+    loc: Loc
+    construct: str
+    why: str
+
+    def to_json(self, side: str) -> dict[str, Any]:
+        return {
+            "side": side, "line": self.loc.line, "col": self.loc.col, "construct": self.construct,
+            "why": self.why,
+        }
+
+
+@dataclass(frozen=True)
 class DfSink:
     """One output, in the order the script produces it.
 
     ``kind``: ``print`` (a line of ``parts``), ``show`` (Spark's table of action ``action``: a
     ``take(n + 1)``), ``print_rows`` (a loop printing ``lines`` for each row of a collected action),
-    ``print_collection`` (``print(df.collect())``: one line, the list's repr), ``write`` (the files of
-    ``df.write`` in ``fmt`` at ``path``, save mode ``mode``) or ``job`` (an action whose result is kept
-    or dropped: it runs, and may raise, and prints nothing). ``text`` is the sink's source line, for
-    reports."""
+    ``print_collection`` (``print(df.collect())``: one line, the list's repr, after the literal text of
+    ``parts`` when other values are printed before it: ``print("rows:", df.collect())``), ``write``
+    (the files of ``df.write`` in ``fmt`` at ``path``, save mode ``mode``) or ``job`` (an action whose
+    result is kept or dropped: it runs, and may raise, and prints nothing). ``text`` is the sink's
+    source line, for reports."""
 
     index: int
     kind: str
@@ -99,7 +118,9 @@ class DfScriptProgram:
     """A DataFrame script: its sources (the tables of every action), its sinks in order, and the
     actions they run (``RelProgram``s over the sources' tables, in the order the script runs them).
     ``arg_checks``: every ``if`` on ``sys.argv`` the driver code decided (the statement as
-    ``ast.unparse`` prints it, and where), in the order it ran them."""
+    ``ast.unparse`` prints it, and where), in the order it ran them. ``ignored``: statements shown not
+    to change the outputs; ``opaque``: printed values whose text changes from run to run (excluded from
+    the comparison, with a warning)."""
 
     filename: str
     sources: tuple[DfSource, ...]
@@ -108,6 +129,8 @@ class DfScriptProgram:
     argv_length: int
     entry: str | None = None
     arg_checks: tuple[tuple[str, Loc], ...] = ()
+    ignored: tuple[Ignored, ...] = ()
+    opaque: tuple[tuple[str, Loc], ...] = ()  # printed text excluded from the comparison: (what, where)
 
     @property
     def params(self) -> tuple[R.TableParam, ...]:

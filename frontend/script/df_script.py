@@ -56,6 +56,8 @@ from frontend.dataframe.values import (
 )
 from frontend.script.df_meta import (
     _DONE,
+    _NOT_LITERAL,
+    SESSION_REPR,
     _action_of,
     _ArgV,
     _FieldV,
@@ -74,8 +76,11 @@ from frontend.script.df_meta import (
     _verified,
     _what,
     _Writer,
+    df_repr,
+    python_literal,
+    tree_string,
 )
-from frontend.script.df_program import _SHOW_DEFAULT, DfScriptProgram, DfSink, DfSource, Part
+from frontend.script.df_program import _SHOW_DEFAULT, DfScriptProgram, DfSink, DfSource, Ignored, Part
 from sparklite.ast import Loc
 from sparklite.errors import InputError, UnsupportedError
 from sparklite.relational import ast as R
@@ -154,24 +159,33 @@ def is_df_script(source: str, filename: str = "<input>") -> bool:
 
 
 def translate_df_script_file(
-    path: str, entry: str | None = None, schemas: dict[str, Schema] | None = None
+    path: str,
+    entry: str | None = None,
+    schemas: dict[str, Schema] | None = None,
+    compare_diagnostics: bool = False,
 ) -> DfScriptProgram:
     try:
         with open(path, encoding="utf-8") as fh:
             source = fh.read()
     except (OSError, UnicodeDecodeError) as exc:
         raise InputError(f"cannot read {path}: {exc}", Loc(path, 1, 1)) from None
-    return translate_df_script(source, path, entry, schemas)
+    return translate_df_script(source, path, entry, schemas, compare_diagnostics)
 
 
 def translate_df_script(
-    source: str, filename: str = "<input>", entry: str | None = None, schemas: dict[str, Schema] | None = None
+    source: str,
+    filename: str = "<input>",
+    entry: str | None = None,
+    schemas: dict[str, Schema] | None = None,
+    compare_diagnostics: bool = False,
 ) -> DfScriptProgram:
     """Read the DataFrame script ``source`` (never imported or run). ``schemas`` (``--schema``) give the
     tables ``spark.table(name)`` reads and the schema of a source bound to a name (``emp =
     spark.read.json(p)`` without a schema: ``--schema 'emp=...'``)."""
     tree = parse_source(source, filename)
-    tr = _ScriptTranslator(scan_names(tree, filename), source, dict(schemas or {}), tree, entry)
+    tr = _ScriptTranslator(
+        scan_names(tree, filename), source, dict(schemas or {}), tree, entry, compare_diagnostics
+    )
     try:
         return tr.run()
     except RecursionError:
@@ -189,10 +203,17 @@ class _ScriptTranslator(DataFrameTranslator):
     """The DataFrame driver interpreter run over a whole module, with sources and sinks recorded."""
 
     def __init__(
-        self, info: Any, source: str, schemas: dict[str, Schema], tree: pyast.Module, entry: str | None
+        self,
+        info: Any,
+        source: str,
+        schemas: dict[str, Schema],
+        tree: pyast.Module,
+        entry: str | None,
+        compare_diagnostics: bool = False,
     ) -> None:
         super().__init__(info, source, {k.lower(): v for k, v in schemas.items()})
         self.tree = tree
+        self.compare_diagnostics = compare_diagnostics
         self.entry = entry
         self.sources: list[DfSource] = []
         self.source_keys: dict[tuple[str, str], DfSource] = {}
@@ -213,6 +234,9 @@ class _ScriptTranslator(DataFrameTranslator):
         self.stmt: pyast.stmt | None = None
         self.arg_checks: list[tuple[str, Loc]] = []
         self.module_env = Env({})  # the module's globals as the driver code binds them
+        self.ignored: list[Ignored] = []
+        self.opaque: list[tuple[str, Loc]] = []
+        self.stopped: Loc | None = None  # where spark.stop() ran: no job may run after it
 
     def module_value(self, name: str, node: pyast.AST) -> Value:
         if name in self.module_env.vars:
@@ -255,6 +279,8 @@ class _ScriptTranslator(DataFrameTranslator):
             self.argv_length,
             self.entry,
             tuple(self.arg_checks),
+            tuple(self.ignored),
+            tuple(self.opaque),
         )
 
     def snippet(self, node: pyast.AST) -> str:
@@ -362,21 +388,28 @@ class _ScriptTranslator(DataFrameTranslator):
         if not isinstance(f, pyast.Attribute):
             return self.ev(call, env)
         recv = self.ev(f.value, env)
-        if isinstance(recv, SessionV) and f.attr == "stop":
+        if isinstance(recv, SessionV) and f.attr == "stop" and not call.args and not call.keywords:
+            self.stopped = self.loc(call)
+            self.ignore(call, "spark.stop()", "stops the session once the jobs are done; it writes "
+                        "nothing (a job after it would fail, and is refused)")
             return _DONE
         if isinstance(recv, _SparkContextV) and f.attr in ("setLogLevel", "setJobDescription"):
+            self.ignore(call, f"sparkContext.{f.attr}()", "changes what Spark logs on stderr (or the UI), "
+                        "which is not an output")
             return _DONE
         if isinstance(recv, ModV) and canonical(recv.path).startswith("logging"):
+            self.logging_call(call, stmt, env)
             return _DONE
         if isinstance(recv, DFV) and f.attr == "show":
             self.show_sink(recv, call, stmt, env)
             return _DONE
-        if isinstance(recv, DFV) and f.attr in ("printSchema", "explain"):
-            raise UnsupportedError(
-                f"df.{f.attr}() prints Spark's plan or schema, which script mode does not model",
-                self.attr_loc(f),
-                construct=f.attr,
-            )
+        if isinstance(recv, DFV) and f.attr == "printSchema":
+            self.print_schema(recv, call, stmt, env)
+            return _DONE
+        if isinstance(recv, DFV) and f.attr == "explain":
+            self.diagnostic(call, "df.explain()", "the plan Spark prints differs between equivalent programs "
+                            "by design")
+            return _DONE
         if isinstance(recv, _Writer):
             self.write_sink(recv, f.attr, call, stmt, env)
             return _DONE
@@ -393,6 +426,43 @@ class _ScriptTranslator(DataFrameTranslator):
         loc = func.loc if isinstance(func, BoundV) else self.loc(call)
         return self.call(func, args, kwargs, loc, call)
 
+    # -- statements that write nothing ------------------------------------------------------------------
+
+    def ignore(self, node: pyast.AST, construct: str, why: str) -> None:
+        self.ignored.append(Ignored(self.loc(node), construct, why))
+
+    def diagnostic(self, node: pyast.AST, construct: str, why: str) -> None:
+        """A diagnostic printout excluded from the comparison by default (``docs/scripts.md``); with
+        ``compare_diagnostics`` (``--compare-diagnostics``) it is refused instead, as it is not modelled."""
+        if self.compare_diagnostics:
+            raise UnsupportedError(
+                f"{construct} prints a diagnostic that script mode does not model ({why}); without "
+                "--compare-diagnostics it is excluded from the comparison",
+                self.loc(node),
+                construct=construct,
+            )
+        self.ignore(
+            node, construct, f"excluded diagnostic output: {why} (--compare-diagnostics to include it)"
+        )
+
+    def logging_call(self, call: pyast.Call, stmt: pyast.stmt, env: Env) -> None:
+        """``logging.info(...)``/``logging.basicConfig(...)``: a record goes to stderr or a log file, not
+        to the outputs; its arguments are still evaluated, and a job among them runs there."""
+        for a in [*call.args, *(k.value for k in call.keywords)]:
+            v = self.ev(a, env)
+            if isinstance(v, ActionV):
+                self.add_action_sink("job", v, stmt)
+        self.ignore(call, "logging", "a log record goes to stderr or a log file, not to the outputs")
+
+    def print_schema(self, recv: DFV, call: pyast.Call, stmt: pyast.stmt, env: Env) -> None:
+        """``df.printSchema()``: the schema is known statically; PySpark prints its tree string."""
+        args = [self.ev(a, env) for a in call.args] + [self.ev(k.value, env) for k in call.keywords]
+        level = None
+        if args:
+            level = as_int(args[0], self.loc(call), "printSchema's level")
+        text = tree_string(recv.df.columns, recv.df.fields, self.loc(call), level)
+        self.add_sink("print", stmt, parts=(Part("lit", text),))
+
     # -- sinks ------------------------------------------------------------------------------------------
 
     def add_sink(self, kind: str, stmt: pyast.AST, **extra: Any) -> int:
@@ -400,6 +470,12 @@ class _ScriptTranslator(DataFrameTranslator):
         return len(self.sinks) - 1
 
     def new_action(self, action: R.Action | R.Rel, loc: Loc) -> int:
+        if self.stopped is not None:
+            raise UnsupportedError(
+                f"a job after spark.stop() ({self.stopped}) fails on Spark; script mode does not model it",
+                self.loc(self.stmt) if self.stmt is not None else loc,
+                construct="stop",
+            )
         self.actions.append(
             R.RelProgram(f"action_{len(self.actions) + 1}", (), action, language="dataframe", loc=loc)
         )
@@ -435,11 +511,26 @@ class _ScriptTranslator(DataFrameTranslator):
                 raise UnsupportedError(
                     "an action printed to sys.stderr is not supported", self.loc(call), construct="print"
                 )
+            self.ignore(call, "print(..., file=sys.stderr)", "stderr is not an output")
             return
-        if len(values) == 1 and isinstance(values[0], ActionV | _Kept):
-            act = _action_of(values[0])
+        if values and isinstance(values[-1], ActionV | _Kept):
+            act = _action_of(values[-1])
             if act.kind in ("collect", "take"):
-                self.add_sink("print_collection", stmt, action=self.action_index(values[0], stmt))
+                prefix: list[Part] = []
+                for i, v in enumerate(values[:-1]):
+                    prefix.extend(self.printable(v, call.args[i]))
+                    prefix.append(Part("lit", sep))
+                if any(p.kind != "lit" for p in prefix):
+                    raise UnsupportedError(
+                        "a collected list can only be printed after constant text (print('rows:', "
+                        "df.collect())): its text depends on the order Spark returns the rows in",
+                        self.loc(call),
+                        construct="print",
+                    )
+                self.add_sink(
+                    "print_collection", stmt, action=self.action_index(values[-1], stmt),
+                    parts=tuple(_merged(prefix)),
+                )
                 return
         parts: list[Part] = []
         for i, v in enumerate(values):
@@ -458,6 +549,16 @@ class _ScriptTranslator(DataFrameTranslator):
         """The text ``str(v)`` as parts."""
         if isinstance(v, PyV) and (v.value is None or isinstance(v.value, str | int | float | bool)):
             return [Part("lit", str(v.value))]
+        literal = python_literal(v)
+        if literal is not _NOT_LITERAL:  # a literal list or tuple (data bound above, df.columns, dtypes)
+            return [Part("lit", str(literal))]
+        if isinstance(v, DFV):  # str(df): its dtypes, known statically
+            return [Part("lit", df_repr(v.df.columns, v.df.fields))]
+        if isinstance(v, SessionV):
+            self.opaque.append(("the SparkSession's repr (an object address)", self.loc(node)))
+            return [Part("opaque", SESSION_REPR)]
+        if isinstance(v, _ArgV):
+            return [Part("arg", f"sys.argv[{v.index}]", column=v.index)]
         if isinstance(v, _StrV):
             return list(v.parts)
         if isinstance(v, ActionV | _Kept):
@@ -659,7 +760,9 @@ class _ScriptTranslator(DataFrameTranslator):
         """``"count: " + str(df.count())``: text joined from pieces that are strings whatever the data
         (constants, ``str(...)``, formats). A row's field is not one of them: ``row.name + ","`` raises
         TypeError in Python when the field is NULL or not a string, which is not modelled."""
-        texts = (_StrV, PyV)
+        texts = (_StrV, PyV, _ArgV)
+        if op == "+" and isinstance(left, _ArgV | _StrV | PyV) and isinstance(right, _ArgV | _StrV | PyV):
+            left, right = self.as_text(left), self.as_text(right)  # sys.argv[i]: its text, the same
         if op == "+" and isinstance(left, texts) and isinstance(right, texts) \
                 and (isinstance(left, _StrV) or isinstance(right, _StrV)):
             if all(isinstance(v, _StrV) or isinstance(v.value, str) for v in (left, right)):
@@ -673,6 +776,9 @@ class _ScriptTranslator(DataFrameTranslator):
                 construct="+",
             )
         return super().binop(op, left, right, loc)
+
+    def as_text(self, v: Any) -> Any:
+        return _StrV(tuple(self.printable(v, self.stmt or pyast.Pass()))) if isinstance(v, _ArgV) else v
 
     def fstring(self, node: pyast.JoinedStr, env: Env) -> Value:
         parts: list[Part] = []
@@ -728,6 +834,43 @@ class _ScriptTranslator(DataFrameTranslator):
                 "not all arguments converted during string formatting (Python raises TypeError)",
                 self.loc(node),
             )
+        return _StrV(tuple(_merged(parts)))
+
+    def str_format(self, fmt: str, args: list[Value], kwargs: dict[str, Value], node: pyast.AST) -> _StrV:
+        """``"{}: {}".format(a, b)`` with printed values: ``{}``, ``{0}`` and ``{name}`` fields without a
+        conversion or a format spec are ``str()`` of the value."""
+        import string
+
+        parts: list[Part] = []
+        auto = 0
+        try:
+            fields = list(string.Formatter().parse(fmt))
+        except ValueError as exc:
+            raise InputError(f"bad format string ({exc}; Python raises ValueError)", self.loc(node)) from None
+        for text, field, spec, conv in fields:
+            parts.append(Part("lit", text))
+            if field is None:
+                continue
+            if spec or conv:
+                raise UnsupportedError(
+                    "a conversion or format spec in str.format ({x:.2f}, {x!r}) is not modelled with "
+                    "DataFrame values",
+                    self.loc(node),
+                    construct="str.format",
+                )
+            if field == "":
+                key: Any = auto
+                auto += 1
+            else:
+                key = int(field) if field.isdigit() else field
+            if isinstance(key, int) and key < len(args):
+                parts.extend(self.printable(args[key], node))
+            elif isinstance(key, str) and key in kwargs:
+                parts.extend(self.printable(kwargs[key], node))
+            else:
+                raise InputError(
+                    f"format field {{{field}}} has no argument (Python raises here)", self.loc(node)
+                )
         return _StrV(tuple(_merged(parts)))
 
     def builtin(
@@ -807,6 +950,14 @@ class _ScriptTranslator(DataFrameTranslator):
             raise UnsupportedError(
                 f"sc.{func.name} is not understood in a DataFrame script", loc, construct=func.name
             )
+        if (
+            isinstance(func, BoundV)
+            and isinstance(func.receiver, PyV)
+            and isinstance(func.receiver.value, str)
+            and func.name == "format"
+            and not all(isinstance(a, PyV) for a in [*args, *kwargs.values()])
+        ):
+            return self.str_format(func.receiver.value, args, kwargs, node)  # type: ignore[return-value]
         if isinstance(func, BoundV) and isinstance(func.receiver, DFV) and func.name == "coalesce":
             return func.receiver  # fewer partitions: the same rows, the order kept
         if (
@@ -815,6 +966,8 @@ class _ScriptTranslator(DataFrameTranslator):
             and func.name == "createDataFrame"
         ):
             return self.create_data_frame(args, kwargs, loc, node)
+        if isinstance(func, BoundV) and isinstance(func.receiver, SessionV) and func.name == "range":
+            return self.spark_range(args, kwargs, loc, node)
         return super().call(func, args, kwargs, loc, node)
 
     def writer_method(
@@ -997,6 +1150,33 @@ class _ScriptTranslator(DataFrameTranslator):
             self.loc(node),
             construct="path",
         )
+
+    def spark_range(self, args: list[Value], kwargs: dict[str, Value], loc: Loc, node: pyast.AST) -> DFV:
+        """``spark.range(end)`` / ``range(start, end, step)``: a table the script fixes, one ``id bigint NOT
+        NULL`` column (checked on Spark 4); ``numPartitions`` changes only the partitioning."""
+        from frontend.dataframe import functions as DFF
+
+        b, _ = DFF.sig("start", "end=None", "step=1", "numPartitions=None").bind("range", args, kwargs, loc)
+        start = as_int(b["start"], loc, "range's start")
+        end = None if b["end"] == PyV(None) else as_int(b["end"], loc, "range's end")
+        step = as_int(b["step"], loc, "range's step")
+        if end is None:
+            start, end = 0, start
+        if step == 0:
+            raise InputError("spark.range with step 0 (Spark raises here)", loc)
+        values = range(start, end, step)
+        if len(values) > 1000:
+            raise UnsupportedError(
+                f"spark.range of {len(values)} rows is too large to model (at most 1000)",
+                loc,
+                construct="range",
+            )
+        schema = Schema((Field("id", parse_ddl("id BIGINT", loc).fields[0].type, False),))
+        src = self._add_source(
+            self.fresh_param(), "literal", "spark.range", pyast.unparse(node), loc, schema,
+            rows=tuple((v,) for v in values),
+        )
+        return DFV(self.table_df(src.param, src.schema, loc))
 
     def create_data_frame(
         self, args: list[Value], kwargs: dict[str, Value], loc: Loc, node: pyast.AST

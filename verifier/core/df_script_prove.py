@@ -179,7 +179,7 @@ class _Prover:
             names = any(p.kind == "field" and p.conversion == "row" for line in a.lines for p in line)
             return [*goals, _Goal(a.action, b.action, names, True, where)]
         if a.kind == "print_collection":
-            return [_Goal(a.action, b.action, True, True, where)]
+            return [*self.parts(a.parts, b.parts, where), _Goal(a.action, b.action, True, True, where)]
         if a.kind == "write":
             mine = (a.fmt, a.mode, a.header, a.sep, a.path)
             theirs = (b.fmt, b.mode, b.header, b.sep, b.path)
@@ -312,8 +312,8 @@ def _write(k: DfSink) -> str:
 def _text(parts: tuple[Part, ...]) -> str:
     out = []
     for p in parts:
-        if p.kind == "lit":
-            out.append(repr(p.text))
+        if p.kind in ("lit", "arg", "opaque"):
+            out.append(repr(p.text) if p.kind == "lit" else f"<{p.text}>")
         elif p.kind == "action":
             out.append("<action result>")
         else:

@@ -90,14 +90,24 @@ class DfObservation:
         return "".join(out)
 
     def line_keys(self) -> Counter:
+        """The lines printed, as a multiset; a printed list (after the text its line starts with) as its
+        elements in any order, as ``line_key`` reads a real run's line."""
         keys: Counter = Counter()
+        pending = ""  # the start of a line a printed list ends
         for kind, value in self.stdout:
             if kind == "list":
-                keys[("list", tuple(sorted(_all_items(value))))] += 1
+                keys[line_key(pending + "[" + ", ".join(sorted(_all_items(value))) + "]")] += 1
+                pending = ""
                 continue
             texts = [value] if kind == "text" else _all_items(value)
             for t in texts:
-                keys.update(line_key(line) for line in t.splitlines())
+                lines = t.split("\n")
+                pending, lines = pending + lines[0], lines[1:]
+                for line in lines:
+                    keys[line_key(pending)] += 1
+                    pending = line
+        if pending:
+            keys[line_key(pending)] += 1
         return keys
 
     def to_json(self) -> Any:
@@ -148,14 +158,21 @@ def _all_items(value: Any) -> list[str]:
 
 
 def line_key(line: str) -> Any:
-    """A printed line; a printed list (``[Row(a=1), Row(a=2)]``) as its elements in any order."""
-    if line.startswith("[") and line.endswith("]"):
+    """A printed line; a printed list (``[Row(a=1), Row(a=2)]``, also after text: ``rows: [Row(a=1)]``)
+    as the text before it and its elements in any order (the list starts at the first ``[`` from which
+    the rest of the line is a list display)."""
+    if not line.endswith("]"):
+        return line
+    start = line.find("[")
+    while start >= 0:
         try:
-            node = pyast.parse(line, mode="eval").body
+            node = pyast.parse(line[start:], mode="eval").body
         except SyntaxError:
-            return line
+            node = None
         if isinstance(node, pyast.List):
-            return ("list", tuple(sorted(pyast.unparse(e) for e in node.elts)))
+            elements = tuple(sorted(pyast.unparse(e) for e in node.elts))
+            return ("list", elements) if start == 0 else ("list", line[:start], elements)
+        start = line.find("[", start + 1)
     return line
 
 
@@ -248,6 +265,7 @@ def _observe_sink(
         stdout.append((_kind(texts), texts))
         return
     if sink.kind == "print_collection":
+        stdout.append(("text", "".join(_part_text(p, None, result) for p in sink.parts)))
         stdout.append(
             ("list", _map_rows(outcome.rows, lambda row: _normal_repr(_row_repr(row, outcome.columns))))
         )
@@ -285,7 +303,7 @@ def _all_rows(rows: Any) -> list[tuple]:
 
 
 def _part_text(p: Part, row: tuple[tuple, Any] | None, result: Any) -> str:
-    if p.kind == "lit":
+    if p.kind in ("lit", "arg", "opaque"):  # an argument or an opaque value: its stand-in on both sides
         return p.text
     if p.kind == "action":
         value = result(p.action)

@@ -65,6 +65,8 @@ class Result:
     stats: Mapping[str, Any] = field(default_factory=dict, compare=False)
     sources: Mapping[str, str] = field(default_factory=dict, compare=False, repr=False)
     assumptions: tuple[str, ...] = ()
+    # statements shown not to change the outputs (scripts): {"side","line","col","construct","why"}
+    ignored_statements: tuple[Mapping[str, Any], ...] = field(default=(), compare=False)
 
     def __repr__(self) -> str:
         """Short, for a REPL or a log line: the verdict, the method and the start of the reason."""
@@ -82,8 +84,9 @@ class Result:
         return EXIT_CODES[self.verdict]
 
     def to_json(self) -> dict[str, Any]:
-        """Exactly the fields of interfaces.md (schema version 2), in its order."""
-        return {
+        """Exactly the fields of interfaces.md (schema version 2), in its order; ``ignored_statements``
+        only when a script had some (an optional field)."""
+        out = {
             "schema_version": SCHEMA_VERSION,
             "verdict": self.verdict,
             "method": self.method,
@@ -93,3 +96,6 @@ class Result:
             "assumptions": list(self.assumptions),
             "seconds": round(self.seconds, 3),
         }
+        if self.ignored_statements:
+            out["ignored_statements"] = [dict(i) for i in self.ignored_statements]
+        return out

@@ -226,6 +226,9 @@ def render(result: Result, console: Console | None = None, left: str = "LEFT", r
             console.print(replay_line(cex.replayed_on_spark))
     for assumption in result.assumptions:
         console.print(Text("assuming: ", style="bold") + Text(assumption))
+    for item in result.ignored_statements:  # statements shown not to change what the scripts write
+        where = f"{item['side'].upper()} line {item['line']}"
+        console.print(Text("ignored: ", style="bold") + Text(f"{item['construct']} ({where}): {item['why']}"))
     for warning in result.warnings:
         console.print(Text("warning: ", style="bold yellow") + Text(warning))
         match = _LOC.search(warning)

@@ -22,6 +22,21 @@ from frontend.script.df_program import DfScriptProgram
 from sparklite.values import Bag
 from verifier.core.df_script_search import DfObservation, canonical_json, observably_differ, source_lines
 
+_ADDRESS = re.compile(r"(<pyspark\.sql\.session\.SparkSession object at )0x[0-9a-fA-F]+>")
+
+
+def _stand_ins(line: str, argv: Sequence[str]) -> str:
+    """A real run's line with what the prediction prints as stand-ins (``Part`` kinds ``arg`` and
+    ``opaque``): each command-line argument (the replay's own file paths) as ``sys.argv[i]``, the
+    SparkSession's object address as ``0x…``. The comparison excludes the address; the arguments are the
+    same for both scripts of a pair by construction, so they are compared as their names."""
+    line = _ADDRESS.sub(r"\g<1>0x…>", line)
+    for i, arg in sorted(enumerate(argv, 1), key=lambda ia: -len(ia[1])):
+        if arg:
+            line = line.replace(arg, f"sys.argv[{i}]")
+    return line
+
+
 _CONDITION = re.compile(r"\[([A-Z][A-Z0-9_]+(?:\.[A-Z0-9_]+)*)\]")
 
 
@@ -181,7 +196,8 @@ def replay_df_scripts(
                 error = None if r.exception is None else r.exception + (f" [{cond}]" if cond else "")
                 if r.exception is None and r.exit_code != 0:
                     error = f"SystemExit({r.exit_code})"
-                obs = RunObservation(r.stdout_lines, _written(sp, argv, wd), error, cond)
+                lines = tuple(_stand_ins(line, argv) for line in r.stdout_lines)
+                obs = RunObservation(lines, _written(sp, argv, wd), error, cond)
                 seen.append((obs, _agrees(obs, ref), r.stderr))
             (lo, la, lerr), (ro, ra, rerr) = seen
             differs = observably_differ(lo.as_observation(), ro.as_observation())

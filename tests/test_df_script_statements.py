@@ -1,0 +1,125 @@
+"""DataFrame scripts as people write them (issue 20): statements that are modelled exactly, shown not to
+matter, or excluded diagnostics (frontend/script/df_script.py; docs/scripts.md).
+
+Without Spark: printSchema()'s tree string, str(df), df.columns/dtypes and literal data printed as
+Python prints them; a collected list printed after text; the SparkSession printed (an opaque field,
+excluded with a warning); sys.argv[i] printed as the same text on both sides; spark.stop(),
+setLogLevel, logging, stderr prints and df.explain() listed in ``ignored_statements`` (JSON checked
+against docs/sparkeq.schema.json); a job after spark.stop() refused. With Spark (slow): a pair that
+differs only in a printed path replays, every other line (schema text, reprs, the session's masked
+address) as predicted.
+"""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+from schema_util import validate
+
+from frontend.script.df_script import translate_df_script
+from sparklite.errors import InputError
+from verifier import check
+
+HEAD = "import sys\nfrom pyspark.sql import SparkSession\nspark = SparkSession.builder.getOrCreate()\n"
+
+JOB = HEAD + textwrap.dedent(
+    """\
+    print("spark=", spark)
+    data = [("alex", "Ames", 20), ("mary", None, 35)]
+    print("data =", data)
+    df = spark.createDataFrame(data, ["name", "city", "age"])
+    print("df.collect():", df.collect())
+    df.printSchema()
+    print(df.columns)
+    print(df.dtypes)
+    print("df=", df)
+    df.explain()
+    spark.sparkContext.setLogLevel("WARN")
+    print("path: {}".format(sys.argv[1]), file=sys.stderr)
+    print("path: {}".format(sys.argv[1]))
+    spark.stop()
+    """
+)
+
+
+def _texts(sp):
+    return ["".join(p.text for p in k.parts) for k in sp.sinks]
+
+
+def test_static_text_is_modelled_exactly():
+    sp = translate_df_script(JOB, "job.py")
+    kinds = [k.kind for k in sp.sinks]
+    assert kinds == ["print", "print", "print_collection", "print", "print", "print", "print", "print"]
+    texts = _texts(sp)
+    assert texts[0] == "spark= <pyspark.sql.session.SparkSession object at 0x…>\n"
+    assert texts[1] == "data = [('alex', 'Ames', 20), ('mary', None, 35)]\n"
+    assert texts[2] == "df.collect(): "
+    assert texts[3] == (
+        "root\n |-- name: string (nullable = true)\n |-- city: string (nullable = true)\n"
+        " |-- age: long (nullable = true)\n\n"
+    )
+    assert texts[4] == "['name', 'city', 'age']\n"
+    assert texts[5] == "[('name', 'string'), ('city', 'string'), ('age', 'bigint')]\n"
+    assert texts[6] == "df= DataFrame[name: string, city: string, age: bigint]\n"
+    assert [p.kind for p in sp.sinks[7].parts] == ["lit", "arg", "lit"]
+    assert sp.opaque and sp.opaque[0][1].line == 4
+
+
+def test_statements_shown_not_to_matter_are_listed():
+    sp = translate_df_script(JOB, "job.py")
+    assert [(i.construct, i.loc.line) for i in sp.ignored] == [
+        ("df.explain()", 13),
+        ("sparkContext.setLogLevel()", 14),
+        ("print(..., file=sys.stderr)", 15),
+        ("spark.stop()", 17),
+    ]
+    assert "excluded diagnostic" in sp.ignored[0].why
+
+
+def test_explain_is_refused_when_diagnostics_are_compared():
+    with pytest.raises(InputError) as info:
+        translate_df_script(JOB, "job.py", compare_diagnostics=True)
+    assert (info.value.loc.line, info.value.loc.col) == (13, 1)
+    assert "--compare-diagnostics" in str(info.value)
+
+
+def test_self_comparison_is_proved_and_reports_ignored_statements(tmp_path):
+    path = tmp_path / "job.py"
+    path.write_text(JOB)
+    result = check(str(path), str(path))
+    assert result.verdict == "equivalent", result.reason
+    out = validate(result.to_json())
+    assert {(i["side"], i["construct"]) for i in out["ignored_statements"]} >= {
+        ("left", "df.explain()"),
+        ("right", "spark.stop()"),
+    }
+    assert any("nondeterministic output excluded" in w for w in result.warnings)
+
+
+def test_a_different_printed_path_text_is_found(tmp_path):
+    left, right = tmp_path / "a.py", tmp_path / "b.py"
+    left.write_text(JOB)
+    right.write_text(JOB.replace('print("path: {}".format(sys.argv[1]))\n', 'print("in: " + sys.argv[1])\n'))
+    result = check(str(left), str(right))
+    assert result.verdict == "not_equivalent", result.reason
+    assert result.counterexample.left["stdout"][-1] == "path: sys.argv[1]"
+    assert result.counterexample.right["stdout"][-1] == "in: sys.argv[1]"
+
+
+def test_a_job_after_stop_is_refused():
+    with pytest.raises(InputError) as info:
+        translate_df_script(HEAD + "df = spark.range(3)\nspark.stop()\ndf.show()\n", "job.py")
+    assert info.value.loc.line == 6
+    assert "after spark.stop()" in str(info.value)
+
+
+@pytest.mark.spark
+@pytest.mark.slow
+def test_printed_path_difference_replays_with_every_other_line_as_predicted(tmp_path):
+    left, right = tmp_path / "a.py", tmp_path / "b.py"
+    left.write_text(JOB)
+    right.write_text(JOB.replace('print("path: {}"', 'print("input: {}"'))
+    result = check(str(left), str(right), replay=True)
+    assert result.verdict == "not_equivalent", result.reason
+    assert result.counterexample.replayed_on_spark, result.warnings
