@@ -123,3 +123,59 @@ def test_printed_path_difference_replays_with_every_other_line_as_predicted(tmp_
     result = check(str(left), str(right), replay=True)
     assert result.verdict == "not_equivalent", result.reason
     assert result.counterexample.replayed_on_spark, result.warnings
+
+
+# --- sources read without a schema: declared, checked to be what Spark infers -------------------------
+
+SOURCES = HEAD + textwrap.dedent(
+    """\
+    # sparkeq: schema sys.argv[2] = "age BIGINT, name STRING"
+    lines = spark.read.text(sys.argv[1])
+    print(lines.filter(lines.value != "a").count())
+    people = spark.read.json(sys.argv[2])
+    people.show()
+    emp = spark.read.csv(sys.argv[3], header=True, inferSchema=True)
+    emp.groupBy("dept").count().show()
+    """
+)
+
+
+def test_text_json_and_inferred_csv_sources_with_declared_schemas():
+    with pytest.raises(InputError) as info:
+        translate_df_script(SOURCES, "job.py")
+    assert info.value.loc.line == 9 and "# sparkeq: schema sys.argv[3] = " in str(info.value)
+    sp = translate_df_script(SOURCES, "job.py", schemas={"emp": _ddl("dept STRING, salary INT")})
+    assert [(s.kind, s.path, s.inferred) for s in sp.sources] == [
+        ("text", "sys.argv[1]", False),
+        ("json", "sys.argv[2]", True),
+        ("csv", "sys.argv[3]", True),
+    ]
+    assert str(sp.sources[0].schema) == "value STRING"
+
+
+@pytest.mark.parametrize(
+    "declaration, text",
+    [
+        ('"name STRING, age BIGINT"', "alphabetically"),
+        ('"age INT, name STRING"', "not age int"),
+    ],
+)
+def test_a_declared_schema_spark_cannot_infer_is_refused(declaration, text):
+    with pytest.raises(InputError) as info:
+        translate_df_script(SOURCES.replace('"age BIGINT, name STRING"', declaration), "job.py",
+                            schemas={"emp": _ddl("dept STRING, salary INT")})
+    assert text in str(info.value)
+
+
+def test_an_inferred_source_is_an_assumption_of_the_proof(tmp_path):
+    path = tmp_path / "job.py"
+    path.write_text(SOURCES)
+    result = check(str(path), str(path), schemas=["emp=dept STRING, salary INT"])
+    assert result.verdict == "equivalent", result.reason
+    assert any("sys.argv[3] is read without a schema" in a for a in result.assumptions)
+
+
+def _ddl(text):
+    from sparklite.relational.types import parse_ddl
+
+    return parse_ddl(text, None)

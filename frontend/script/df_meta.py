@@ -6,6 +6,7 @@ sink's value is, save modes, option flags, rows checked against a schema.
 from __future__ import annotations
 
 import decimal
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -275,3 +276,55 @@ def python_literal(v: Any) -> Any:
 
 _NOT_LITERAL = object()
 SESSION_REPR = "<pyspark.sql.session.SparkSession object at 0x…>"
+
+
+# --- schemas users declare for files read without one ---------------------------------------------------
+
+_DECLARATION = re.compile(r"""^\s*#\s*sparkeq:\s*schema\s+(\S+?)\s*=\s*(["'])(.*)\2\s*$""")
+
+
+def declared_schemas(source: str, filename: str) -> dict[str, Schema]:
+    """``# sparkeq: schema NAME = "DDL"`` comments: the schema of a file the script reads without one
+    (``NAME`` a path expression such as ``sys.argv[1]``, a literal path, or the variable the DataFrame is
+    bound to) or of a catalog table (``spark.table(NAME)``). Keys are lower-cased."""
+    from sparklite.relational.types import SchemaError, parse_ddl
+
+    out: dict[str, Schema] = {}
+    for number, line in enumerate(source.splitlines(), 1):
+        match = _DECLARATION.match(line)
+        if match is None:
+            continue
+        loc = Loc(filename, number, line.index("#") + 1)
+        try:
+            out[match.group(1).lower()] = parse_ddl(match.group(3), loc)
+        except SchemaError as exc:
+            raise SchemaError(f"in the schema declaration: {exc.message}", loc) from None
+    return out
+
+
+_INFERABLE = {
+    "json": ("bigint", "double", "string", "boolean"),
+    "csv-infer": ("int", "bigint", "double", "string", "boolean"),
+    "csv": ("string",),
+}
+
+
+def check_inferable(schema: Schema, fmt: str, infer: bool, header: bool, loc: Loc) -> None:
+    """A declared schema for a file read without one must be a schema Spark can find in that file
+    (checked on Spark 4): JSON columns in alphabetical order (Spark sorts the fields it infers) with
+    ``bigint``/``double``/``string``/``boolean`` types; CSV without ``inferSchema`` only strings, with it
+    ``int``/``bigint``/``double``/``string``/``boolean``; CSV without a header names its columns
+    ``_c0``, ``_c1``..."""
+    names = [f.name for f in schema.fields]
+    kind = "json" if fmt == "json" else ("csv-infer" if infer else "csv")
+    allowed = _INFERABLE[kind]
+    bad = [f"{f.name} {f.type}" for f in schema.fields if f.type.simple not in allowed]
+    why = None
+    if bad:
+        why = f"the types Spark infers here are {', '.join(allowed)}, not {', '.join(bad)}"
+    elif fmt == "json" and names != sorted(names):
+        why = "Spark orders the columns it infers from JSON alphabetically: declare them in that order"
+    elif fmt == "csv" and not header and names != [f"_c{i}" for i in range(len(names))]:
+        why = "a CSV file read without a header names its columns _c0, _c1, ..."
+    if why is not None:
+        raise InputError(f"the declared schema ({schema}) cannot be the one Spark reads: {why}", loc)

@@ -39,6 +39,7 @@ class DfSource:
     sep: str = ","
     rows: tuple[tuple[Any, ...], ...] | None = None
     mode: str = "PERMISSIVE"
+    inferred: bool = False  # read without a schema: Spark infers the declared one (an assumption)
 
 
 @dataclass(frozen=True)

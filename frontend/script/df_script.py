@@ -76,6 +76,8 @@ from frontend.script.df_meta import (
     _verified,
     _what,
     _Writer,
+    check_inferable,
+    declared_schemas,
     df_repr,
     python_literal,
     tree_string,
@@ -86,6 +88,8 @@ from sparklite.errors import InputError, UnsupportedError
 from sparklite.relational import ast as R
 from sparklite.relational import build
 from sparklite.relational.types import (
+    BIGINT,
+    STRING,
     Field,
     Schema,
     SchemaError,
@@ -214,6 +218,7 @@ class _ScriptTranslator(DataFrameTranslator):
         super().__init__(info, source, {k.lower(): v for k, v in schemas.items()})
         self.tree = tree
         self.compare_diagnostics = compare_diagnostics
+        self.declared = declared_schemas(source, self.filename)
         self.entry = entry
         self.sources: list[DfSource] = []
         self.source_keys: dict[tuple[str, str], DfSource] = {}
@@ -247,6 +252,9 @@ class _ScriptTranslator(DataFrameTranslator):
 
     def run(self) -> DfScriptProgram:
         env = self.module_env
+        for name, schema in self.declared.items():
+            if name.isidentifier() and name not in self.schemas:  # a catalog table spark.table(name) reads
+                self.schemas[name] = schema
         for name, schema in self.schemas.items():
 
             self.catalog[name] = build.table(name, schema, Loc(self.filename, 1, 1))
@@ -1029,10 +1037,19 @@ class _ScriptTranslator(DataFrameTranslator):
                     fmt = as_str(args[1], loc, "a format")
                 if len(args) >= (3 if name == "load" else 2):
                     schema = self.schema_of(args[2 if name == "load" else 1], loc)
-            if fmt not in FILE_FORMATS:
+            if fmt == "text":
+                if schema is not None:
+                    raise UnsupportedError(
+                        "spark.read.text with a schema is not supported (its one column is value STRING)",
+                        loc,
+                        construct="text",
+                    )
+                schema = Schema((Field("value", STRING, True),))
+            if fmt not in (*FILE_FORMATS, "text"):
                 raise UnsupportedError(
                     f"reading {fmt or 'the default format (parquet)'} files is not supported "
-                    "in script mode yet (csv and json are)",
+                    "in script mode yet (csv, json and text are): a table of the same rows read with "
+                    "spark.table(name) and --schema is",
                     loc,
                     construct=name,
                 )
@@ -1082,24 +1099,17 @@ class _ScriptTranslator(DataFrameTranslator):
         path, argv_index, literal = self.path_of(
             path_v, node.args[0] if isinstance(node, pyast.Call) and node.args else node
         )
-        if schema is None and self.binding is not None:
-            schema = self.schemas.get(self.binding.lower())
+        inferred = False
         if schema is None:
-            hint = f"--schema '{self.binding}=id INT, name STRING'" if self.binding else "--schema"
-            why = (
-                "inferSchema guesses the types from the file's contents"
-                if infer
-                else "without a schema Spark reads every column as a string named by the file"
-            )
-            raise InputError(
-                f"spark.read.{fmt}({path}) needs a schema in script mode ({why}, which sparkeq "
-                f'cannot know): pass schema="id INT, name STRING" (a DDL string or a StructType) '
-                f"to the reader, or {hint}",
-                loc,
-            )
+            schema = self.declared_schema(fmt, path, literal, infer, header, loc)
+            inferred = True
         schema = Schema(tuple(replace(f, nullable=True) for f in schema.fields))  # file sources: nullable
-        if fmt == "json":
+        if fmt in ("json", "text"):
             header, sep = False, ","
+        if fmt == "text" and (infer or header or mode != "PERMISSIVE"):
+            raise UnsupportedError(
+                "spark.read.text takes no CSV options here", loc, construct="text"
+            )
         key = (path, fmt)
         if key in self.source_keys:
             src = self.source_keys[key]
@@ -1120,9 +1130,42 @@ class _ScriptTranslator(DataFrameTranslator):
                 header=header,
                 sep=sep,
                 mode=mode,
+                inferred=inferred,
             )
             self.source_keys[key] = src
         return self.table_df(src.param, src.schema, loc)
+
+    def declared_schema(
+        self, fmt: str, path: str, literal: str | None, infer: bool, header: bool, loc: Loc
+    ) -> Schema:
+        """The schema a user declared for a file read without one: a ``# sparkeq: schema PATH = "DDL"``
+        comment (``PATH`` the path expression, ``sys.argv[1]``, or the literal path), or ``--schema``
+        named after the path expression or the variable the DataFrame is bound to. Spark finds this
+        schema in the file, so the declaration must be one Spark can find (``check_inferable``); that
+        the input files have it is an assumption of the result."""
+        keys = [path.lower(), *([literal.lower()] if literal else [])]
+        if self.binding is not None:
+            keys.append(self.binding.lower())
+        for key in keys:
+            schema = self.declared.get(key) or self.schemas.get(key)
+            if schema is not None:
+                check_inferable(schema, fmt, infer, header, loc)
+                return schema
+        name = literal if literal is not None else path
+        hint = f"--schema '{self.binding}=id INT, name STRING'" if self.binding else "--schema"
+        if fmt == "json":
+            why = "Spark infers the columns and types from the file's contents"
+        elif infer:
+            why = "inferSchema guesses the types from the file's contents"
+        else:
+            why = "without a schema Spark reads every column as a string named by the file"
+        raise InputError(
+            f"spark.read.{fmt}({path}) needs a schema in script mode ({why}, which sparkeq "
+            f'cannot know): pass schema="id INT, name STRING" (a DDL string or a StructType) '
+            f"to the reader, declare it with a comment `# sparkeq: schema {name} = \"id INT, name "
+            f'STRING\"`, or pass {hint}',
+            loc,
+        )
 
     def _add_source(
         self, param: str, kind: str, reader: str, path: str, loc: Loc, schema: Schema, **extra: Any
@@ -1171,7 +1214,7 @@ class _ScriptTranslator(DataFrameTranslator):
                 loc,
                 construct="range",
             )
-        schema = Schema((Field("id", parse_ddl("id BIGINT", loc).fields[0].type, False),))
+        schema = Schema((Field("id", BIGINT, False),))
         src = self._add_source(
             self.fresh_param(), "literal", "spark.range", pyast.unparse(node), loc, schema,
             rows=tuple((v,) for v in values),

@@ -124,7 +124,7 @@ class _Prover:
             )
         files = False
         for ls, rs in zip(left.sources, right.sources, strict=True):
-            if ls.kind in ("csv", "json"):
+            if ls.kind in ("csv", "json", "text"):
                 files = True
                 for s, sp in ((ls, left), (rs, right)):
                     if s.mode != "PERMISSIVE":
@@ -133,6 +133,12 @@ class _Prover:
                             "or fails on depends on the columns each query parses, which the proof does not "
                             "model (only PERMISSIVE, Spark's default, is proved over)"
                         )
+        for ls in left.sources:
+            if ls.inferred:
+                self.assume(
+                    f"{ls.path} is read without a schema: Spark infers the one declared for it ({ls.schema}) "
+                    "from every input file"
+                )
         if files:
             self.assume(
                 "every input file is read as the same table by every query of both scripts (PERMISSIVE "

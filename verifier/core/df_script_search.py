@@ -508,13 +508,24 @@ def _file_value_ok(v: Any, fmt: str, t: Any) -> bool:
     return True
 
 
+FILE_KINDS = ("csv", "json", "text")
+
+
 def realisable(sp: DfScriptProgram, tables: Mapping[str, list[tuple]]) -> bool:
-    """Can every file source hold these rows, read back by Spark as themselves?"""
+    """Can every file source hold these rows, read back by Spark as themselves (a text file: one line
+    per row, never NULL; a file read without a schema: one in which Spark finds the declared one)?"""
     for s in sp.sources:
-        if s.kind not in ("csv", "json"):
+        if s.kind not in FILE_KINDS:
             continue
+        rows = tables.get(s.param, [])
+        if s.kind == "text":
+            if not all(_file_value_ok(r[0], "json", None) and r[0] is not None for r in rows):
+                return False
+            continue
+        if s.inferred and not _infers(s, rows):
+            return False
         types = [f.type for f in s.schema.fields]
-        for row in tables.get(s.param, []):
+        for row in rows:
             if s.kind == "csv" and all(v is None for v in row) and len(row) == 1:
                 return False  # an empty line: Spark's CSV reader skips it
             if not all(_file_value_ok(v, s.kind, t) for v, t in zip(row, types, strict=True)):
@@ -522,8 +533,34 @@ def realisable(sp: DfScriptProgram, tables: Mapping[str, list[tuple]]) -> bool:
     return True
 
 
+_NOT_INFERRED = set("ghjkmopqvwxzGHJKMOPQVWXZ")  # letters no number, boolean, NaN or date holds
+
+
+def _infers(s: Any, rows: Sequence[tuple]) -> bool:
+    """Rows of a file read without a schema from which Spark infers the declared types (a column's
+    widest value decides; an all-NULL column is a string in CSV and absent in JSON): every column has a
+    value, ``int`` only 32-bit values, ``bigint`` (CSV) at least one beyond, ``double`` finite values,
+    ``string`` (CSV) at least one value that reads as nothing else."""
+    for i, f in enumerate(s.schema.fields):
+        values = [r[i] for r in rows if r[i] is not None]
+        t = f.type.simple
+        if not values:
+            return False
+        if t == "int" and not all(-(2**31) <= v < 2**31 for v in values):
+            return False
+        if t == "bigint" and s.kind == "csv" and all(-(2**31) <= v < 2**31 for v in values):
+            return False
+        if t == "double" and not all(math.isfinite(v) for v in values):
+            return False
+        if t == "string" and s.kind == "csv" and not any(set(v) & _NOT_INFERRED for v in values):
+            return False
+    return True
+
+
 def source_lines(schema: Schema, rows: Sequence[tuple], fmt: str, header: bool, sep: str) -> list[str]:
     """The lines of a file Spark reads back as ``rows``."""
+    if fmt == "text":
+        return [r[0] for r in rows]
     types = [f.type for f in schema.fields]
     names = [f.name for f in schema.fields]
     if fmt == "json":
@@ -566,7 +603,7 @@ def input_files(sp: DfScriptProgram, tables: Mapping[str, list[tuple]]) -> dict[
     out: dict[str, Any] = {}
     for s in sp.sources:
         rows = tables.get(s.param, [])
-        if s.kind in ("csv", "json"):
+        if s.kind in FILE_KINDS:
             out[s.path] = source_lines(s.schema, rows, s.kind, s.header, s.sep)
         elif s.kind == "table":
             out[s.path] = rows_json(s.schema, rows)

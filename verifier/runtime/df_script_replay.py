@@ -20,7 +20,13 @@ from typing import Any
 
 from frontend.script.df_program import DfScriptProgram
 from sparklite.values import Bag
-from verifier.core.df_script_search import DfObservation, canonical_json, observably_differ, source_lines
+from verifier.core.df_script_search import (
+    FILE_KINDS,
+    DfObservation,
+    canonical_json,
+    observably_differ,
+    source_lines,
+)
 
 _ADDRESS = re.compile(r"(<pyspark\.sql\.session\.SparkSession object at )0x[0-9a-fA-F]+>")
 
@@ -89,7 +95,7 @@ def _write_inputs(sp: DfScriptProgram, tables: Mapping[str, list[tuple]], workdi
 
     argv: list[str | None] = [None] * (sp.argv_length - 1)
     for s in sp.sources:
-        if s.kind not in ("csv", "json"):
+        if s.kind not in FILE_KINDS:
             continue
         text = "".join(
             f"{line}\n" for line in source_lines(s.schema, tables.get(s.param, []), s.kind, s.header, s.sep)
