@@ -170,7 +170,7 @@ def test_a_declared_schema_spark_cannot_infer_is_refused(declaration, text):
 def test_an_inferred_source_is_an_assumption_of_the_proof(tmp_path):
     path = tmp_path / "job.py"
     path.write_text(SOURCES)
-    result = check(str(path), str(path), schemas=["emp=dept STRING, salary INT"])
+    result = check(str(path), str(path), schema=["emp=dept STRING, salary INT"])
     assert result.verdict == "equivalent", result.reason
     assert any("sys.argv[3] is read without a schema" in a for a in result.assumptions)
 
