@@ -179,3 +179,51 @@ def _ddl(text):
     from sparklite.relational.types import parse_ddl
 
     return parse_ddl(text, None)
+
+
+# --- data written in the script --------------------------------------------------------------------------
+
+DATA = HEAD.replace("import SparkSession", "import Row, SparkSession") + textwrap.dedent(
+    """\
+    from pyspark.sql.types import StructType, StructField, IntegerType, StringType
+    s = StructType([StructField("id", IntegerType(), False), StructField("n", StringType(), True)])
+    print("schema=", s)
+    df = spark.createDataFrame([(1, "a", 2.5), (2, None, 1.0)])
+    print(df.schema)
+    d = {"a": 1, "b": [1, 2]}
+    print("d=", d)
+    rows = [Row(name="alex", age=20), Row(name="mary", age=None)]
+    df2 = spark.createDataFrame(rows)
+    df3 = spark.createDataFrame([{"name": "a", "age": 1}, {"name": "b", "age": None}])
+    P = Row("name", "age")
+    df5 = spark.createDataFrame([P("a", 1), P("b", 2)])
+    df5.show()
+    """
+)
+
+
+def test_literal_data_rows_dicts_and_structs():
+    sp = translate_df_script(DATA, "job.py")
+    texts = _texts(sp)
+    assert texts[0] == (
+        "schema= StructType([StructField('id', IntegerType(), False), "
+        "StructField('n', StringType(), True)])\n"
+    )
+    assert texts[1].startswith("StructType([StructField('_1', LongType(), True), StructField('_2', ")
+    assert texts[2] == "d= {'a': 1, 'b': [1, 2]}\n"
+    schemas = [str(s.schema) for s in sp.sources]
+    assert schemas == [
+        "_1 BIGINT, _2 STRING, _3 DOUBLE",
+        "name STRING, age BIGINT",
+        "age BIGINT, name STRING",  # dict keys: PySpark sorts them
+        "name STRING, age BIGINT",
+    ]
+
+
+def test_scripts_with_different_literal_data_are_compared_by_their_outputs(tmp_path):
+    left, right = tmp_path / "a.py", tmp_path / "b.py"
+    left.write_text(DATA)
+    right.write_text(DATA.replace('P("b", 2)', 'P("b", 3)'))
+    result = check(str(left), str(right))
+    assert result.verdict == "not_equivalent", result.reason
+    assert result.counterexample.inputs == {}

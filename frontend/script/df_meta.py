@@ -104,6 +104,26 @@ class _StrV:
 
 
 @dataclass(frozen=True)
+class _RowLit:
+    """``Row(name="alex", age=20)`` (or ``P("alex", 20)`` with ``P = Row("name", "age")``): a row of
+    literal data with its field names, in the order given (PySpark 4 keeps it)."""
+
+    DESCRIPTION = "a Row of literal values"
+
+    names: tuple[str, ...]
+    values: tuple[Any, ...]
+
+
+@dataclass(frozen=True)
+class _RowClass:
+    """``Row("name", "age")``: a row factory; calling it with values makes a ``_RowLit``."""
+
+    DESCRIPTION = "a Row class"
+
+    names: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class _RuntimeConf:
     """``spark.conf`` (only ``set`` of a harmless key)."""
 
@@ -260,7 +280,7 @@ def df_repr(names: Sequence[str], fields: Sequence[Field]) -> str:
 def python_literal(v: Any) -> Any:
     """The Python value a driver value stands for when it is a literal (a constant, or a list or tuple of
     literals), else ``_NOT_LITERAL``: what ``print`` of it writes is then ``str()`` of that value."""
-    from frontend.dataframe.values import SeqV
+    from frontend.dataframe.values import DictV, SeqV
 
     if isinstance(v, PyV) and (
         v.value is None or isinstance(v.value, str | int | float | bool | decimal.Decimal)
@@ -271,7 +291,29 @@ def python_literal(v: Any) -> Any:
         if any(i is _NOT_LITERAL for i in items):
             return _NOT_LITERAL
         return list(items) if v.is_list else tuple(items)
+    if isinstance(v, DictV):
+        pairs = [(python_literal(k), python_literal(x)) for k, x in v.items]
+        if any(k is _NOT_LITERAL or x is _NOT_LITERAL or isinstance(k, list) for k, x in pairs):
+            return _NOT_LITERAL
+        return dict(pairs)
     return _NOT_LITERAL
+
+
+_TYPE_CLASSES = {"int": "IntegerType()", "bigint": "LongType()", "smallint": "ShortType()",
+                 "tinyint": "ByteType()", "double": "DoubleType()", "string": "StringType()",
+                 "boolean": "BooleanType()", "date": "DateType()"}
+
+
+def struct_repr(fields: Sequence[Field]) -> str | None:
+    """``repr(StructType)`` as PySpark 4 prints it (``StructType([StructField('id', IntegerType(),
+    False)])``), or None for a type whose repr is not modelled."""
+    items = []
+    for f in fields:
+        text = _TYPE_CLASSES.get(f.type.simple)  # DecimalType's repr is not checked on Spark: refused
+        if text is None:
+            return None
+        items.append(f"StructField({f.name!r}, {text}, {f.nullable})")
+    return f"StructType([{', '.join(items)}])"
 
 
 _NOT_LITERAL = object()

@@ -142,7 +142,44 @@ class DfScriptProgram:
 
 def align_df_sources(left: DfScriptProgram, right: DfScriptProgram) -> DfScriptProgram:
     """``right`` with its sources renamed and reordered to line up with ``left``'s: by path expression,
-    then by order. Different numbers of sources, kinds, or columns are located ``InputError``s."""
+    then by order. Different numbers of sources, kinds, or columns are located ``InputError``s.
+
+    Data written in the scripts (``createDataFrame`` of literal rows, ``spark.range``) is no input: a
+    literal table of RIGHT takes the name of one of LEFT with the same schema and rows (the same
+    constant), else a name of its own, so each side computes with its own data."""
+    lits_left = [s for s in left.sources if s.kind == "literal"]
+    lits_right = [s for s in right.sources if s.kind == "literal"]
+    if lits_left or lits_right:
+        free = list(lits_left)
+        taken = {s.param for s in left.sources}
+        names: dict[str, str] = {}
+        for rs in lits_right:
+            same = next((ls for ls in free if (ls.rows, ls.schema) == (rs.rows, rs.schema)), None)
+            if same is not None:
+                free.remove(same)
+                names[rs.param] = same.param
+            else:
+                name, i = f"{rs.param}_right", 1
+                while name in taken or name in {s.param for s in right.sources}:
+                    i += 1
+                    name = f"{rs.param}_right{i}"
+                names[rs.param] = name
+            taken.add(names[rs.param])
+        inputs = replace(
+            right,
+            sources=tuple(s for s in right.sources if s.kind != "literal"),
+            actions=tuple(_renamed(a, names, a.params) for a in right.actions),
+        )
+        files = replace(left, sources=tuple(s for s in left.sources if s.kind != "literal"))
+        aligned = align_df_sources(files, inputs)
+        lits = tuple(replace(s, param=names[s.param]) for s in lits_right)
+        params = (*left.params, *(R.TableParam(s.param, s.schema, loc=s.loc) for s in lits
+                                  if s.param not in {x.param for x in left.sources}))
+        return replace(
+            aligned,
+            sources=aligned.sources + lits,
+            actions=tuple(replace(a, params=params) for a in aligned.actions),
+        )
     if len(left.sources) != len(right.sources):
         loc = right.sources[0].loc if right.sources else Loc(right.filename, 1, 1)
         raise InputError(

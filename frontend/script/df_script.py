@@ -67,6 +67,8 @@ from frontend.script.df_meta import (
     _merged,
     _py,
     _ReaderChain,
+    _RowClass,
+    _RowLit,
     _RowV,
     _RuntimeConf,
     _save_mode,
@@ -80,6 +82,7 @@ from frontend.script.df_meta import (
     declared_schemas,
     df_repr,
     python_literal,
+    struct_repr,
     tree_string,
 )
 from frontend.script.df_program import _SHOW_DEFAULT, DfScriptProgram, DfSink, DfSource, Ignored, Part
@@ -562,6 +565,8 @@ class _ScriptTranslator(DataFrameTranslator):
             return [Part("lit", str(literal))]
         if isinstance(v, DFV):  # str(df): its dtypes, known statically
             return [Part("lit", df_repr(v.df.columns, v.df.fields))]
+        if isinstance(v, _StructV) and struct_repr(v.fields) is not None:
+            return [Part("lit", struct_repr(v.fields) or "")]
         if isinstance(v, SessionV):
             self.opaque.append(("the SparkSession's repr (an object address)", self.loc(node)))
             return [Part("opaque", SESSION_REPR)]
@@ -704,6 +709,9 @@ class _ScriptTranslator(DataFrameTranslator):
             return ModV("sys.argv")
         if isinstance(base, DFV) and attr == "write":
             return _Writer(base.df)  # type: ignore[return-value]
+        if isinstance(base, DFV) and attr == "schema":  # known statically, as df.columns and df.dtypes
+            fields = tuple(replace(f, name=n) for n, f in zip(base.df.columns, base.df.fields, strict=True))
+            return _StructV(fields)  # type: ignore[return-value]
         if isinstance(base, SessionV) and attr == "read":
             return _ReaderChain()  # type: ignore[return-value]
         if isinstance(base, SessionV) and attr == "conf":
@@ -903,10 +911,8 @@ class _ScriptTranslator(DataFrameTranslator):
             self.check_config(args, kwargs, loc)
         if path.startswith("pyspark.sql.types.") and path.rsplit(".", 1)[1] in ("StructType", "StructField"):
             return self.struct(path.rsplit(".", 1)[1], args, kwargs, loc)  # type: ignore[return-value]
-        if canonical(path) == "pyspark.sql.Row":
-            raise UnsupportedError(
-                "Row objects are not supported in createDataFrame data (use tuples)", loc, construct="Row"
-            )
+        if canonical(path) in ("pyspark.sql.Row", "pyspark.sql.types.Row"):
+            return self.row_call(args, kwargs, loc)  # type: ignore[return-value]
         return super().module_call(path, args, kwargs, loc, node)
 
     @staticmethod
@@ -922,6 +928,20 @@ class _ScriptTranslator(DataFrameTranslator):
                 loc,
                 construct="config",
             )
+
+    def row_call(self, args: list[Value], kwargs: dict[str, Value], loc: Loc) -> Any:
+        """``Row(name="alex", age=20)`` (a row, fields in the order given) or ``Row("name", "age")`` (a
+        row class). Mixing both is a TypeError in PySpark."""
+        if kwargs and not args:
+            return _RowLit(tuple(kwargs), tuple(_py(v, loc) for v in kwargs.values()))
+        if args and not kwargs and all(isinstance(a, PyV) and isinstance(a.value, str) for a in args):
+            return _RowClass(tuple(a.value for a in args))  # type: ignore[union-attr]
+        raise UnsupportedError(
+            "Row(...) is read with keyword values (Row(name='a', age=1)) or field names (Row('name', "
+            "'age'))",
+            loc,
+            construct="Row",
+        )
 
     def struct(self, kind: str, args: list[Value], kwargs: dict[str, Value], loc: Loc) -> _StructV:
         from frontend.dataframe import functions as DFF
@@ -974,6 +994,10 @@ class _ScriptTranslator(DataFrameTranslator):
             and func.name == "createDataFrame"
         ):
             return self.create_data_frame(args, kwargs, loc, node)
+        if isinstance(func, _RowClass):
+            if kwargs or len(args) != len(func.names):
+                raise InputError(f"a Row of {len(func.names)} fields called with {len(args)} value(s)", loc)
+            return _RowLit(func.names, tuple(_py(a, loc) for a in args))  # type: ignore[return-value]
         if isinstance(func, BoundV) and isinstance(func.receiver, SessionV) and func.name == "range":
             return self.spark_range(args, kwargs, loc, node)
         return super().call(func, args, kwargs, loc, node)
@@ -1194,6 +1218,38 @@ class _ScriptTranslator(DataFrameTranslator):
             construct="path",
         )
 
+    def literal_rows(self, data: Any, loc: Loc) -> tuple[list[tuple[Any, ...]], tuple[str, ...] | None]:
+        """The rows of ``createDataFrame``'s literal data and the field names they carry: tuples or lists
+        (no names), ``Row(...)`` objects (their fields, all alike), or dicts (their keys, which PySpark
+        4 sorts: checked on Spark)."""
+        from frontend.dataframe.values import DictV
+
+        if not isinstance(data, SeqV) or not data.items:
+            raise UnsupportedError(
+                "createDataFrame takes a non-empty literal list of tuples, Rows or dicts in script mode",
+                loc,
+                construct="createDataFrame",
+            )
+        items = data.items
+        if all(isinstance(r, SeqV) for r in items):
+            return [tuple(_py(v, loc) for v in r.items) for r in items], None  # type: ignore[union-attr]
+        if all(isinstance(r, _RowLit) for r in items):
+            names = {r.names for r in items}  # type: ignore[union-attr]
+            if len(names) == 1:
+                return [tuple(r.values) for r in items], names.pop()  # type: ignore[union-attr]
+        if all(isinstance(r, DictV) for r in items):
+            dicts = [{as_str(k, loc, "a key"): _py(v, loc) for k, v in r.items} for r in items]  # type: ignore
+            keys = {tuple(sorted(d)) for d in dicts}
+            if len(keys) == 1:
+                order = keys.pop()
+                return [tuple(d[k] for k in order) for d in dicts], order
+        raise UnsupportedError(
+            "createDataFrame data must be literal tuples, Rows with the same fields, or dicts with the same "
+            "keys in script mode",
+            loc,
+            construct="createDataFrame",
+        )
+
     def spark_range(self, args: list[Value], kwargs: dict[str, Value], loc: Loc, node: pyast.AST) -> DFV:
         """``spark.range(end)`` / ``range(start, end, step)``: a table the script fixes, one ``id bigint NOT
         NULL`` column (checked on Spark 4); ``numPartitions`` changes only the partitioning."""
@@ -1229,24 +1285,15 @@ class _ScriptTranslator(DataFrameTranslator):
             "createDataFrame", args, kwargs, loc
         )
         data = b["data"]
-        if not isinstance(data, SeqV) or not all(isinstance(r, SeqV) for r in data.items):
-            raise UnsupportedError(
-                "createDataFrame takes a literal list of tuples in script mode",
-                loc,
-                construct="createDataFrame",
-            )
-        rows = [tuple(_py(v, loc) for v in r.items) for r in data.items]  # type: ignore[union-attr]
+        rows, names = self.literal_rows(data, loc)
         schema_v = b["schema"]
         if isinstance(schema_v, SeqV) and all(
             isinstance(i, PyV) and isinstance(i.value, str) for i in schema_v.items
         ):
             schema = _infer(rows, [i.value for i in schema_v.items], loc)  # type: ignore[union-attr]
-        elif schema_v == PyV(None):
-            raise InputError(
-                "createDataFrame without a schema names its columns _1, _2...: give a schema (a DDL "
-                "string, a StructType or a list of column names)",
-                loc,
-            )
+        elif schema_v == PyV(None):  # PySpark names the columns after the Row fields, or _1, _2, ...
+            width = len(rows[0]) if rows else 0
+            schema = _infer(rows, list(names or (f"_{i + 1}" for i in range(width))), loc)
         else:
             schema = self.schema_of(schema_v, loc)
         rows = [_verified(r, schema, loc) for r in rows]
