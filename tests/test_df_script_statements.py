@@ -227,3 +227,63 @@ def test_scripts_with_different_literal_data_are_compared_by_their_outputs(tmp_p
     result = check(str(left), str(right))
     assert result.verdict == "not_equivalent", result.reason
     assert result.counterexample.inputs == {}
+
+
+# --- notebooks and shell code: the session is given -------------------------------------------------------
+
+
+def _notebook(path, cells):
+    import json
+
+    cells = [{"cell_type": "code", "metadata": {}, "source": c, "outputs": [], "execution_count": None}
+             for c in cells]
+    cells.append({"cell_type": "markdown", "metadata": {}, "source": ["# notes"]})
+    path.write_text(json.dumps({"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 5}))
+    return str(path)
+
+
+NB_CELLS = [
+    "%matplotlib inline\n",
+    "from pyspark.sql import functions as F\n",
+    "df = spark.createDataFrame([(1, 'a'), (2, 'b'), (3, 'a')], ['id', 'k'])\n",
+    "!echo hi\ndf.groupBy('k').agg(F.sum('id').alias('s')).orderBy('k').show()\n",
+]
+
+
+def test_a_notebook_is_its_code_cells_with_a_given_session(tmp_path):
+    left = _notebook(tmp_path / "a.ipynb", NB_CELLS)
+    right = _notebook(tmp_path / "b.ipynb", [c.replace("F.sum", "F.max") for c in NB_CELLS])
+    assert check(left, left).verdict == "equivalent"
+    result = check(left, right)
+    assert result.verdict == "not_equivalent", result.reason
+    assert result.counterexample.left["stdout"][3] == "|  a|  4|"
+
+
+def test_shell_code_using_a_predefined_spark_is_a_script(tmp_path):
+    path = tmp_path / "shell.py"
+    path.write_text("df = spark.range(3)\nprint(df.count())\n")
+    result = check(str(path), str(path))
+    assert result.verdict == "equivalent", result.reason
+
+
+def test_a_notebook_is_never_run(tmp_path):
+    """Code in a notebook's cells (a class body writing a file, a shell escape, a cell magic) is read,
+    never executed: the markers are not created."""
+    marker, shell, magic = tmp_path / "marker.txt", tmp_path / "shell.txt", tmp_path / "magic.txt"
+    path = _notebook(tmp_path / "nb.ipynb", [
+        f"class Config:\n    opened = open({str(marker)!r}, 'w').write('ran')\n",
+        f"!touch {shell}\n",
+        f"%%bash\ntouch {magic}\n",
+        "df = spark.range(3)\nprint(df.count())\n",
+    ])
+    assert check(path, path).verdict == "equivalent"
+    assert not marker.exists() and not shell.exists() and not magic.exists()
+
+
+@pytest.mark.spark
+@pytest.mark.slow
+def test_a_notebook_pair_replays(tmp_path):
+    left = _notebook(tmp_path / "a.ipynb", NB_CELLS)
+    right = _notebook(tmp_path / "b.ipynb", [c.replace("F.sum", "F.max") for c in NB_CELLS])
+    result = check(left, right, replay=True)
+    assert result.verdict == "not_equivalent" and result.counterexample.replayed_on_spark, result.warnings

@@ -132,6 +132,7 @@ class DfScriptProgram:
     arg_checks: tuple[tuple[str, Loc], ...] = ()
     ignored: tuple[Ignored, ...] = ()
     opaque: tuple[tuple[str, Loc], ...] = ()  # printed text excluded from the comparison: (what, where)
+    code: str | None = None  # what a replay runs instead of the file: a notebook's cells, a given session
 
     @property
     def params(self) -> tuple[R.TableParam, ...]:

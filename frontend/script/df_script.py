@@ -86,6 +86,7 @@ from frontend.script.df_meta import (
     tree_string,
 )
 from frontend.script.df_program import _SHOW_DEFAULT, DfScriptProgram, DfSink, DfSource, Ignored, Part
+from frontend.script.notebook import GIVEN_SESSION, given_session, notebook_code
 from sparklite.ast import Loc
 from sparklite.errors import InputError, UnsupportedError
 from sparklite.relational import ast as R
@@ -155,7 +156,9 @@ def is_df_script(source: str, filename: str = "<input>") -> bool:
     names = {n.id for n in pyast.walk(tree) if isinstance(n, pyast.Name)}
     if words & _RDD_WORDS or "SparkContext" in names:
         return False
-    if "builder" not in words or not words & {"read", "createDataFrame", "sql", "table"}:
+    given = given_session(tree)  # shell or notebook code: spark is predefined
+    sources = {"read", "createDataFrame", "sql", "table", "range"}
+    if ("builder" not in words and not given) or not words & sources:
         return False
     for fn in tree.body:
         if isinstance(fn, pyast.FunctionDef) and any(
@@ -176,6 +179,8 @@ def translate_df_script_file(
             source = fh.read()
     except (OSError, UnicodeDecodeError) as exc:
         raise InputError(f"cannot read {path}: {exc}", Loc(path, 1, 1)) from None
+    if path.endswith(".ipynb"):
+        source = notebook_code(source, path)
     return translate_df_script(source, path, entry, schemas, compare_diagnostics)
 
 
@@ -194,9 +199,12 @@ def translate_df_script(
         scan_names(tree, filename), source, dict(schemas or {}), tree, entry, compare_diagnostics
     )
     try:
-        return tr.run()
+        sp = tr.run()
     except RecursionError:
         raise InputError("the script is nested too deeply to translate", Loc(filename, 1, 1)) from None
+    if tr.given or filename.endswith(".ipynb"):
+        return replace(sp, code=(GIVEN_SESSION if tr.given else "") + source)
+    return sp
 
 
 
@@ -222,6 +230,7 @@ class _ScriptTranslator(DataFrameTranslator):
         self.tree = tree
         self.compare_diagnostics = compare_diagnostics
         self.declared = declared_schemas(source, self.filename)
+        self.given = given_session(tree)  # spark and sc are predefined (shell or notebook code)
         self.entry = entry
         self.sources: list[DfSource] = []
         self.source_keys: dict[tuple[str, str], DfSource] = {}
@@ -255,6 +264,9 @@ class _ScriptTranslator(DataFrameTranslator):
 
     def run(self) -> DfScriptProgram:
         env = self.module_env
+        if self.given:
+            env.vars["spark"] = SessionV()
+            env.vars["sc"] = _SparkContextV()  # type: ignore[assignment]
         for name, schema in self.declared.items():
             if name.isidentifier() and name not in self.schemas:  # a catalog table spark.table(name) reads
                 self.schemas[name] = schema

@@ -148,6 +148,17 @@ def _written(sp: DfScriptProgram, argv: Sequence[str], workdir: str) -> tuple[tu
     return tuple(sorted(out.items()))
 
 
+def _runnable(sp: DfScriptProgram, workdir: str) -> str:
+    """The file a replay runs: the script itself, or (a notebook, code given a session) its code as the
+    translator read it, written beside the inputs."""
+    if sp.code is None:
+        return sp.filename
+    target = os.path.join(workdir, "_sparkeq_script.py")
+    with open(target, "w", encoding="utf-8") as fh:
+        fh.write(sp.code)
+    return target
+
+
 def _agrees(run: RunObservation, predicted: DfObservation) -> bool:
     if predicted.error is not None or run.error is not None:
         if predicted.error is None or run.error is None:
@@ -185,7 +196,7 @@ def replay_df_scripts(
                 sides.append((sp, ref, _write_inputs(sp, tables, wd), wd))
             plans.append(sides)
         jobs = [
-            ScriptJob(sp.filename, tuple(argv), wd, _views(sp, tables, wd))
+            ScriptJob(_runnable(sp, wd), tuple(argv), wd, _views(sp, tables, wd))
             for sides in plans
             for sp, _, argv, wd in sides
         ]
