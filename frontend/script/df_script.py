@@ -410,6 +410,13 @@ class _ScriptTranslator(DataFrameTranslator):
             return _DONE
         if not isinstance(f, pyast.Attribute):
             return self.ev(call, env)
+        if (
+            f.attr == "show"
+            and isinstance(f.value, pyast.Call)
+            and isinstance(f.value.func, pyast.Attribute)
+            and f.value.func.attr in ("describe", "summary")
+        ):
+            return self.statistics_shown(f.value.func, call, stmt, env)
         recv = self.ev(f.value, env)
         if isinstance(recv, SessionV) and f.attr == "stop" and not call.args and not call.keywords:
             self.stopped = self.loc(call)
@@ -467,6 +474,20 @@ class _ScriptTranslator(DataFrameTranslator):
         self.ignore(
             node, construct, f"excluded diagnostic output: {why} (--compare-diagnostics to include it)"
         )
+
+    def statistics_shown(self, stats: pyast.Attribute, call: pyast.Call, stmt: pyast.stmt, env: Env) -> Any:
+        """``df.describe(...).show()`` / ``df.summary(...).show()``: summary statistics of the data, an
+        excluded diagnostic by the stated rule (``docs/scripts.md``). Its job still runs where Python
+        runs it and may raise: it is kept as the job of ``df.collect()``, which evaluates every column as
+        the statistics do."""
+        df = self.ev(stats.value, env)
+        if not isinstance(df, DFV):
+            raise UnsupportedError(
+                f"{stats.attr}() on {describe(df)} is not supported", self.loc(stats), construct=stats.attr
+            )
+        self.diagnostic(call, f"df.{stats.attr}().show()", "summary statistics printed to look at the data")
+        self.add_action_sink("job", ActionV(R.Action("collect", df.df.rel, loc=self.loc(call))), stmt)
+        return _DONE
 
     def logging_call(self, call: pyast.Call, stmt: pyast.stmt, env: Env) -> None:
         """``logging.info(...)``/``logging.basicConfig(...)``: a record goes to stderr or a log file, not
