@@ -287,3 +287,12 @@ def test_a_notebook_pair_replays(tmp_path):
     right = _notebook(tmp_path / "b.ipynb", [c.replace("F.sum", "F.max") for c in NB_CELLS])
     result = check(left, right, replay=True)
     assert result.verdict == "not_equivalent" and result.counterexample.replayed_on_spark, result.warnings
+
+
+def test_compare_diagnostics_from_the_command_line(tmp_path, capsys):
+    from verifier.interfaces.cli import main
+
+    path = tmp_path / "job.py"
+    path.write_text(JOB)
+    assert main(["check", str(path), str(path), "--no-replay", "--compare-diagnostics"]) == 3
+    assert "job.py:13:1: df.explain()" in capsys.readouterr().err

@@ -31,6 +31,7 @@ The result and the alignment of sources are in ``df_program``, the driver values
 from __future__ import annotations
 
 import ast as pyast
+from contextvars import ContextVar
 from dataclasses import replace
 from typing import Any
 
@@ -101,9 +102,14 @@ from sparklite.relational.types import (
 )
 
 __all__ = [
+    "COMPARE_DIAGNOSTICS",
     "is_df_script",
     "translate_df_script",
 ]
+
+# --compare-diagnostics for the scripts being loaded (verifier.core.run.load_both sets it): diagnostic
+# printouts (df.explain(), describe().show()) are then refused instead of excluded
+COMPARE_DIAGNOSTICS: ContextVar[bool] = ContextVar("compare_diagnostics", default=False)
 
 FILE_FORMATS = ("csv", "json")
 _READ_OPTIONS = {
@@ -172,7 +178,7 @@ def translate_df_script_file(
     path: str,
     entry: str | None = None,
     schemas: dict[str, Schema] | None = None,
-    compare_diagnostics: bool = False,
+    compare_diagnostics: bool | None = None,
 ) -> DfScriptProgram:
     try:
         with open(path, encoding="utf-8") as fh:
@@ -189,12 +195,14 @@ def translate_df_script(
     filename: str = "<input>",
     entry: str | None = None,
     schemas: dict[str, Schema] | None = None,
-    compare_diagnostics: bool = False,
+    compare_diagnostics: bool | None = None,
 ) -> DfScriptProgram:
     """Read the DataFrame script ``source`` (never imported or run). ``schemas`` (``--schema``) give the
     tables ``spark.table(name)`` reads and the schema of a source bound to a name (``emp =
     spark.read.json(p)`` without a schema: ``--schema 'emp=...'``)."""
     tree = parse_source(source, filename)
+    if compare_diagnostics is None:
+        compare_diagnostics = COMPARE_DIAGNOSTICS.get()
     tr = _ScriptTranslator(
         scan_names(tree, filename), source, dict(schemas or {}), tree, entry, compare_diagnostics
     )

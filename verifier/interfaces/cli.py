@@ -67,6 +67,9 @@ def _parser() -> argparse.ArgumentParser:
                             "statements, or NAME='col TYPE [NOT NULL], ...' (repeatable)")
     check.add_argument("--ignore-names", action="store_true",
                        help="compare DataFrame/SQL results by column position, not by column name")
+    check.add_argument("--compare-diagnostics", action="store_true",
+                       help="scripts: do not exclude diagnostic printouts (df.explain(), describe().show()) "
+                            "from the comparison; they are refused, as they are not modelled")
     check.add_argument("--explain", action="store_true",
                        help="also show each method's own explanation (terms, formulas) and what every "
                             "step of the check said")
@@ -180,7 +183,8 @@ def _replayed(result: Result, args: argparse.Namespace) -> Result:
 
 
 def _table_options(args: argparse.Namespace) -> dict[str, Any]:
-    return {"schema": tuple(args.schema) or None, "ignore_names": args.ignore_names}
+    return {"schema": tuple(args.schema) or None, "ignore_names": args.ignore_names,
+            "compare_diagnostics": args.compare_diagnostics}
 
 
 def _after_replay(before: Result, final: Result, args: argparse.Namespace, replay_line: Any) -> None:
