@@ -1014,6 +1014,8 @@ class _ScriptTranslator(DataFrameTranslator):
             return self.writer_method(func.receiver, func.name, args, kwargs, loc)
         if isinstance(func, BoundV) and isinstance(func.receiver, _RuntimeConf) and func.name == "set":
             self.check_config(args, kwargs, loc)
+            self.ignore(node, "spark.conf.set()", "a setting that cannot change results (names, memory, UI, "
+                        "partition counts: results are compared as bags)")
             return PyV(None)
         if isinstance(func, BoundV) and isinstance(func.receiver, _SparkContextV):
             raise UnsupportedError(
