@@ -296,3 +296,18 @@ def test_compare_diagnostics_from_the_command_line(tmp_path, capsys):
     path.write_text(JOB)
     assert main(["check", str(path), str(path), "--no-replay", "--compare-diagnostics"]) == 3
     assert "job.py:13:1: df.explain()" in capsys.readouterr().err
+
+
+def test_a_star_import_of_another_module_is_refused_only_where_a_name_from_it_is_used():
+    body = "from delta import *\ndf = spark.range(2)\nprint(df.count())\n"
+    sp = translate_df_script(HEAD + body, "job.py")
+    assert [i.construct for i in sp.ignored] == ["from delta import *"]
+    with pytest.raises(InputError) as info:
+        translate_df_script(HEAD + body + "spark2 = configure_spark_with_delta_pip(spark)\n", "job.py")
+    assert info.value.loc.line == 7 and "from delta import *" in str(info.value)
+
+
+def test_len_under_a_types_star_import_is_the_builtin():
+    body = "from pyspark.sql.types import *\ndf = spark.range(2)\nprint(len(df.columns))\n"
+    sp = translate_df_script(HEAD + body, "job.py")
+    assert "".join(p.text for p in sp.sinks[0].parts) == "1\n"

@@ -316,6 +316,29 @@ def struct_repr(fields: Sequence[Field]) -> str | None:
     return f"StructType([{', '.join(items)}])"
 
 
+def literal_repr(v: Any) -> str | None:
+    """``repr()`` of a literal driver value as Python (and PySpark's ``Row``) prints it, or None: a
+    constant, a list, tuple or dict of literals, ``Row(name='alex', age=20)``."""
+    from frontend.dataframe.values import DictV, SeqV
+
+    if isinstance(v, _RowLit):
+        return "Row(" + ", ".join(f"{n}={x!r}" for n, x in zip(v.names, v.values, strict=True)) + ")"
+    if isinstance(v, SeqV):
+        items = [literal_repr(i) for i in v.items]
+        if any(i is None for i in items):
+            return None
+        if v.is_list:
+            return "[" + ", ".join(items) + "]"  # type: ignore[arg-type]
+        return "(" + ", ".join(items) + ("," if len(items) == 1 else "") + ")"  # type: ignore[arg-type]
+    if isinstance(v, DictV):
+        pairs = [(literal_repr(k), literal_repr(x)) for k, x in v.items]
+        if any(k is None or x is None for k, x in pairs):
+            return None
+        return "{" + ", ".join(f"{k}: {x}" for k, x in pairs) + "}"
+    value = python_literal(v)
+    return None if value is _NOT_LITERAL or isinstance(value, list | tuple | dict) else repr(value)
+
+
 _NOT_LITERAL = object()
 SESSION_REPR = "<pyspark.sql.session.SparkSession object at 0x…>"
 

@@ -57,7 +57,6 @@ from frontend.dataframe.values import (
 )
 from frontend.script.df_meta import (
     _DONE,
-    _NOT_LITERAL,
     SESSION_REPR,
     _action_of,
     _ArgV,
@@ -82,14 +81,14 @@ from frontend.script.df_meta import (
     check_inferable,
     declared_schemas,
     df_repr,
-    python_literal,
+    literal_repr,
     struct_repr,
     tree_string,
 )
 from frontend.script.df_program import _SHOW_DEFAULT, DfScriptProgram, DfSink, DfSource, Ignored, Part
 from frontend.script.notebook import GIVEN_SESSION, given_session, notebook_code
 from sparklite.ast import Loc
-from sparklite.errors import InputError, UnsupportedError
+from sparklite.errors import InputError, NameResolutionError, UnsupportedError
 from sparklite.relational import ast as R
 from sparklite.relational import build
 from sparklite.relational.types import (
@@ -262,11 +261,22 @@ class _ScriptTranslator(DataFrameTranslator):
         self.ignored: list[Ignored] = []
         self.opaque: list[tuple[str, Loc]] = []
         self.stopped: Loc | None = None  # where spark.stop() ran: no job may run after it
+        self.unknown_stars: list[str] = []  # star imports of modules script mode does not read
 
     def module_value(self, name: str, node: pyast.AST) -> Value:
         if name in self.module_env.vars:
             return self.module_env.vars[name]
-        return super().module_value(name, node)
+        try:
+            return super().module_value(name, node)
+        except NameResolutionError:
+            if not self.unknown_stars:
+                raise
+            raise UnsupportedError(
+                f"name '{name}' is not defined in the script: it may come from "
+                f"'{self.unknown_stars[0]}', which script mode does not read",
+                self.loc(node),
+                construct="import",
+            ) from None
 
     # -- the whole module ---------------------------------------------------------------------------
 
@@ -363,12 +373,11 @@ class _ScriptTranslator(DataFrameTranslator):
             # a module-level star import: the module scan read it (info.star_modules resolves its names)
             if stmt.level == 0 and stmt.module and canonical(stmt.module) in (FUNCTIONS_MODULE, TYPES_MODULE):
                 return None
-            raise UnsupportedError(
-                f"'from {'.' * stmt.level}{stmt.module or ''} import *' is not supported (star imports of "
-                "pyspark.sql.functions and pyspark.sql.types are)",
-                self.loc(stmt),
-                construct="import",
-            )
+            text = f"from {'.' * stmt.level}{stmt.module or ''} import *"
+            self.unknown_stars.append(text)
+            self.ignore(stmt, text, "no name the script uses comes from it: a name it does not define is "
+                        "refused where it is used")
+            return None
         if isinstance(stmt, pyast.Try | pyast.With | pyast.While | pyast.Raise):
             kind = type(stmt).__name__.lower()
             raise UnsupportedError(
@@ -601,9 +610,9 @@ class _ScriptTranslator(DataFrameTranslator):
         """The text ``str(v)`` as parts."""
         if isinstance(v, PyV) and (v.value is None or isinstance(v.value, str | int | float | bool)):
             return [Part("lit", str(v.value))]
-        literal = python_literal(v)
-        if literal is not _NOT_LITERAL:  # a literal list or tuple (data bound above, df.columns, dtypes)
-            return [Part("lit", str(literal))]
+        literal = literal_repr(v)
+        if literal is not None:  # a literal list, tuple, dict or Row (data bound above, df.columns, dtypes)
+            return [Part("lit", literal)]
         if isinstance(v, DFV):  # str(df): its dtypes, known statically
             return [Part("lit", df_repr(v.df.columns, v.df.fields))]
         if isinstance(v, _StructV) and struct_repr(v.fields) is not None:
