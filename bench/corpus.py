@@ -15,10 +15,15 @@ Units, found by reading each file with ``ast`` (never importing it), as the corp
   RDD or DataFrame methods: ``sparkeq check F::fn F::fn``. DataFrame parameters carry no schema in real
   code, so these often end with the message that asks for one: that is a finding, not a bench error.
 
+Schemas a user would declare (a file read with ``inferSchema``, a DataFrame function's parameters) come
+from ``bench/corpus_schemas.toml``, written by reading each unit, and are passed as ``--schema``; the
+report says how many units needed one.
+
 Writes ``bench/results/corpus.json`` (per unit: kind, target, verdict, exit status, seconds, the first
-line of the reason) and ``bench/results/corpus.md`` (counts by verdict and kind, the share read and
-proved, timings, and the constructs that still block, sorted by how many units each one blocks: every
-``error`` unit is blocked by the one construct its message names, the first one sparkeq met).
+line of the reason, the schemas declared) and ``bench/results/corpus.md`` (counts by verdict and kind,
+the share read and proved, timings and the units over 30 s, and the constructs that still block, sorted
+by how many units each blocks alone: every ``error`` unit stops at the first construct sparkeq cannot
+read, so it is counted under that one; removing it may uncover another further down).
 """
 
 from __future__ import annotations
@@ -31,6 +36,7 @@ import statistics
 import subprocess
 import sys
 import time
+import tomllib
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass
@@ -40,6 +46,8 @@ REPO = Path(__file__).resolve().parent.parent
 RESULTS = REPO / "bench" / "results"
 CORPUS = Path("/work/shared/corpora/realworld")
 SPARKEQ = [str(REPO / ".venv" / "bin" / "python"), "-m", "sparkeq"]
+SCHEMAS = REPO / "bench" / "corpus_schemas.toml"
+SLOW_S = 30.0  # the acceptance bound on one unit's check
 
 # Methods that only RDDs and DataFrames have in this code (plus the common ones both share), to tell a
 # Spark function from a helper that formats a string.
@@ -70,6 +78,7 @@ class Outcome:
     seconds: float
     reason: str
     method: str | None = None
+    schemas: tuple[str, ...] = ()
 
 
 def _calls(node: ast.AST) -> set[str]:
@@ -117,14 +126,30 @@ def all_units() -> list[Unit]:
     return [u for p in sorted(CORPUS.rglob("*.py")) for u in units_of(p)]
 
 
-def run_unit(unit: Unit, timeout: float) -> Outcome:
+def declared_schemas() -> dict[str, tuple[str, ...]]:
+    """``bench/corpus_schemas.toml``: the ``--schema`` values declared per unit (``file.py`` or
+    ``file.py::function``, corpus-relative)."""
+    if not SCHEMAS.exists():
+        return {}
+    with open(SCHEMAS, "rb") as fh:
+        return {k: tuple(v) for k, v in tomllib.load(fh).get("units", {}).items()}
+
+
+def unit_key(unit: Unit) -> str:
+    fn = unit.target.partition("::")[2]
+    return unit.file + (f"::{fn}" if fn else "")
+
+
+def run_unit(unit: Unit, timeout: float, schemas: tuple[str, ...] = ()) -> Outcome:
     cmd = [*SPARKEQ, "check", unit.target, unit.target, "--no-replay", "--json", "--timeout", str(timeout)]
+    for spec in schemas:
+        cmd += ["--schema", spec]
     start = time.monotonic()
     try:
         proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout + 60, cwd=REPO)
     except subprocess.TimeoutExpired:
         return Outcome(unit.kind, unit.file, unit.target, "hang", None, time.monotonic() - start,
-                       f"no answer {timeout + 60:.0f} s after start")
+                       f"no answer {timeout + 60:.0f} s after start", None, schemas)
     seconds = time.monotonic() - start
     verdict = EXIT_VERDICT.get(proc.returncode, f"exit {proc.returncode}")
     reason, method = "", None
@@ -134,7 +159,7 @@ def run_unit(unit: Unit, timeout: float) -> Outcome:
     except (json.JSONDecodeError, AttributeError):
         reason = (proc.stderr.strip().splitlines() or [""])[-1]
     return Outcome(unit.kind, unit.file, unit.target, verdict, proc.returncode, seconds,
-                   reason.split("\n")[0], method)
+                   reason.split("\n")[0], method, schemas)
 
 
 _LOCATION = re.compile(r"^[^:\s]*(\.py)?:\d+:\d+:\s*")
@@ -164,8 +189,14 @@ def report(outcomes: list[Outcome], wall: float) -> str:
     ]
     times = [o.seconds for o in outcomes]
     if times:
+        slow = [o for o in outcomes if o.seconds >= SLOW_S]
         lines.append(f"- seconds per unit (process start included): median {statistics.median(times):.1f}, "
-                     f"max {max(times):.1f}")
+                     f"max {max(times):.1f}; units at {SLOW_S:.0f} s or more: **{len(slow)}**"
+                     + "".join(f"\n  - {o.target.split('realworld/')[-1]}: {o.seconds:.1f} s" for o in slow))
+    declared = [o for o in outcomes if o.schemas]
+    declared_read = sum(o.verdict not in ("error", "internal error", "hang") for o in declared)
+    lines.append(f"- units given a declared schema (`bench/corpus_schemas.toml`, as `--schema`): "
+                 f"**{len(declared)}** ({declared_read} of them read)")
     lines += ["", "| kind | units | equivalent | not equivalent | unknown | error | internal error |",
               "|---|---|---|---|---|---|---|"]
     for kind in sorted({o.kind for o in outcomes}):
@@ -173,7 +204,10 @@ def report(outcomes: list[Outcome], wall: float) -> str:
         lines.append(f"| {kind} | {sum(ks.values())} | {ks['equivalent']} | {ks['not_equivalent']} | "
                      f"{ks['unknown']} | {ks['error']} | {ks['internal error']} |")
     blocks = Counter(blocker(o.reason) for o in outcomes if o.verdict in {"error", "internal error"})
-    lines += ["", "## What still blocks (units blocked by each construct)", "",
+    lines += ["", "## What still blocks (units blocked by each construct alone)", "",
+              "Each unit that is not read stops at the first construct sparkeq cannot read; it is counted "
+              "under that construct (reading it may uncover another one further down the unit). Sorted by "
+              "how many units each construct blocks.", "",
               "| units | message |", "|---|---|"]
     lines += [f"| {c} | {m.replace('|', '/')} |" for m, c in blocks.most_common()]
     unknown = Counter(blocker(o.reason) for o in outcomes if o.verdict == "unknown")
@@ -191,9 +225,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", default="corpus", help="results file stem under bench/results")
     args = ap.parse_args(argv)
     units = [u for u in all_units() if not args.only or args.only in u.file]
+    schemas = declared_schemas()
     start = time.monotonic()
     with ThreadPoolExecutor(max_workers=args.workers) as pool:
-        outcomes = list(pool.map(lambda u: run_unit(u, args.timeout), units))
+        outcomes = list(pool.map(lambda u: run_unit(u, args.timeout, schemas.get(unit_key(u), ())), units))
     wall = time.monotonic() - start
     RESULTS.mkdir(parents=True, exist_ok=True)
     (RESULTS / f"{args.out}.json").write_text(json.dumps([asdict(o) for o in outcomes], indent=1) + "\n")

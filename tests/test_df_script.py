@@ -126,7 +126,12 @@ HEAD = "import sys\nfrom pyspark.sql import SparkSession\n\nspark = SparkSession
             "needs a schema",
         ),
         ("df = spark.read.parquet(sys.argv[1])\nprint(df.count())\n", 5, 17, "parquet"),
-        ("df = spark.read.csv(sys.argv[1], schema='a INT')\ndf.printSchema()\n", 6, 4, "printSchema"),
+        (
+            "df = spark.read.csv(sys.argv[1], schema='a INT')\nspark.stop()\nprint(df.count())\n",
+            7,
+            1,
+            "after spark.stop()",
+        ),
         (
             "df = spark.read.csv(sys.argv[1], schema='a INT', nullValue='NA')\nprint(df.count())\n",
             5,

@@ -449,7 +449,7 @@ class Evaluator:
         for star in info.star_modules:
             if star == FUNCTIONS_MODULE and name in DFF.FUNCTIONS:
                 return ModV(f"{FUNCTIONS_MODULE}.{name}")
-            if star == TYPES_MODULE:
+            if star == TYPES_MODULE and name[:1].isupper():  # its classes, not builtins such as len
                 return ModV(f"{TYPES_MODULE}.{name}")
         if name in _PY_BUILTINS:
             return BuiltinV(name)

@@ -6,6 +6,7 @@ sink's value is, save modes, option flags, rows checked against a schema.
 from __future__ import annotations
 
 import decimal
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -100,6 +101,26 @@ class _StrV:
 
 
 
+
+
+@dataclass(frozen=True)
+class _RowLit:
+    """``Row(name="alex", age=20)`` (or ``P("alex", 20)`` with ``P = Row("name", "age")``): a row of
+    literal data with its field names, in the order given (PySpark 4 keeps it)."""
+
+    DESCRIPTION = "a Row of literal values"
+
+    names: tuple[str, ...]
+    values: tuple[Any, ...]
+
+
+@dataclass(frozen=True)
+class _RowClass:
+    """``Row("name", "age")``: a row factory; calling it with values makes a ``_RowLit``."""
+
+    DESCRIPTION = "a Row class"
+
+    names: tuple[str, ...]
 
 
 @dataclass(frozen=True)
@@ -220,3 +241,155 @@ def _verified(row: tuple[Any, ...], schema: Schema, loc: Loc) -> tuple[Any, ...]
             raise InputError(f"field {f.name}: {t} cannot hold {v!r} (PySpark raises a TypeError here)", loc)
         out.append(v)
     return tuple(out)
+
+
+# --- statically known text: schemas, DataFrame reprs, Python literals ------------------------------------
+
+_TYPE_NAMES = {"int": "integer", "bigint": "long", "smallint": "short", "tinyint": "byte"}
+
+
+def tree_string(names: Sequence[str], fields: Sequence[Field], loc: Loc, level: int | None = None) -> str:
+    """``df.printSchema()``'s text, as PySpark prints ``schema.treeString()`` (a trailing newline, then
+    print's own): ``root`` and one `` |-- name: type (nullable = b)`` line per column, the type by its
+    ``typeName`` (``integer``, ``long``, ``decimal(10,2)``). Checked on Spark 4
+    (``docs/semantics-notes.md``); the nullability is the analysed plan's (a filter keeps it)."""
+    from sparklite.relational.types import DateType, NullType
+
+    lines = ["root"]
+    for n, f in zip(names, fields, strict=True):
+        t = f.type
+        simple = IntegralType | DoubleType | DecimalType | StringType | BooleanType | DateType | NullType
+        if not isinstance(t, simple):
+            raise UnsupportedError(
+                f"printSchema() of a column of type {t} is not modelled", loc, construct="printSchema"
+            )
+        name = _TYPE_NAMES.get(t.simple, t.simple)
+        lines.append(f" |-- {n}: {name} (nullable = {'true' if f.nullable else 'false'})")
+    if level is not None and level < 1:
+        raise UnsupportedError(
+            "printSchema(level) with level < 1 is not modelled", loc, construct="printSchema"
+        )
+    return "\n".join(lines) + "\n\n"
+
+
+def df_repr(names: Sequence[str], fields: Sequence[Field]) -> str:
+    """``str(df)`` outside eager evaluation: ``DataFrame[name: string, age: bigint]`` (its ``dtypes``)."""
+    return "DataFrame[" + ", ".join(f"{n}: {f.type.simple}" for n, f in zip(names, fields, strict=True)) + "]"
+
+
+def python_literal(v: Any) -> Any:
+    """The Python value a driver value stands for when it is a literal (a constant, or a list or tuple of
+    literals), else ``_NOT_LITERAL``: what ``print`` of it writes is then ``str()`` of that value."""
+    from frontend.dataframe.values import DictV, SeqV
+
+    if isinstance(v, PyV) and (
+        v.value is None or isinstance(v.value, str | int | float | bool | decimal.Decimal)
+    ):
+        return v.value
+    if isinstance(v, SeqV):
+        items = [python_literal(i) for i in v.items]
+        if any(i is _NOT_LITERAL for i in items):
+            return _NOT_LITERAL
+        return list(items) if v.is_list else tuple(items)
+    if isinstance(v, DictV):
+        pairs = [(python_literal(k), python_literal(x)) for k, x in v.items]
+        if any(k is _NOT_LITERAL or x is _NOT_LITERAL or isinstance(k, list) for k, x in pairs):
+            return _NOT_LITERAL
+        return dict(pairs)
+    return _NOT_LITERAL
+
+
+_TYPE_CLASSES = {"int": "IntegerType()", "bigint": "LongType()", "smallint": "ShortType()",
+                 "tinyint": "ByteType()", "double": "DoubleType()", "string": "StringType()",
+                 "boolean": "BooleanType()", "date": "DateType()"}
+
+
+def struct_repr(fields: Sequence[Field]) -> str | None:
+    """``repr(StructType)`` as PySpark 4 prints it (``StructType([StructField('id', IntegerType(),
+    False)])``), or None for a type whose repr is not modelled."""
+    items = []
+    for f in fields:
+        text = _TYPE_CLASSES.get(f.type.simple)  # DecimalType's repr is not checked on Spark: refused
+        if text is None:
+            return None
+        items.append(f"StructField({f.name!r}, {text}, {f.nullable})")
+    return f"StructType([{', '.join(items)}])"
+
+
+def literal_repr(v: Any) -> str | None:
+    """``repr()`` of a literal driver value as Python (and PySpark's ``Row``) prints it, or None: a
+    constant, a list, tuple or dict of literals, ``Row(name='alex', age=20)``."""
+    from frontend.dataframe.values import DictV, SeqV
+
+    if isinstance(v, _RowLit):
+        return "Row(" + ", ".join(f"{n}={x!r}" for n, x in zip(v.names, v.values, strict=True)) + ")"
+    if isinstance(v, SeqV):
+        items = [literal_repr(i) for i in v.items]
+        if any(i is None for i in items):
+            return None
+        if v.is_list:
+            return "[" + ", ".join(items) + "]"  # type: ignore[arg-type]
+        return "(" + ", ".join(items) + ("," if len(items) == 1 else "") + ")"  # type: ignore[arg-type]
+    if isinstance(v, DictV):
+        pairs = [(literal_repr(k), literal_repr(x)) for k, x in v.items]
+        if any(k is None or x is None for k, x in pairs):
+            return None
+        return "{" + ", ".join(f"{k}: {x}" for k, x in pairs) + "}"
+    value = python_literal(v)
+    return None if value is _NOT_LITERAL or isinstance(value, list | tuple | dict) else repr(value)
+
+
+_NOT_LITERAL = object()
+SESSION_REPR = "<pyspark.sql.session.SparkSession object at 0x…>"
+
+
+# --- schemas users declare for files read without one ---------------------------------------------------
+
+_DECLARATION = re.compile(r"""^\s*#\s*sparkeq:\s*schema\s+(\S+?)\s*=\s*(["'])(.*)\2\s*$""")
+
+
+def declared_schemas(source: str, filename: str) -> dict[str, Schema]:
+    """``# sparkeq: schema NAME = "DDL"`` comments: the schema of a file the script reads without one
+    (``NAME`` a path expression such as ``sys.argv[1]``, a literal path, or the variable the DataFrame is
+    bound to) or of a catalog table (``spark.table(NAME)``). Keys are lower-cased."""
+    from sparklite.relational.types import SchemaError, parse_ddl
+
+    out: dict[str, Schema] = {}
+    for number, line in enumerate(source.splitlines(), 1):
+        match = _DECLARATION.match(line)
+        if match is None:
+            continue
+        loc = Loc(filename, number, line.index("#") + 1)
+        try:
+            out[match.group(1).lower()] = parse_ddl(match.group(3), loc)
+        except SchemaError as exc:
+            raise SchemaError(f"in the schema declaration: {exc.message}", loc) from None
+    return out
+
+
+_INFERABLE = {
+    "json": ("bigint", "double", "string", "boolean"),
+    "csv-infer": ("int", "bigint", "double", "string", "boolean"),
+    "csv": ("string",),
+}
+
+
+def check_inferable(schema: Schema, fmt: str, infer: bool, header: bool, loc: Loc) -> None:
+    """A declared schema for a file read without one must be a schema Spark can find in that file
+    (checked on Spark 4): JSON columns in alphabetical order (Spark sorts the fields it infers) with
+    ``bigint``/``double``/``string``/``boolean`` types; CSV without ``inferSchema`` only strings, with it
+    ``int``/``bigint``/``double``/``string``/``boolean``; CSV without a header names its columns
+    ``_c0``, ``_c1``..."""
+    names = [f.name for f in schema.fields]
+    kind = "json" if fmt == "json" else ("csv-infer" if infer else "csv")
+    allowed = _INFERABLE[kind]
+    bad = [f"{f.name} {f.type}" for f in schema.fields if f.type.simple not in allowed]
+    why = None
+    if bad:
+        why = f"the types Spark infers here are {', '.join(allowed)}, not {', '.join(bad)}"
+    elif fmt == "json" and names != sorted(names):
+        why = "Spark orders the columns it infers from JSON alphabetically: declare them in that order"
+    elif fmt == "csv" and not header and names != [f"_c{i}" for i in range(len(names))]:
+        why = "a CSV file read without a header names its columns _c0, _c1, ..."
+    if why is not None:
+        raise InputError(f"the declared schema ({schema}) cannot be the one Spark reads: {why}", loc)

@@ -39,13 +39,16 @@ class DfSource:
     sep: str = ","
     rows: tuple[tuple[Any, ...], ...] | None = None
     mode: str = "PERMISSIVE"
+    inferred: bool = False  # read without a schema: Spark infers the declared one (an assumption)
 
 
 @dataclass(frozen=True)
 class Part:
     """A piece of printed text: ``lit`` (a constant), ``action`` (``str()`` of action ``action``'s result,
-    a count or a ``first()`` row) or ``field`` (``str()``/``repr()`` of column ``column`` of the row a
-    loop prints)."""
+    a count or a ``first()`` row), ``field`` (``str()``/``repr()`` of column ``column`` of the row a
+    loop prints), ``arg`` (the command-line argument ``sys.argv[column]``: the same text in both scripts,
+    which get the same arguments) or ``opaque`` (text that differs from run to run, such as the
+    SparkSession's repr with its object address: ``text`` stands for it and the comparison excludes it)."""
 
     kind: str
     text: str = ""
@@ -55,15 +58,32 @@ class Part:
 
 
 @dataclass(frozen=True)
+class Ignored:
+    """A statement shown not to change what the script writes (``spark.stop()``, ``df.explain()``...),
+    reported in the result's ``ignored_statements``: where, the construct, and why it does not matter."""
+
+    loc: Loc
+    construct: str
+    why: str
+
+    def to_json(self, side: str) -> dict[str, Any]:
+        return {
+            "side": side, "line": self.loc.line, "col": self.loc.col, "construct": self.construct,
+            "why": self.why,
+        }
+
+
+@dataclass(frozen=True)
 class DfSink:
     """One output, in the order the script produces it.
 
     ``kind``: ``print`` (a line of ``parts``), ``show`` (Spark's table of action ``action``: a
     ``take(n + 1)``), ``print_rows`` (a loop printing ``lines`` for each row of a collected action),
-    ``print_collection`` (``print(df.collect())``: one line, the list's repr), ``write`` (the files of
-    ``df.write`` in ``fmt`` at ``path``, save mode ``mode``) or ``job`` (an action whose result is kept
-    or dropped: it runs, and may raise, and prints nothing). ``text`` is the sink's source line, for
-    reports."""
+    ``print_collection`` (``print(df.collect())``: one line, the list's repr, after the literal text of
+    ``parts`` when other values are printed before it: ``print("rows:", df.collect())``), ``write``
+    (the files of ``df.write`` in ``fmt`` at ``path``, save mode ``mode``) or ``job`` (an action whose
+    result is kept or dropped: it runs, and may raise, and prints nothing). ``text`` is the sink's
+    source line, for reports."""
 
     index: int
     kind: str
@@ -99,7 +119,9 @@ class DfScriptProgram:
     """A DataFrame script: its sources (the tables of every action), its sinks in order, and the
     actions they run (``RelProgram``s over the sources' tables, in the order the script runs them).
     ``arg_checks``: every ``if`` on ``sys.argv`` the driver code decided (the statement as
-    ``ast.unparse`` prints it, and where), in the order it ran them."""
+    ``ast.unparse`` prints it, and where), in the order it ran them. ``ignored``: statements shown not
+    to change the outputs; ``opaque``: printed values whose text changes from run to run (excluded from
+    the comparison, with a warning)."""
 
     filename: str
     sources: tuple[DfSource, ...]
@@ -108,6 +130,9 @@ class DfScriptProgram:
     argv_length: int
     entry: str | None = None
     arg_checks: tuple[tuple[str, Loc], ...] = ()
+    ignored: tuple[Ignored, ...] = ()
+    opaque: tuple[tuple[str, Loc], ...] = ()  # printed text excluded from the comparison: (what, where)
+    code: str | None = None  # what a replay runs instead of the file: a notebook's cells, a given session
 
     @property
     def params(self) -> tuple[R.TableParam, ...]:
@@ -118,7 +143,44 @@ class DfScriptProgram:
 
 def align_df_sources(left: DfScriptProgram, right: DfScriptProgram) -> DfScriptProgram:
     """``right`` with its sources renamed and reordered to line up with ``left``'s: by path expression,
-    then by order. Different numbers of sources, kinds, or columns are located ``InputError``s."""
+    then by order. Different numbers of sources, kinds, or columns are located ``InputError``s.
+
+    Data written in the scripts (``createDataFrame`` of literal rows, ``spark.range``) is no input: a
+    literal table of RIGHT takes the name of one of LEFT with the same schema and rows (the same
+    constant), else a name of its own, so each side computes with its own data."""
+    lits_left = [s for s in left.sources if s.kind == "literal"]
+    lits_right = [s for s in right.sources if s.kind == "literal"]
+    if lits_left or lits_right:
+        free = list(lits_left)
+        taken = {s.param for s in left.sources}
+        names: dict[str, str] = {}
+        for rs in lits_right:
+            same = next((ls for ls in free if (ls.rows, ls.schema) == (rs.rows, rs.schema)), None)
+            if same is not None:
+                free.remove(same)
+                names[rs.param] = same.param
+            else:
+                name, i = f"{rs.param}_right", 1
+                while name in taken or name in {s.param for s in right.sources}:
+                    i += 1
+                    name = f"{rs.param}_right{i}"
+                names[rs.param] = name
+            taken.add(names[rs.param])
+        inputs = replace(
+            right,
+            sources=tuple(s for s in right.sources if s.kind != "literal"),
+            actions=tuple(_renamed(a, names, a.params) for a in right.actions),
+        )
+        files = replace(left, sources=tuple(s for s in left.sources if s.kind != "literal"))
+        aligned = align_df_sources(files, inputs)
+        lits = tuple(replace(s, param=names[s.param]) for s in lits_right)
+        params = (*left.params, *(R.TableParam(s.param, s.schema, loc=s.loc) for s in lits
+                                  if s.param not in {x.param for x in left.sources}))
+        return replace(
+            aligned,
+            sources=aligned.sources + lits,
+            actions=tuple(replace(a, params=params) for a in aligned.actions),
+        )
     if len(left.sources) != len(right.sources):
         loc = right.sources[0].loc if right.sources else Loc(right.filename, 1, 1)
         raise InputError(

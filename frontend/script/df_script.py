@@ -31,6 +31,7 @@ The result and the alignment of sources are in ``df_program``, the driver values
 from __future__ import annotations
 
 import ast as pyast
+from contextvars import ContextVar
 from dataclasses import replace
 from typing import Any
 
@@ -56,6 +57,7 @@ from frontend.dataframe.values import (
 )
 from frontend.script.df_meta import (
     _DONE,
+    SESSION_REPR,
     _action_of,
     _ArgV,
     _FieldV,
@@ -65,6 +67,8 @@ from frontend.script.df_meta import (
     _merged,
     _py,
     _ReaderChain,
+    _RowClass,
+    _RowLit,
     _RowV,
     _RuntimeConf,
     _save_mode,
@@ -74,13 +78,22 @@ from frontend.script.df_meta import (
     _verified,
     _what,
     _Writer,
+    check_inferable,
+    declared_schemas,
+    df_repr,
+    literal_repr,
+    struct_repr,
+    tree_string,
 )
-from frontend.script.df_program import _SHOW_DEFAULT, DfScriptProgram, DfSink, DfSource, Part
+from frontend.script.df_program import _SHOW_DEFAULT, DfScriptProgram, DfSink, DfSource, Ignored, Part
+from frontend.script.notebook import GIVEN_SESSION, given_session, notebook_code
 from sparklite.ast import Loc
-from sparklite.errors import InputError, UnsupportedError
+from sparklite.errors import InputError, NameResolutionError, UnsupportedError
 from sparklite.relational import ast as R
 from sparklite.relational import build
 from sparklite.relational.types import (
+    BIGINT,
+    STRING,
     Field,
     Schema,
     SchemaError,
@@ -88,9 +101,14 @@ from sparklite.relational.types import (
 )
 
 __all__ = [
+    "COMPARE_DIAGNOSTICS",
     "is_df_script",
     "translate_df_script",
 ]
+
+# --compare-diagnostics for the scripts being loaded (verifier.core.run.load_both sets it): diagnostic
+# printouts (df.explain(), describe().show()) are then refused instead of excluded
+COMPARE_DIAGNOSTICS: ContextVar[bool] = ContextVar("compare_diagnostics", default=False)
 
 FILE_FORMATS = ("csv", "json")
 _READ_OPTIONS = {
@@ -143,7 +161,9 @@ def is_df_script(source: str, filename: str = "<input>") -> bool:
     names = {n.id for n in pyast.walk(tree) if isinstance(n, pyast.Name)}
     if words & _RDD_WORDS or "SparkContext" in names:
         return False
-    if "builder" not in words or not words & {"read", "createDataFrame", "sql", "table"}:
+    given = given_session(tree)  # shell or notebook code: spark is predefined
+    sources = {"read", "createDataFrame", "sql", "table", "range"}
+    if ("builder" not in words and not given) or not words & sources:
         return False
     for fn in tree.body:
         if isinstance(fn, pyast.FunctionDef) and any(
@@ -154,28 +174,44 @@ def is_df_script(source: str, filename: str = "<input>") -> bool:
 
 
 def translate_df_script_file(
-    path: str, entry: str | None = None, schemas: dict[str, Schema] | None = None
+    path: str,
+    entry: str | None = None,
+    schemas: dict[str, Schema] | None = None,
+    compare_diagnostics: bool | None = None,
 ) -> DfScriptProgram:
     try:
         with open(path, encoding="utf-8") as fh:
             source = fh.read()
     except (OSError, UnicodeDecodeError) as exc:
         raise InputError(f"cannot read {path}: {exc}", Loc(path, 1, 1)) from None
-    return translate_df_script(source, path, entry, schemas)
+    if path.endswith(".ipynb"):
+        source = notebook_code(source, path)
+    return translate_df_script(source, path, entry, schemas, compare_diagnostics)
 
 
 def translate_df_script(
-    source: str, filename: str = "<input>", entry: str | None = None, schemas: dict[str, Schema] | None = None
+    source: str,
+    filename: str = "<input>",
+    entry: str | None = None,
+    schemas: dict[str, Schema] | None = None,
+    compare_diagnostics: bool | None = None,
 ) -> DfScriptProgram:
     """Read the DataFrame script ``source`` (never imported or run). ``schemas`` (``--schema``) give the
     tables ``spark.table(name)`` reads and the schema of a source bound to a name (``emp =
     spark.read.json(p)`` without a schema: ``--schema 'emp=...'``)."""
     tree = parse_source(source, filename)
-    tr = _ScriptTranslator(scan_names(tree, filename), source, dict(schemas or {}), tree, entry)
+    if compare_diagnostics is None:
+        compare_diagnostics = COMPARE_DIAGNOSTICS.get()
+    tr = _ScriptTranslator(
+        scan_names(tree, filename), source, dict(schemas or {}), tree, entry, compare_diagnostics
+    )
     try:
-        return tr.run()
+        sp = tr.run()
     except RecursionError:
         raise InputError("the script is nested too deeply to translate", Loc(filename, 1, 1)) from None
+    if tr.given or filename.endswith(".ipynb"):
+        return replace(sp, code=(GIVEN_SESSION if tr.given else "") + source)
+    return sp
 
 
 
@@ -189,10 +225,19 @@ class _ScriptTranslator(DataFrameTranslator):
     """The DataFrame driver interpreter run over a whole module, with sources and sinks recorded."""
 
     def __init__(
-        self, info: Any, source: str, schemas: dict[str, Schema], tree: pyast.Module, entry: str | None
+        self,
+        info: Any,
+        source: str,
+        schemas: dict[str, Schema],
+        tree: pyast.Module,
+        entry: str | None,
+        compare_diagnostics: bool = False,
     ) -> None:
         super().__init__(info, source, {k.lower(): v for k, v in schemas.items()})
         self.tree = tree
+        self.compare_diagnostics = compare_diagnostics
+        self.declared = declared_schemas(source, self.filename)
+        self.given = given_session(tree)  # spark and sc are predefined (shell or notebook code)
         self.entry = entry
         self.sources: list[DfSource] = []
         self.source_keys: dict[tuple[str, str], DfSource] = {}
@@ -213,16 +258,36 @@ class _ScriptTranslator(DataFrameTranslator):
         self.stmt: pyast.stmt | None = None
         self.arg_checks: list[tuple[str, Loc]] = []
         self.module_env = Env({})  # the module's globals as the driver code binds them
+        self.ignored: list[Ignored] = []
+        self.opaque: list[tuple[str, Loc]] = []
+        self.stopped: Loc | None = None  # where spark.stop() ran: no job may run after it
+        self.unknown_stars: list[str] = []  # star imports of modules script mode does not read
 
     def module_value(self, name: str, node: pyast.AST) -> Value:
         if name in self.module_env.vars:
             return self.module_env.vars[name]
-        return super().module_value(name, node)
+        try:
+            return super().module_value(name, node)
+        except NameResolutionError:
+            if not self.unknown_stars:
+                raise
+            raise UnsupportedError(
+                f"name '{name}' is not defined in the script: it may come from "
+                f"'{self.unknown_stars[0]}', which script mode does not read",
+                self.loc(node),
+                construct="import",
+            ) from None
 
     # -- the whole module ---------------------------------------------------------------------------
 
     def run(self) -> DfScriptProgram:
         env = self.module_env
+        if self.given:
+            env.vars["spark"] = SessionV()
+            env.vars["sc"] = _SparkContextV()  # type: ignore[assignment]
+        for name, schema in self.declared.items():
+            if name.isidentifier() and name not in self.schemas:  # a catalog table spark.table(name) reads
+                self.schemas[name] = schema
         for name, schema in self.schemas.items():
 
             self.catalog[name] = build.table(name, schema, Loc(self.filename, 1, 1))
@@ -255,6 +320,8 @@ class _ScriptTranslator(DataFrameTranslator):
             self.argv_length,
             self.entry,
             tuple(self.arg_checks),
+            tuple(self.ignored),
+            tuple(self.opaque),
         )
 
     def snippet(self, node: pyast.AST) -> str:
@@ -306,12 +373,11 @@ class _ScriptTranslator(DataFrameTranslator):
             # a module-level star import: the module scan read it (info.star_modules resolves its names)
             if stmt.level == 0 and stmt.module and canonical(stmt.module) in (FUNCTIONS_MODULE, TYPES_MODULE):
                 return None
-            raise UnsupportedError(
-                f"'from {'.' * stmt.level}{stmt.module or ''} import *' is not supported (star imports of "
-                "pyspark.sql.functions and pyspark.sql.types are)",
-                self.loc(stmt),
-                construct="import",
-            )
+            text = f"from {'.' * stmt.level}{stmt.module or ''} import *"
+            self.unknown_stars.append(text)
+            self.ignore(stmt, text, "no name the script uses comes from it: a name it does not define is "
+                        "refused where it is used")
+            return None
         if isinstance(stmt, pyast.Try | pyast.With | pyast.While | pyast.Raise):
             kind = type(stmt).__name__.lower()
             raise UnsupportedError(
@@ -361,22 +427,36 @@ class _ScriptTranslator(DataFrameTranslator):
             return _DONE
         if not isinstance(f, pyast.Attribute):
             return self.ev(call, env)
+        if (
+            f.attr == "show"
+            and isinstance(f.value, pyast.Call)
+            and isinstance(f.value.func, pyast.Attribute)
+            and f.value.func.attr in ("describe", "summary")
+        ):
+            return self.statistics_shown(f.value.func, call, stmt, env)
         recv = self.ev(f.value, env)
-        if isinstance(recv, SessionV) and f.attr == "stop":
+        if isinstance(recv, SessionV) and f.attr == "stop" and not call.args and not call.keywords:
+            self.stopped = self.loc(call)
+            self.ignore(call, "spark.stop()", "stops the session once the jobs are done; it writes "
+                        "nothing (a job after it would fail, and is refused)")
             return _DONE
         if isinstance(recv, _SparkContextV) and f.attr in ("setLogLevel", "setJobDescription"):
+            self.ignore(call, f"sparkContext.{f.attr}()", "changes what Spark logs on stderr (or the UI), "
+                        "which is not an output")
             return _DONE
         if isinstance(recv, ModV) and canonical(recv.path).startswith("logging"):
+            self.logging_call(call, stmt, env)
             return _DONE
         if isinstance(recv, DFV) and f.attr == "show":
             self.show_sink(recv, call, stmt, env)
             return _DONE
-        if isinstance(recv, DFV) and f.attr in ("printSchema", "explain"):
-            raise UnsupportedError(
-                f"df.{f.attr}() prints Spark's plan or schema, which script mode does not model",
-                self.attr_loc(f),
-                construct=f.attr,
-            )
+        if isinstance(recv, DFV) and f.attr == "printSchema":
+            self.print_schema(recv, call, stmt, env)
+            return _DONE
+        if isinstance(recv, DFV) and f.attr == "explain":
+            self.diagnostic(call, "df.explain()", "the plan Spark prints differs between equivalent programs "
+                            "by design")
+            return _DONE
         if isinstance(recv, _Writer):
             self.write_sink(recv, f.attr, call, stmt, env)
             return _DONE
@@ -393,6 +473,57 @@ class _ScriptTranslator(DataFrameTranslator):
         loc = func.loc if isinstance(func, BoundV) else self.loc(call)
         return self.call(func, args, kwargs, loc, call)
 
+    # -- statements that write nothing ------------------------------------------------------------------
+
+    def ignore(self, node: pyast.AST, construct: str, why: str) -> None:
+        self.ignored.append(Ignored(self.loc(node), construct, why))
+
+    def diagnostic(self, node: pyast.AST, construct: str, why: str) -> None:
+        """A diagnostic printout excluded from the comparison by default (``docs/scripts.md``); with
+        ``compare_diagnostics`` (``--compare-diagnostics``) it is refused instead, as it is not modelled."""
+        if self.compare_diagnostics:
+            raise UnsupportedError(
+                f"{construct} prints a diagnostic that script mode does not model ({why}); without "
+                "--compare-diagnostics it is excluded from the comparison",
+                self.loc(node),
+                construct=construct,
+            )
+        self.ignore(
+            node, construct, f"excluded diagnostic output: {why} (--compare-diagnostics to include it)"
+        )
+
+    def statistics_shown(self, stats: pyast.Attribute, call: pyast.Call, stmt: pyast.stmt, env: Env) -> Any:
+        """``df.describe(...).show()`` / ``df.summary(...).show()``: summary statistics of the data, an
+        excluded diagnostic by the stated rule (``docs/scripts.md``). Its job still runs where Python
+        runs it and may raise: it is kept as the job of ``df.collect()``, which evaluates every column as
+        the statistics do."""
+        df = self.ev(stats.value, env)
+        if not isinstance(df, DFV):
+            raise UnsupportedError(
+                f"{stats.attr}() on {describe(df)} is not supported", self.loc(stats), construct=stats.attr
+            )
+        self.diagnostic(call, f"df.{stats.attr}().show()", "summary statistics printed to look at the data")
+        self.add_action_sink("job", ActionV(R.Action("collect", df.df.rel, loc=self.loc(call))), stmt)
+        return _DONE
+
+    def logging_call(self, call: pyast.Call, stmt: pyast.stmt, env: Env) -> None:
+        """``logging.info(...)``/``logging.basicConfig(...)``: a record goes to stderr or a log file, not
+        to the outputs; its arguments are still evaluated, and a job among them runs there."""
+        for a in [*call.args, *(k.value for k in call.keywords)]:
+            v = self.ev(a, env)
+            if isinstance(v, ActionV):
+                self.add_action_sink("job", v, stmt)
+        self.ignore(call, "logging", "a log record goes to stderr or a log file, not to the outputs")
+
+    def print_schema(self, recv: DFV, call: pyast.Call, stmt: pyast.stmt, env: Env) -> None:
+        """``df.printSchema()``: the schema is known statically; PySpark prints its tree string."""
+        args = [self.ev(a, env) for a in call.args] + [self.ev(k.value, env) for k in call.keywords]
+        level = None
+        if args:
+            level = as_int(args[0], self.loc(call), "printSchema's level")
+        text = tree_string(recv.df.columns, recv.df.fields, self.loc(call), level)
+        self.add_sink("print", stmt, parts=(Part("lit", text),))
+
     # -- sinks ------------------------------------------------------------------------------------------
 
     def add_sink(self, kind: str, stmt: pyast.AST, **extra: Any) -> int:
@@ -400,6 +531,12 @@ class _ScriptTranslator(DataFrameTranslator):
         return len(self.sinks) - 1
 
     def new_action(self, action: R.Action | R.Rel, loc: Loc) -> int:
+        if self.stopped is not None:
+            raise UnsupportedError(
+                f"a job after spark.stop() ({self.stopped}) fails on Spark; script mode does not model it",
+                self.loc(self.stmt) if self.stmt is not None else loc,
+                construct="stop",
+            )
         self.actions.append(
             R.RelProgram(f"action_{len(self.actions) + 1}", (), action, language="dataframe", loc=loc)
         )
@@ -435,11 +572,26 @@ class _ScriptTranslator(DataFrameTranslator):
                 raise UnsupportedError(
                     "an action printed to sys.stderr is not supported", self.loc(call), construct="print"
                 )
+            self.ignore(call, "print(..., file=sys.stderr)", "stderr is not an output")
             return
-        if len(values) == 1 and isinstance(values[0], ActionV | _Kept):
-            act = _action_of(values[0])
+        if values and isinstance(values[-1], ActionV | _Kept):
+            act = _action_of(values[-1])
             if act.kind in ("collect", "take"):
-                self.add_sink("print_collection", stmt, action=self.action_index(values[0], stmt))
+                prefix: list[Part] = []
+                for i, v in enumerate(values[:-1]):
+                    prefix.extend(self.printable(v, call.args[i]))
+                    prefix.append(Part("lit", sep))
+                if any(p.kind != "lit" for p in prefix):
+                    raise UnsupportedError(
+                        "a collected list can only be printed after constant text (print('rows:', "
+                        "df.collect())): its text depends on the order Spark returns the rows in",
+                        self.loc(call),
+                        construct="print",
+                    )
+                self.add_sink(
+                    "print_collection", stmt, action=self.action_index(values[-1], stmt),
+                    parts=tuple(_merged(prefix)),
+                )
                 return
         parts: list[Part] = []
         for i, v in enumerate(values):
@@ -458,6 +610,18 @@ class _ScriptTranslator(DataFrameTranslator):
         """The text ``str(v)`` as parts."""
         if isinstance(v, PyV) and (v.value is None or isinstance(v.value, str | int | float | bool)):
             return [Part("lit", str(v.value))]
+        literal = literal_repr(v)
+        if literal is not None:  # a literal list, tuple, dict or Row (data bound above, df.columns, dtypes)
+            return [Part("lit", literal)]
+        if isinstance(v, DFV):  # str(df): its dtypes, known statically
+            return [Part("lit", df_repr(v.df.columns, v.df.fields))]
+        if isinstance(v, _StructV) and struct_repr(v.fields) is not None:
+            return [Part("lit", struct_repr(v.fields) or "")]
+        if isinstance(v, SessionV):
+            self.opaque.append(("the SparkSession's repr (an object address)", self.loc(node)))
+            return [Part("opaque", SESSION_REPR)]
+        if isinstance(v, _ArgV):
+            return [Part("arg", f"sys.argv[{v.index}]", column=v.index)]
         if isinstance(v, _StrV):
             return list(v.parts)
         if isinstance(v, ActionV | _Kept):
@@ -595,6 +759,9 @@ class _ScriptTranslator(DataFrameTranslator):
             return ModV("sys.argv")
         if isinstance(base, DFV) and attr == "write":
             return _Writer(base.df)  # type: ignore[return-value]
+        if isinstance(base, DFV) and attr == "schema":  # known statically, as df.columns and df.dtypes
+            fields = tuple(replace(f, name=n) for n, f in zip(base.df.columns, base.df.fields, strict=True))
+            return _StructV(fields)  # type: ignore[return-value]
         if isinstance(base, SessionV) and attr == "read":
             return _ReaderChain()  # type: ignore[return-value]
         if isinstance(base, SessionV) and attr == "conf":
@@ -659,7 +826,9 @@ class _ScriptTranslator(DataFrameTranslator):
         """``"count: " + str(df.count())``: text joined from pieces that are strings whatever the data
         (constants, ``str(...)``, formats). A row's field is not one of them: ``row.name + ","`` raises
         TypeError in Python when the field is NULL or not a string, which is not modelled."""
-        texts = (_StrV, PyV)
+        texts = (_StrV, PyV, _ArgV)
+        if op == "+" and isinstance(left, _ArgV | _StrV | PyV) and isinstance(right, _ArgV | _StrV | PyV):
+            left, right = self.as_text(left), self.as_text(right)  # sys.argv[i]: its text, the same
         if op == "+" and isinstance(left, texts) and isinstance(right, texts) \
                 and (isinstance(left, _StrV) or isinstance(right, _StrV)):
             if all(isinstance(v, _StrV) or isinstance(v.value, str) for v in (left, right)):
@@ -673,6 +842,9 @@ class _ScriptTranslator(DataFrameTranslator):
                 construct="+",
             )
         return super().binop(op, left, right, loc)
+
+    def as_text(self, v: Any) -> Any:
+        return _StrV(tuple(self.printable(v, self.stmt or pyast.Pass()))) if isinstance(v, _ArgV) else v
 
     def fstring(self, node: pyast.JoinedStr, env: Env) -> Value:
         parts: list[Part] = []
@@ -730,6 +902,43 @@ class _ScriptTranslator(DataFrameTranslator):
             )
         return _StrV(tuple(_merged(parts)))
 
+    def str_format(self, fmt: str, args: list[Value], kwargs: dict[str, Value], node: pyast.AST) -> _StrV:
+        """``"{}: {}".format(a, b)`` with printed values: ``{}``, ``{0}`` and ``{name}`` fields without a
+        conversion or a format spec are ``str()`` of the value."""
+        import string
+
+        parts: list[Part] = []
+        auto = 0
+        try:
+            fields = list(string.Formatter().parse(fmt))
+        except ValueError as exc:
+            raise InputError(f"bad format string ({exc}; Python raises ValueError)", self.loc(node)) from None
+        for text, field, spec, conv in fields:
+            parts.append(Part("lit", text))
+            if field is None:
+                continue
+            if spec or conv:
+                raise UnsupportedError(
+                    "a conversion or format spec in str.format ({x:.2f}, {x!r}) is not modelled with "
+                    "DataFrame values",
+                    self.loc(node),
+                    construct="str.format",
+                )
+            if field == "":
+                key: Any = auto
+                auto += 1
+            else:
+                key = int(field) if field.isdigit() else field
+            if isinstance(key, int) and key < len(args):
+                parts.extend(self.printable(args[key], node))
+            elif isinstance(key, str) and key in kwargs:
+                parts.extend(self.printable(kwargs[key], node))
+            else:
+                raise InputError(
+                    f"format field {{{field}}} has no argument (Python raises here)", self.loc(node)
+                )
+        return _StrV(tuple(_merged(parts)))
+
     def builtin(
         self, name: str, args: list[Value], kwargs: dict[str, Value], loc: Loc, node: pyast.AST
     ) -> Value:
@@ -752,10 +961,8 @@ class _ScriptTranslator(DataFrameTranslator):
             self.check_config(args, kwargs, loc)
         if path.startswith("pyspark.sql.types.") and path.rsplit(".", 1)[1] in ("StructType", "StructField"):
             return self.struct(path.rsplit(".", 1)[1], args, kwargs, loc)  # type: ignore[return-value]
-        if canonical(path) == "pyspark.sql.Row":
-            raise UnsupportedError(
-                "Row objects are not supported in createDataFrame data (use tuples)", loc, construct="Row"
-            )
+        if canonical(path) in ("pyspark.sql.Row", "pyspark.sql.types.Row"):
+            return self.row_call(args, kwargs, loc)  # type: ignore[return-value]
         return super().module_call(path, args, kwargs, loc, node)
 
     @staticmethod
@@ -771,6 +978,20 @@ class _ScriptTranslator(DataFrameTranslator):
                 loc,
                 construct="config",
             )
+
+    def row_call(self, args: list[Value], kwargs: dict[str, Value], loc: Loc) -> Any:
+        """``Row(name="alex", age=20)`` (a row, fields in the order given) or ``Row("name", "age")`` (a
+        row class). Mixing both is a TypeError in PySpark."""
+        if kwargs and not args:
+            return _RowLit(tuple(kwargs), tuple(_py(v, loc) for v in kwargs.values()))
+        if args and not kwargs and all(isinstance(a, PyV) and isinstance(a.value, str) for a in args):
+            return _RowClass(tuple(a.value for a in args))  # type: ignore[union-attr]
+        raise UnsupportedError(
+            "Row(...) is read with keyword values (Row(name='a', age=1)) or field names (Row('name', "
+            "'age'))",
+            loc,
+            construct="Row",
+        )
 
     def struct(self, kind: str, args: list[Value], kwargs: dict[str, Value], loc: Loc) -> _StructV:
         from frontend.dataframe import functions as DFF
@@ -802,11 +1023,21 @@ class _ScriptTranslator(DataFrameTranslator):
             return self.writer_method(func.receiver, func.name, args, kwargs, loc)
         if isinstance(func, BoundV) and isinstance(func.receiver, _RuntimeConf) and func.name == "set":
             self.check_config(args, kwargs, loc)
+            self.ignore(node, "spark.conf.set()", "a setting that cannot change results (names, memory, UI, "
+                        "partition counts: results are compared as bags)")
             return PyV(None)
         if isinstance(func, BoundV) and isinstance(func.receiver, _SparkContextV):
             raise UnsupportedError(
                 f"sc.{func.name} is not understood in a DataFrame script", loc, construct=func.name
             )
+        if (
+            isinstance(func, BoundV)
+            and isinstance(func.receiver, PyV)
+            and isinstance(func.receiver.value, str)
+            and func.name == "format"
+            and not all(isinstance(a, PyV) for a in [*args, *kwargs.values()])
+        ):
+            return self.str_format(func.receiver.value, args, kwargs, node)  # type: ignore[return-value]
         if isinstance(func, BoundV) and isinstance(func.receiver, DFV) and func.name == "coalesce":
             return func.receiver  # fewer partitions: the same rows, the order kept
         if (
@@ -815,6 +1046,12 @@ class _ScriptTranslator(DataFrameTranslator):
             and func.name == "createDataFrame"
         ):
             return self.create_data_frame(args, kwargs, loc, node)
+        if isinstance(func, _RowClass):
+            if kwargs or len(args) != len(func.names):
+                raise InputError(f"a Row of {len(func.names)} fields called with {len(args)} value(s)", loc)
+            return _RowLit(func.names, tuple(_py(a, loc) for a in args))  # type: ignore[return-value]
+        if isinstance(func, BoundV) and isinstance(func.receiver, SessionV) and func.name == "range":
+            return self.spark_range(args, kwargs, loc, node)
         return super().call(func, args, kwargs, loc, node)
 
     def writer_method(
@@ -876,10 +1113,19 @@ class _ScriptTranslator(DataFrameTranslator):
                     fmt = as_str(args[1], loc, "a format")
                 if len(args) >= (3 if name == "load" else 2):
                     schema = self.schema_of(args[2 if name == "load" else 1], loc)
-            if fmt not in FILE_FORMATS:
+            if fmt == "text":
+                if schema is not None:
+                    raise UnsupportedError(
+                        "spark.read.text with a schema is not supported (its one column is value STRING)",
+                        loc,
+                        construct="text",
+                    )
+                schema = Schema((Field("value", STRING, True),))
+            if fmt not in (*FILE_FORMATS, "text"):
                 raise UnsupportedError(
                     f"reading {fmt or 'the default format (parquet)'} files is not supported "
-                    "in script mode yet (csv and json are)",
+                    "in script mode yet (csv, json and text are): a table of the same rows read with "
+                    "spark.table(name) and --schema is",
                     loc,
                     construct=name,
                 )
@@ -929,24 +1175,17 @@ class _ScriptTranslator(DataFrameTranslator):
         path, argv_index, literal = self.path_of(
             path_v, node.args[0] if isinstance(node, pyast.Call) and node.args else node
         )
-        if schema is None and self.binding is not None:
-            schema = self.schemas.get(self.binding.lower())
+        inferred = False
         if schema is None:
-            hint = f"--schema '{self.binding}=id INT, name STRING'" if self.binding else "--schema"
-            why = (
-                "inferSchema guesses the types from the file's contents"
-                if infer
-                else "without a schema Spark reads every column as a string named by the file"
-            )
-            raise InputError(
-                f"spark.read.{fmt}({path}) needs a schema in script mode ({why}, which sparkeq "
-                f'cannot know): pass schema="id INT, name STRING" (a DDL string or a StructType) '
-                f"to the reader, or {hint}",
-                loc,
-            )
+            schema = self.declared_schema(fmt, path, literal, infer, header, loc)
+            inferred = True
         schema = Schema(tuple(replace(f, nullable=True) for f in schema.fields))  # file sources: nullable
-        if fmt == "json":
+        if fmt in ("json", "text"):
             header, sep = False, ","
+        if fmt == "text" and (infer or header or mode != "PERMISSIVE"):
+            raise UnsupportedError(
+                "spark.read.text takes no CSV options here", loc, construct="text"
+            )
         key = (path, fmt)
         if key in self.source_keys:
             src = self.source_keys[key]
@@ -967,9 +1206,42 @@ class _ScriptTranslator(DataFrameTranslator):
                 header=header,
                 sep=sep,
                 mode=mode,
+                inferred=inferred,
             )
             self.source_keys[key] = src
         return self.table_df(src.param, src.schema, loc)
+
+    def declared_schema(
+        self, fmt: str, path: str, literal: str | None, infer: bool, header: bool, loc: Loc
+    ) -> Schema:
+        """The schema a user declared for a file read without one: a ``# sparkeq: schema PATH = "DDL"``
+        comment (``PATH`` the path expression, ``sys.argv[1]``, or the literal path), or ``--schema``
+        named after the path expression or the variable the DataFrame is bound to. Spark finds this
+        schema in the file, so the declaration must be one Spark can find (``check_inferable``); that
+        the input files have it is an assumption of the result."""
+        keys = [path.lower(), *([literal.lower()] if literal else [])]
+        if self.binding is not None:
+            keys.append(self.binding.lower())
+        for key in keys:
+            schema = self.declared.get(key) or self.schemas.get(key)
+            if schema is not None:
+                check_inferable(schema, fmt, infer, header, loc)
+                return schema
+        name = literal if literal is not None else path
+        hint = f"--schema '{self.binding}=id INT, name STRING'" if self.binding else "--schema"
+        if fmt == "json":
+            why = "Spark infers the columns and types from the file's contents"
+        elif infer:
+            why = "inferSchema guesses the types from the file's contents"
+        else:
+            why = "without a schema Spark reads every column as a string named by the file"
+        raise InputError(
+            f"spark.read.{fmt}({path}) needs a schema in script mode ({why}, which sparkeq "
+            f'cannot know): pass schema="id INT, name STRING" (a DDL string or a StructType) '
+            f"to the reader, declare it with a comment `# sparkeq: schema {name} = \"id INT, name "
+            f'STRING\"`, or pass {hint}',
+            loc,
+        )
 
     def _add_source(
         self, param: str, kind: str, reader: str, path: str, loc: Loc, schema: Schema, **extra: Any
@@ -998,6 +1270,65 @@ class _ScriptTranslator(DataFrameTranslator):
             construct="path",
         )
 
+    def literal_rows(self, data: Any, loc: Loc) -> tuple[list[tuple[Any, ...]], tuple[str, ...] | None]:
+        """The rows of ``createDataFrame``'s literal data and the field names they carry: tuples or lists
+        (no names), ``Row(...)`` objects (their fields, all alike), or dicts (their keys, which PySpark
+        4 sorts: checked on Spark)."""
+        from frontend.dataframe.values import DictV
+
+        if not isinstance(data, SeqV) or not data.items:
+            raise UnsupportedError(
+                "createDataFrame takes a non-empty literal list of tuples, Rows or dicts in script mode",
+                loc,
+                construct="createDataFrame",
+            )
+        items = data.items
+        if all(isinstance(r, SeqV) for r in items):
+            return [tuple(_py(v, loc) for v in r.items) for r in items], None  # type: ignore[union-attr]
+        if all(isinstance(r, _RowLit) for r in items):
+            names = {r.names for r in items}  # type: ignore[union-attr]
+            if len(names) == 1:
+                return [tuple(r.values) for r in items], names.pop()  # type: ignore[union-attr]
+        if all(isinstance(r, DictV) for r in items):
+            dicts = [{as_str(k, loc, "a key"): _py(v, loc) for k, v in r.items} for r in items]  # type: ignore
+            keys = {tuple(sorted(d)) for d in dicts}
+            if len(keys) == 1:
+                order = keys.pop()
+                return [tuple(d[k] for k in order) for d in dicts], order
+        raise UnsupportedError(
+            "createDataFrame data must be literal tuples, Rows with the same fields, or dicts with the same "
+            "keys in script mode",
+            loc,
+            construct="createDataFrame",
+        )
+
+    def spark_range(self, args: list[Value], kwargs: dict[str, Value], loc: Loc, node: pyast.AST) -> DFV:
+        """``spark.range(end)`` / ``range(start, end, step)``: a table the script fixes, one ``id bigint NOT
+        NULL`` column (checked on Spark 4); ``numPartitions`` changes only the partitioning."""
+        from frontend.dataframe import functions as DFF
+
+        b, _ = DFF.sig("start", "end=None", "step=1", "numPartitions=None").bind("range", args, kwargs, loc)
+        start = as_int(b["start"], loc, "range's start")
+        end = None if b["end"] == PyV(None) else as_int(b["end"], loc, "range's end")
+        step = as_int(b["step"], loc, "range's step")
+        if end is None:
+            start, end = 0, start
+        if step == 0:
+            raise InputError("spark.range with step 0 (Spark raises here)", loc)
+        values = range(start, end, step)
+        if len(values) > 1000:
+            raise UnsupportedError(
+                f"spark.range of {len(values)} rows is too large to model (at most 1000)",
+                loc,
+                construct="range",
+            )
+        schema = Schema((Field("id", BIGINT, False),))
+        src = self._add_source(
+            self.fresh_param(), "literal", "spark.range", pyast.unparse(node), loc, schema,
+            rows=tuple((v,) for v in values),
+        )
+        return DFV(self.table_df(src.param, src.schema, loc))
+
     def create_data_frame(
         self, args: list[Value], kwargs: dict[str, Value], loc: Loc, node: pyast.AST
     ) -> DFV:
@@ -1006,24 +1337,15 @@ class _ScriptTranslator(DataFrameTranslator):
             "createDataFrame", args, kwargs, loc
         )
         data = b["data"]
-        if not isinstance(data, SeqV) or not all(isinstance(r, SeqV) for r in data.items):
-            raise UnsupportedError(
-                "createDataFrame takes a literal list of tuples in script mode",
-                loc,
-                construct="createDataFrame",
-            )
-        rows = [tuple(_py(v, loc) for v in r.items) for r in data.items]  # type: ignore[union-attr]
+        rows, names = self.literal_rows(data, loc)
         schema_v = b["schema"]
         if isinstance(schema_v, SeqV) and all(
             isinstance(i, PyV) and isinstance(i.value, str) for i in schema_v.items
         ):
             schema = _infer(rows, [i.value for i in schema_v.items], loc)  # type: ignore[union-attr]
-        elif schema_v == PyV(None):
-            raise InputError(
-                "createDataFrame without a schema names its columns _1, _2...: give a schema (a DDL "
-                "string, a StructType or a list of column names)",
-                loc,
-            )
+        elif schema_v == PyV(None):  # PySpark names the columns after the Row fields, or _1, _2, ...
+            width = len(rows[0]) if rows else 0
+            schema = _infer(rows, list(names or (f"_{i + 1}" for i in range(width))), loc)
         else:
             schema = self.schema_of(schema_v, loc)
         rows = [_verified(r, schema, loc) for r in rows]

@@ -128,7 +128,7 @@ class _Prover:
             )
         files = False
         for ls, rs in zip(left.sources, right.sources, strict=True):
-            if ls.kind in ("csv", "json"):
+            if ls.kind in ("csv", "json", "text"):
                 files = True
                 for s, sp in ((ls, left), (rs, right)):
                     if s.mode != "PERMISSIVE":
@@ -137,6 +137,12 @@ class _Prover:
                             "or fails on depends on the columns each query parses, which the proof does not "
                             "model (only PERMISSIVE, Spark's default, is proved over)"
                         )
+        for ls in left.sources:
+            if ls.inferred:
+                self.assume(
+                    f"{ls.path} is read without a schema: Spark infers the one declared for it ({ls.schema}) "
+                    "from every input file"
+                )
         if files:
             self.assume(
                 "every input file is read as the same table by every query of both scripts (PERMISSIVE "
@@ -183,7 +189,7 @@ class _Prover:
             names = any(p.kind == "field" and p.conversion == "row" for line in a.lines for p in line)
             return [*goals, _Goal(a.action, b.action, names, True, where)]
         if a.kind == "print_collection":
-            return [_Goal(a.action, b.action, True, True, where)]
+            return [*self.parts(a.parts, b.parts, where), _Goal(a.action, b.action, True, True, where)]
         if a.kind == "write":
             mine = (a.fmt, a.mode, a.header, a.sep, a.path)
             theirs = (b.fmt, b.mode, b.header, b.sep, b.path)
@@ -315,8 +321,8 @@ def _write(k: DfSink) -> str:
 def _text(parts: tuple[Part, ...]) -> str:
     out = []
     for p in parts:
-        if p.kind == "lit":
-            out.append(repr(p.text))
+        if p.kind in ("lit", "arg", "opaque"):
+            out.append(repr(p.text) if p.kind == "lit" else f"<{p.text}>")
         elif p.kind == "action":
             out.append("<action result>")
         else:

@@ -90,14 +90,24 @@ class DfObservation:
         return "".join(out)
 
     def line_keys(self) -> Counter:
+        """The lines printed, as a multiset; a printed list (after the text its line starts with) as its
+        elements in any order, as ``line_key`` reads a real run's line."""
         keys: Counter = Counter()
+        pending = ""  # the start of a line a printed list ends
         for kind, value in self.stdout:
             if kind == "list":
-                keys[("list", tuple(sorted(_all_items(value))))] += 1
+                keys[line_key(pending + "[" + ", ".join(sorted(_all_items(value))) + "]")] += 1
+                pending = ""
                 continue
             texts = [value] if kind == "text" else _all_items(value)
             for t in texts:
-                keys.update(line_key(line) for line in t.splitlines())
+                lines = t.split("\n")
+                pending, lines = pending + lines[0], lines[1:]
+                for line in lines:
+                    keys[line_key(pending)] += 1
+                    pending = line
+        if pending:
+            keys[line_key(pending)] += 1
         return keys
 
     def to_json(self) -> Any:
@@ -148,14 +158,21 @@ def _all_items(value: Any) -> list[str]:
 
 
 def line_key(line: str) -> Any:
-    """A printed line; a printed list (``[Row(a=1), Row(a=2)]``) as its elements in any order."""
-    if line.startswith("[") and line.endswith("]"):
+    """A printed line; a printed list (``[Row(a=1), Row(a=2)]``, also after text: ``rows: [Row(a=1)]``)
+    as the text before it and its elements in any order (the list starts at the first ``[`` from which
+    the rest of the line is a list display)."""
+    if not line.endswith("]"):
+        return line
+    start = line.find("[")
+    while start >= 0:
         try:
-            node = pyast.parse(line, mode="eval").body
+            node = pyast.parse(line[start:], mode="eval").body
         except SyntaxError:
-            return line
+            node = None
         if isinstance(node, pyast.List):
-            return ("list", tuple(sorted(pyast.unparse(e) for e in node.elts)))
+            elements = tuple(sorted(pyast.unparse(e) for e in node.elts))
+            return ("list", elements) if start == 0 else ("list", line[:start], elements)
+        start = line.find("[", start + 1)
     return line
 
 
@@ -248,6 +265,7 @@ def _observe_sink(
         stdout.append((_kind(texts), texts))
         return
     if sink.kind == "print_collection":
+        stdout.append(("text", "".join(_part_text(p, None, result) for p in sink.parts)))
         stdout.append(
             ("list", _map_rows(outcome.rows, lambda row: _normal_repr(_row_repr(row, outcome.columns))))
         )
@@ -285,7 +303,7 @@ def _all_rows(rows: Any) -> list[tuple]:
 
 
 def _part_text(p: Part, row: tuple[tuple, Any] | None, result: Any) -> str:
-    if p.kind == "lit":
+    if p.kind in ("lit", "arg", "opaque"):  # an argument or an opaque value: its stand-in on both sides
         return p.text
     if p.kind == "action":
         value = result(p.action)
@@ -490,13 +508,24 @@ def _file_value_ok(v: Any, fmt: str, t: Any) -> bool:
     return True
 
 
+FILE_KINDS = ("csv", "json", "text")
+
+
 def realisable(sp: DfScriptProgram, tables: Mapping[str, list[tuple]]) -> bool:
-    """Can every file source hold these rows, read back by Spark as themselves?"""
+    """Can every file source hold these rows, read back by Spark as themselves (a text file: one line
+    per row, never NULL; a file read without a schema: one in which Spark finds the declared one)?"""
     for s in sp.sources:
-        if s.kind not in ("csv", "json"):
+        if s.kind not in FILE_KINDS:
             continue
+        rows = tables.get(s.param, [])
+        if s.kind == "text":
+            if not all(_file_value_ok(r[0], "json", None) and r[0] is not None for r in rows):
+                return False
+            continue
+        if s.inferred and not _infers(s, rows):
+            return False
         types = [f.type for f in s.schema.fields]
-        for row in tables.get(s.param, []):
+        for row in rows:
             if s.kind == "csv" and all(v is None for v in row) and len(row) == 1:
                 return False  # an empty line: Spark's CSV reader skips it
             if not all(_file_value_ok(v, s.kind, t) for v, t in zip(row, types, strict=True)):
@@ -504,8 +533,34 @@ def realisable(sp: DfScriptProgram, tables: Mapping[str, list[tuple]]) -> bool:
     return True
 
 
+_NOT_INFERRED = set("ghjkmopqvwxzGHJKMOPQVWXZ")  # letters no number, boolean, NaN or date holds
+
+
+def _infers(s: Any, rows: Sequence[tuple]) -> bool:
+    """Rows of a file read without a schema from which Spark infers the declared types (a column's
+    widest value decides; an all-NULL column is a string in CSV and absent in JSON): every column has a
+    value, ``int`` only 32-bit values, ``bigint`` (CSV) at least one beyond, ``double`` finite values,
+    ``string`` (CSV) at least one value that reads as nothing else."""
+    for i, f in enumerate(s.schema.fields):
+        values = [r[i] for r in rows if r[i] is not None]
+        t = f.type.simple
+        if not values:
+            return False
+        if t == "int" and not all(-(2**31) <= v < 2**31 for v in values):
+            return False
+        if t == "bigint" and s.kind == "csv" and all(-(2**31) <= v < 2**31 for v in values):
+            return False
+        if t == "double" and not all(math.isfinite(v) for v in values):
+            return False
+        if t == "string" and s.kind == "csv" and not any(set(v) & _NOT_INFERRED for v in values):
+            return False
+    return True
+
+
 def source_lines(schema: Schema, rows: Sequence[tuple], fmt: str, header: bool, sep: str) -> list[str]:
     """The lines of a file Spark reads back as ``rows``."""
+    if fmt == "text":
+        return [r[0] for r in rows]
     types = [f.type for f in schema.fields]
     names = [f.name for f in schema.fields]
     if fmt == "json":
@@ -548,7 +603,7 @@ def input_files(sp: DfScriptProgram, tables: Mapping[str, list[tuple]]) -> dict[
     out: dict[str, Any] = {}
     for s in sp.sources:
         rows = tables.get(s.param, [])
-        if s.kind in ("csv", "json"):
+        if s.kind in FILE_KINDS:
             out[s.path] = source_lines(s.schema, rows, s.kind, s.header, s.sep)
         elif s.kind == "table":
             out[s.path] = rows_json(s.schema, rows)

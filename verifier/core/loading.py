@@ -98,6 +98,20 @@ def _load_df_script(source: str, path: str, function: str | None, schemas: Schem
                          script=sp)  # type: ignore[arg-type]
 
 
+def _load_notebook(path: str, function: str | None, schemas: Schemas) -> LoadedProgram:
+    """A Jupyter notebook: its code cells in order, magics skipped (``frontend.script.notebook``), read as
+    a DataFrame script whose session is given. The notebook is read as JSON, never run."""
+    from frontend.script.notebook import notebook_code
+
+    source = notebook_code(_read(path), path)
+    loaded = _load_df_script(source, path, function, schemas)
+    if loaded is None:
+        raise InputError("this notebook is not read as a DataFrame script (docs/scripts.md): it needs "
+                         "DataFrame code over spark.read, createDataFrame, spark.sql or spark.table",
+                         Loc(path, 1, 1))
+    return loaded
+
+
 def _drives(source: str, path: str, function: str) -> bool:
     """``function`` is a DataFrame script's entry: a top-level function without required parameters."""
     import ast
@@ -333,6 +347,8 @@ def _load_string(spec: str, function: str | None, schemas: Schemas = None) -> Lo
         return _load_sparklite_file(path)
     if path.endswith(".py"):
         return _load_python_file(path, function, schemas)
+    if path.endswith(".ipynb"):
+        return _load_notebook(path, function, schemas)
     if path.endswith(".sql"):
         if sep:
             raise InputError("a .sql file holds one query; '::function' is not allowed", Loc(path, 1, 1))

@@ -84,8 +84,9 @@ class Result:
         return EXIT_CODES[self.verdict]
 
     def to_json(self) -> dict[str, Any]:
-        """Exactly the fields of interfaces.md (schema version 2), in its order."""
-        return {
+        """Exactly the fields of interfaces.md (schema version 2), in its order; ``ignored_statements``
+        only when a script had some (an optional field)."""
+        out = {
             "schema_version": SCHEMA_VERSION,
             "verdict": self.verdict,
             "method": self.method,
@@ -94,6 +95,7 @@ class Result:
             "warnings": list(self.warnings),
             "assumptions": list(self.assumptions),
             "seconds": round(self.seconds, 3),
-            **({"ignored_statements": [dict(x) for x in self.ignored_statements]}
-               if self.ignored_statements else {}),
         }
+        if self.ignored_statements:
+            out["ignored_statements"] = [dict(i) for i in self.ignored_statements]
+        return out

@@ -78,6 +78,7 @@ class CheckOptions:
     strict: bool = False
     schema: Any = None  # DataFrame/SQL tables: --schema values (FILE.sql or NAME=DDL), or {name: Schema}
     ignore_names: bool = False  # DataFrame/SQL results compared by column position only
+    compare_diagnostics: bool = False  # scripts: diagnostic printouts refused rather than excluded
 
     @staticmethod
     def of(kwargs: Mapping[str, Any]) -> CheckOptions:
@@ -178,9 +179,15 @@ def plain_reason(result: Result, left: Any, right: Any, opts: CheckOptions, serv
 def load_both(left: Any, right: Any, run: Run) -> tuple[LoadedProgram, LoadedProgram]:
     """Both sides loaded (``--schema`` read once for both), their warnings and sources recorded."""
     opts = run.options
+    from frontend.script.df_script import COMPARE_DIAGNOSTICS
+
     schemas = load_schemas(opts.schema)
-    lp = load(left, function=opts.left_function or opts.function, schemas=schemas)
-    rp = load(right, function=opts.right_function or opts.function, schemas=schemas)
+    token = COMPARE_DIAGNOSTICS.set(opts.compare_diagnostics)
+    try:
+        lp = load(left, function=opts.left_function or opts.function, schemas=schemas)
+        rp = load(right, function=opts.right_function or opts.function, schemas=schemas)
+    finally:
+        COMPARE_DIAGNOSTICS.reset(token)
     for loaded in (lp, rp):
         run.warnings.extend(loaded.warnings)
         run.assumed.extend(a for a in getattr(loaded.program, "assumed", ()) if a not in run.assumed)

@@ -77,6 +77,9 @@ def _parser() -> argparse.ArgumentParser:
                             "statements, or NAME='col TYPE [NOT NULL], ...' (repeatable)")
     check.add_argument("--ignore-names", action="store_true",
                        help="compare DataFrame/SQL results by column position, not by column name")
+    check.add_argument("--compare-diagnostics", action="store_true",
+                       help="scripts: do not exclude diagnostic printouts (df.explain(), describe().show()) "
+                            "from the comparison; they are refused, as they are not modelled")
     check.add_argument("--explain", action="store_true",
                        help="also show each method's own explanation (terms, formulas) and what every "
                             "step of the check said")
@@ -148,7 +151,8 @@ def _check(args: argparse.Namespace) -> int:
         config = _config(args, find, load)
         options = check_options(args.left, args.right, {
             "master": args.master, "timeout": args.timeout, "schema": tuple(args.schema) or None,
-            "ignore_names": args.ignore_names, "effort": args.effort, "config": config.path or False})
+            "ignore_names": args.ignore_names, "effort": args.effort,
+            "compare_diagnostics": args.compare_diagnostics, "config": config.path or False})
     except ConfigError as exc:
         print(exc, file=sys.stderr)
         return EXIT_INPUT_ERROR

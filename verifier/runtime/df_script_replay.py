@@ -20,7 +20,28 @@ from typing import Any
 
 from frontend.script.df_program import DfScriptProgram
 from sparklite.values import Bag
-from verifier.core.df_script_search import DfObservation, canonical_json, observably_differ, source_lines
+from verifier.core.df_script_search import (
+    FILE_KINDS,
+    DfObservation,
+    canonical_json,
+    observably_differ,
+    source_lines,
+)
+
+_ADDRESS = re.compile(r"(<pyspark\.sql\.session\.SparkSession object at )0x[0-9a-fA-F]+>")
+
+
+def _stand_ins(line: str, argv: Sequence[str]) -> str:
+    """A real run's line with what the prediction prints as stand-ins (``Part`` kinds ``arg`` and
+    ``opaque``): each command-line argument (the replay's own file paths) as ``sys.argv[i]``, the
+    SparkSession's object address as ``0x…``. The comparison excludes the address; the arguments are the
+    same for both scripts of a pair by construction, so they are compared as their names."""
+    line = _ADDRESS.sub(r"\g<1>0x…>", line)
+    for i, arg in sorted(enumerate(argv, 1), key=lambda ia: -len(ia[1])):
+        if arg:
+            line = line.replace(arg, f"sys.argv[{i}]")
+    return line
+
 
 _CONDITION = re.compile(r"\[([A-Z][A-Z0-9_]+(?:\.[A-Z0-9_]+)*)\]")
 
@@ -74,7 +95,7 @@ def _write_inputs(sp: DfScriptProgram, tables: Mapping[str, list[tuple]], workdi
 
     argv: list[str | None] = [None] * (sp.argv_length - 1)
     for s in sp.sources:
-        if s.kind not in ("csv", "json"):
+        if s.kind not in FILE_KINDS:
             continue
         text = "".join(
             f"{line}\n" for line in source_lines(s.schema, tables.get(s.param, []), s.kind, s.header, s.sep)
@@ -127,6 +148,17 @@ def _written(sp: DfScriptProgram, argv: Sequence[str], workdir: str) -> tuple[tu
     return tuple(sorted(out.items()))
 
 
+def _runnable(sp: DfScriptProgram, workdir: str) -> str:
+    """The file a replay runs: the script itself, or (a notebook, code given a session) its code as the
+    translator read it, written beside the inputs."""
+    if sp.code is None:
+        return sp.filename
+    target = os.path.join(workdir, "_sparkeq_script.py")
+    with open(target, "w", encoding="utf-8") as fh:
+        fh.write(sp.code)
+    return target
+
+
 def _agrees(run: RunObservation, predicted: DfObservation) -> bool:
     if predicted.error is not None or run.error is not None:
         if predicted.error is None or run.error is None:
@@ -164,7 +196,7 @@ def replay_df_scripts(
                 sides.append((sp, ref, _write_inputs(sp, tables, wd), wd))
             plans.append(sides)
         jobs = [
-            ScriptJob(sp.filename, tuple(argv), wd, _views(sp, tables, wd))
+            ScriptJob(_runnable(sp, wd), tuple(argv), wd, _views(sp, tables, wd))
             for sides in plans
             for sp, _, argv, wd in sides
         ]
@@ -181,7 +213,8 @@ def replay_df_scripts(
                 error = None if r.exception is None else r.exception + (f" [{cond}]" if cond else "")
                 if r.exception is None and r.exit_code != 0:
                     error = f"SystemExit({r.exit_code})"
-                obs = RunObservation(r.stdout_lines, _written(sp, argv, wd), error, cond)
+                lines = tuple(_stand_ins(line, argv) for line in r.stdout_lines)
+                obs = RunObservation(lines, _written(sp, argv, wd), error, cond)
                 seen.append((obs, _agrees(obs, ref), r.stderr))
             (lo, la, lerr), (ro, ra, rerr) = seen
             differs = observably_differ(lo.as_observation(), ro.as_observation())

@@ -123,6 +123,33 @@ else:
         return session
 
     _Session.Builder.getOrCreate = _with_views
+    # df.explain() is an excluded diagnostic (docs/scripts.md): its plan goes to stderr, not compared
+    import importlib as _importlib
+    for _mod in ("pyspark.sql.dataframe", "pyspark.sql.classic.dataframe"):
+        try:
+            _cls = _importlib.import_module(_mod).DataFrame
+        except (ImportError, AttributeError):
+            continue
+        if "explain" in vars(_cls):
+            def _to_stderr(self, *a, _orig=vars(_cls)["explain"], **k):
+                with contextlib.redirect_stdout(sys.stderr):
+                    return _orig(self, *a, **k)
+            _cls.explain = _to_stderr
+        # so is df.describe().show() / df.summary().show(): the statistics table goes to stderr
+        for _name in ("describe", "summary"):
+            if _name in vars(_cls):
+                def _marked(self, *a, _orig=vars(_cls)[_name], **k):
+                    _stats = _orig(self, *a, **k)
+                    _stats._sparkeq_diagnostic = True
+                    return _stats
+                setattr(_cls, _name, _marked)
+        if "show" in vars(_cls):
+            def _show(self, *a, _orig=vars(_cls)["show"], **k):
+                if getattr(self, "_sparkeq_diagnostic", False):
+                    with contextlib.redirect_stdout(sys.stderr):
+                        return _orig(self, *a, **k)
+                return _orig(self, *a, **k)
+            _cls.show = _show
 with open(_jobs_path, encoding="utf-8") as _fh:
     _jobs = json.load(_fh)
 _path0 = list(sys.path)

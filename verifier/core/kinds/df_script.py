@@ -32,12 +32,28 @@ METHOD = "bounded"
 
 
 def check_df_scripts(lp: Any, rp: Any, run: Run) -> Result:
-    """Two DataFrame scripts (``lp.script``/``rp.script`` are ``DfScriptProgram``s)."""
+    """Two DataFrame scripts (``lp.script``/``rp.script`` are ``DfScriptProgram``s), with the statements
+    shown not to matter listed (``ignored_statements``) and excluded printed values warned about."""
+    import dataclasses
+
+    left: DfScriptProgram = lp.script
+    for side, sp in (("LEFT", left), ("RIGHT", rp.script)):
+        for what, loc in sp.opaque:
+            note = (f"nondeterministic output excluded from the comparison: {what} printed at {loc} ({side})")
+            if note not in run.warnings:
+                run.warnings.append(note)
+    result = _decide(left, rp.script, run)
+    ignored = tuple(
+        i.to_json(side) for side, sp in (("left", left), ("right", rp.script)) for i in sp.ignored
+    )
+    return dataclasses.replace(result, ignored_statements=ignored) if ignored else result
+
+
+def _decide(left: DfScriptProgram, right_sp: DfScriptProgram, run: Run) -> Result:
     from frontend.script.df_program import align_df_sources
     from verifier.core.df_script_prove import prove_df_scripts
 
-    left: DfScriptProgram = lp.script
-    right = align_df_sources(left, rp.script)
+    right = align_df_sources(left, right_sp)
     stats: dict[str, Any] = {"script": describe(left, right), "df_script": True}
     proof = prove_df_scripts(left, right, until=run.deadline, patience_s=PROOF_PATIENCES * run.patience())
     if not isinstance(proof, str):

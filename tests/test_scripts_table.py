@@ -1,0 +1,74 @@
+"""docs/scripts.md's table of DataFrame script statements ("Statements one by one") is kept true: each row's
+example runs after a session and a small literal DataFrame, and the stated outcome is checked at the
+example's line: modelled (read, no statement ignored there), shown not to matter or an excluded diagnostic
+(listed in ``ignored_statements`` at that line, with the matching why), refused (a located input error at
+that line)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from frontend.script.df_script import translate_df_script
+from sparklite.errors import InputError
+
+DOC = Path(__file__).resolve().parent.parent / "docs" / "scripts.md"
+HEAD = (
+    "import logging\nimport sys\nfrom pyspark.sql import SparkSession\n"
+    "spark = SparkSession.builder.getOrCreate()\n"
+    'df = spark.createDataFrame([(1, "a"), (2, None)], ["id", "k"])\n'
+)
+TAIL = 'print("end")\n'
+
+
+def rows() -> list[tuple[str, str, str]]:
+    text = DOC.read_text()
+    section = text.split("### Statements one by one", 1)[1].split("\n### ", 1)[0]
+    out = []
+    for line in section.splitlines():
+        cells = [c.strip() for c in re.split(r"(?<!\\)\|", line)[1:-1]]
+        if len(cells) != 3 or cells[0] in ("statement", "---"):
+            continue
+        example = re.fullmatch(r"`(.*)`", cells[1])
+        assert example, f"row without a single example snippet: {line}"
+        out.append((cells[0], example.group(1).replace("⏎", "\n"), cells[2]))
+    return out
+
+
+ROWS = rows()
+
+
+def test_the_table_has_every_kind_of_outcome():
+    kinds = {outcome.split(":")[0].split(" (")[0] for _, _, outcome in ROWS}
+    assert {"modelled", "shown not to matter", "excluded diagnostic", "refused"} <= kinds, kinds
+    assert len(ROWS) >= 15
+
+
+@pytest.mark.parametrize("statement, example, outcome", ROWS, ids=[r[0] for r in ROWS])
+def test_each_row_has_its_stated_outcome(statement, example, outcome):
+    source = HEAD + example + "\n" + TAIL
+    first = HEAD.count("\n") + 1
+    lines = range(first, first + example.count("\n") + 1)
+    if outcome.startswith("refused"):
+        with pytest.raises(InputError) as info:
+            translate_df_script(source, "job.py")
+        assert info.value.loc.line in lines, info.value
+        quoted = re.search(r"`([^`]*)`", outcome)
+        if quoted:
+            assert quoted.group(1).split("...")[0].strip() in str(info.value)
+        return
+    sp = translate_df_script(source, "job.py")
+    here = [i for i in sp.ignored if i.loc.line in lines]
+    if outcome.startswith("modelled"):
+        assert not here, here
+        assert any(k.loc.line in lines for k in sp.sinks) or any(s.loc.line in lines for s in sp.sources)
+    elif outcome.startswith("shown not to matter"):
+        assert here and not any("excluded diagnostic" in i.why for i in here), sp.ignored
+    else:
+        assert outcome.startswith("excluded diagnostic")
+        assert here and all("excluded diagnostic" in i.why for i in here), sp.ignored
+        with pytest.raises(InputError) as info:
+            translate_df_script(source, "job.py", compare_diagnostics=True)
+        assert info.value.loc.line in lines and "--compare-diagnostics" in str(info.value)
