@@ -316,6 +316,10 @@ class ExpressionsMixin:
         return self.number(raw, negative, node, loc)
 
     def h_binary(self, node: exp.Binary, ctx: _Ctx, loc: Loc) -> _E:
+        if isinstance(node, exp.Add | exp.Sub):
+            dated = self.interval_arith(node, ctx, loc)  # type: ignore[attr-defined]
+            if dated is not None:
+                return dated
         a, b = self.expr(node.this, ctx), self.expr(node.expression, ctx)
         if isinstance(node, exp.Add | exp.Sub | exp.Mul | exp.Div | exp.IntDiv | exp.Mod):
             op = {exp.Add: "+", exp.Sub: "-", exp.Mul: "*", exp.Div: "/", exp.IntDiv: "div", exp.Mod: "%"}[
@@ -508,6 +512,7 @@ class ExpressionsMixin:
             arg_nodes = list(node.expressions)
         else:
             arg_nodes = _func_args(node)
+        arg_nodes = self.date_call_args(node, called, arg_nodes)  # type: ignore[attr-defined]
         args = self.args(arg_nodes, ctx)
         names = ", ".join(a.name for a in args)
         exprs = [a.expr for a in args]
@@ -654,4 +659,6 @@ _HANDLERS: dict[type, Callable[[ExpressionsMixin, exp.Expression, _Ctx, Loc], _E
     exp.DPipe: ExpressionsMixin.h_dpipe,
     exp.Like: ExpressionsMixin.h_like,
     exp.Subquery: ExpressionsMixin.h_subquery,
+    exp.Extract: lambda self, node, ctx, loc: self.h_extract(node, ctx, loc),  # frontend.sql.dates
+    exp.Interval: lambda self, node, ctx, loc: self.h_interval(node, ctx, loc),
 }

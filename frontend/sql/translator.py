@@ -46,6 +46,7 @@ import sqlglot
 from sqlglot import exp
 from sqlglot.errors import TokenError
 
+from frontend.sql.dates import DatesMixin
 from frontend.sql.expressions import ExpressionsMixin
 from frontend.sql.queries import QueriesMixin
 from frontend.sql.relations import RelationsMixin
@@ -149,7 +150,7 @@ def translate_sql_file(
 
 
 
-class _Translator(QueriesMixin, RelationsMixin, ExpressionsMixin):
+class _Translator(QueriesMixin, RelationsMixin, ExpressionsMixin, DatesMixin):
     """One query's translation: the source (for locations and raw tokens) and the catalog. Holds no
     state between calls beyond those. Its parts are the mixins ``queries``, ``relations`` and
     ``expressions``."""
