@@ -428,7 +428,13 @@ class QueriesMixin:
                     return aliases[node.name.lower()]
                 return base(node, c)
 
-            pred = self.expr(having.this, replace(ctx, clause="HAVING", hook=having_hook))
+            having_scalars = self.having_scalars(having.this, env, scope)  # type: ignore[attr-defined]
+            scalar_hook = self.having_hook_for(having_scalars)  # type: ignore[attr-defined]
+
+            def having_hook2(node: exp.Expression, c: _Ctx) -> _E | None:
+                return scalar_hook(node, c) or having_hook(node, c)
+
+            pred = self.expr(having.this, replace(ctx, clause="HAVING", hook=having_hook2))
             self.check_predicate(pred, having.this, "HAVING")
         agg_loc = self.loc(group if group is not None else sel)
         n_keys = len(keys)
@@ -450,7 +456,10 @@ class QueriesMixin:
             scope.rel, [k.expr for k in keys], [k.name for k in keys], agg.aggs, agg.agg_names, loc=agg_loc
         )
         if pred is not None:
-            rel = build.filter_(rel, pred.expr, loc=self.loc(having))
+            cond = pred.expr
+            if having_scalars:  # joined after the aggregation, read by HAVING (subqueries.py)
+                rel, cond = self.join_scalars(rel, cond, having_scalars, self.loc(having))  # type: ignore[attr-defined]
+            rel = build.filter_(rel, cond, loc=self.loc(having))
         loc = self.loc(sel)
         exprs = [e.expr for e in out.items + out.hidden]
         names = [e.name for e in out.items + out.hidden]

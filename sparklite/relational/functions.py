@@ -915,6 +915,20 @@ def _trim(name: str, how: str) -> FuncSpec:
     return FuncSpec(name, "null_stop", evaluate, rule)
 
 
+#: a scalar subquery returned more than one row (``frontend/sql/subqueries.py`` reads its value through
+#: this function when it has several rows): Spark raises it while running the subquery
+SCALAR_SUBQUERY_TOO_MANY_ROWS = RelError("SparkException", "SCALAR_SUBQUERY_TOO_MANY_ROWS")
+
+
+def _too_many_rows_eval(_args: Sequence[Any], _types: Sequence[SqlType], _rt: SqlType) -> Any:
+    raise SqlError(SCALAR_SUBQUERY_TOO_MANY_ROWS)
+
+
+def _too_many_rows_type(types: Sequence[SqlType], _n: Sequence[bool], _c: Sequence[Any]) -> TypeResult:
+    _arity("scalar_subquery_too_many_rows", types, 0, 0)
+    return NULL_TYPE, True, ()
+
+
 _SIGN = FuncSpec("sign", "null_stop", _sign_eval, _double_args_rule("sign", 1, DOUBLE, lambda n: n[0]))
 
 
@@ -947,6 +961,7 @@ FUNCTIONS: MappingProxyType[str, FuncSpec] = MappingProxyType({
         FuncSpec("concat_ws", "all", _concat_ws_eval, _concat_ws_type),
         FuncSpec("substring", "null_stop", _substring_eval, _substring_type),
         *(FuncSpec(*d) for d in DATE_FUNCTIONS),  # sparklite.relational.dates
+        FuncSpec("scalar_subquery_too_many_rows", "all", _too_many_rows_eval, _too_many_rows_type),
     )
 })
 
