@@ -612,7 +612,7 @@ class ExpressionsMixin:
         raise self.unsupported(
             f"a scalar subquery in {ctx.clause}",
             node,
-            "only in WHERE, and in the SELECT list of a query without aggregation",
+            "only in WHERE, in HAVING, and in the SELECT list of a query without aggregation",
         )
 
 
