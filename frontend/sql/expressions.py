@@ -413,6 +413,9 @@ class ExpressionsMixin:
         )
 
     def h_exists(self, node: exp.Exists, ctx: _Ctx, loc: Loc) -> _E:
+        joined = self.h_exists_column(node, ctx)  # type: ignore[attr-defined]
+        if joined is not None:
+            return joined
         raise self.unsupported("an EXISTS subquery that is not a top-level AND-ed WHERE condition", node)
 
     def h_case(self, node: exp.Case, ctx: _Ctx, loc: Loc) -> _E:

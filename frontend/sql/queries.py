@@ -243,16 +243,21 @@ class QueriesMixin:
         )
         # scalar subqueries: WHERE always, SELECT when no aggregation (each a cross join with one row)
         where = sel.args.get("where")
-        scalar_nodes: list[exp.Subquery] = []
+        scalar_nodes: list[exp.Subquery | exp.Exists] = []
         if where is not None:
             for c in _conjuncts(where.this):
                 if not _subquery_predicate(c):
                     scalar_nodes += self.scalar_subqueries(c)
+                    scalar_nodes += self.nested_exists(c)  # type: ignore[attr-defined]
         if not is_agg:
             for n in items_nodes:
                 scalar_nodes += self.scalar_subqueries(n)
         scalars: list[tuple[int, int]] = []
         for sq in scalar_nodes:
+            if isinstance(sq, exp.Exists):  # an existence join (subqueries.py)
+                scope, index = self.exists_column(scope, sq, env)  # type: ignore[attr-defined]
+                scalars.append((id(sq), index))
+                continue
             scope, index = self.cross_join_scalar(scope, sq, env)
             scalars.append((id(sq), index))
         ctx = _Ctx(scope, "WHERE", env.outers, scalars=tuple(scalars))

@@ -261,7 +261,7 @@ class RelationsMixin:
         plain = [c for c in conjuncts if not _subquery_predicate(c)]
         for c in plain:
             for n in _walk_here(c):
-                if isinstance(n, exp.Exists) or (isinstance(n, exp.In) and n.args.get("query") is not None):
+                if isinstance(n, exp.In) and n.args.get("query") is not None:
                     raise self.unsupported(
                         "an IN/EXISTS subquery that is not a top-level AND-ed WHERE condition", n
                     )

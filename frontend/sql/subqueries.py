@@ -90,6 +90,27 @@ class SubqueriesMixin:
                 "a correlated scalar subquery whose value is not NULL on no rows", item,
                 "supported: sum/avg/min/max under arithmetic and casts (count is not)",
             )
+        local, pairs = self.split_correlated(scope, sub, env, node)
+        if not pairs:  # pragma: no cover - the caller saw an outer reference
+            raise self.unsupported("a correlated reference outside WHERE", node)  # type: ignore[attr-defined]
+        # the subquery grouped by its correlation expressions:
+        # SELECT k.., item FROM .. WHERE local GROUP BY k..
+        grouped = sub.copy()
+        grouped.set("expressions", [p[0].copy() for p in pairs] + [item.copy()])
+        grouped.set("group", exp.Group(expressions=[p[0].copy() for p in pairs]))
+        grouped.set("where", self.where_of(local))
+        try:
+            rel = self.query(grouped, S._Env(env.ctes, (scope,) + env.outers))  # type: ignore[attr-defined]
+        except S._OuterReference:
+            raise self.unsupported("a correlated reference outside the subquery's WHERE equalities",  # type: ignore[attr-defined]
+                                   node) from None
+        return self.join_on_pairs(scope, rel, pairs, env, node), len(scope.rel.schema) + len(pairs)
+
+    def split_correlated(
+        self, scope: S._Scope, sub: exp.Select, env: S._Env, node: exp.Expression
+    ) -> tuple[list[exp.Expression], list[tuple[exp.Expression, exp.Expression]]]:
+        """A subquery's WHERE conjuncts: those reading only its own FROM, and the correlated ones as
+        (inner side, outer side) of ``inner = outer`` equalities (anything else correlated: refused)."""
         sub_env = S._Env(env.ctes, (scope,) + env.outers)
         try:
             inner = self.from_clause(sub, sub_env)  # type: ignore[attr-defined]
@@ -98,7 +119,7 @@ class SubqueriesMixin:
         inner_ctx = S._Ctx(inner, "WHERE", sub_env.outers)
         outer_ctx = S._Ctx(scope, "WHERE", env.outers)
         local: list[exp.Expression] = []
-        pairs: list[tuple[exp.Expression, exp.Expression]] = []  # (inner side, outer side)
+        pairs: list[tuple[exp.Expression, exp.Expression]] = []
         where = sub.args.get("where")
         for c in S._conjuncts(where.this) if where is not None else []:
             if S._subquery_predicate(c):
@@ -111,22 +132,20 @@ class SubqueriesMixin:
             except S._OuterReference:
                 pass
             pairs.append(self.correlation_pair(c, inner_ctx, outer_ctx))
-        if not pairs:  # pragma: no cover - the caller saw an outer reference
-            raise self.unsupported("a correlated reference outside WHERE", node)  # type: ignore[attr-defined]
-        # the subquery grouped by its correlation expressions:
-        # SELECT k.., item FROM .. WHERE local GROUP BY k..
-        grouped = sub.copy()
-        grouped.set("expressions", [p[0].copy() for p in pairs] + [item.copy()])
-        grouped.set("group", exp.Group(expressions=[p[0].copy() for p in pairs]))
-        cond_node: exp.Expression | None = None
-        for c in local:
-            cond_node = c.copy() if cond_node is None else exp.And(this=cond_node, expression=c.copy())
-        grouped.set("where", exp.Where(this=cond_node) if cond_node is not None else None)
-        try:
-            rel = self.query(grouped, sub_env)  # type: ignore[attr-defined]
-        except S._OuterReference:
-            raise self.unsupported("a correlated reference outside the subquery's WHERE equalities",  # type: ignore[attr-defined]
-                                   node) from None
+        return local, pairs
+
+    @staticmethod
+    def where_of(conjuncts: list[exp.Expression]) -> exp.Where | None:
+        cond: exp.Expression | None = None
+        for c in conjuncts:
+            cond = c.copy() if cond is None else exp.And(this=cond, expression=c.copy())
+        return exp.Where(this=cond) if cond is not None else None
+
+    def join_on_pairs(self, scope: S._Scope, rel: R.Rel, pairs: list[tuple[exp.Expression, exp.Expression]],
+                      env: S._Env, node: exp.Expression) -> S._Scope:
+        """``scope`` left-joined with ``rel`` (whose first columns are the pairs' inner sides) on
+        ``outer = inner`` for every pair."""
+        outer_ctx = S._Ctx(scope, "WHERE", env.outers)
         width = len(scope.rel.schema)
         loc = self.loc(node)  # type: ignore[attr-defined]
         cond: R.Expr | None = None
@@ -135,8 +154,7 @@ class SubqueriesMixin:
             k = S._shift(build.columns_of(rel)[i], width)
             eq = build.compare("=", o.expr, k, loc=loc)
             cond = eq if cond is None else build.and_(cond, eq, loc=loc)
-        joined = build.join("left", scope.rel, rel, cond, loc=loc)
-        return replace(scope, rel=joined), width + len(pairs)
+        return replace(scope, rel=build.join("left", scope.rel, rel, cond, loc=loc))
 
     def correlation_pair(
         self, c: exp.Expression, inner_ctx: S._Ctx, outer_ctx: S._Ctx
@@ -157,6 +175,53 @@ class SubqueriesMixin:
             "a correlated condition other than inner = outer in a scalar subquery", c,
             "supported: AND-ed equalities between the subquery's columns and the enclosing query's",
         )
+
+    # ---- EXISTS inside a condition --------------------------------------------------------------
+
+    @staticmethod
+    def nested_exists(node: exp.Expression) -> list[exp.Exists]:
+        """The ``EXISTS`` subqueries of a WHERE condition that is not itself one (``a OR EXISTS(..)``)."""
+        return [c for n in S._walk_here(node) for c in n.iter_expressions() if isinstance(c, exp.Exists)]
+
+    def exists_column(self, scope: S._Scope, node: exp.Exists, env: S._Env) -> tuple[S._Scope, int]:
+        """A correlated ``EXISTS`` read inside a condition (Spark's existence join): the distinct
+        values of the subquery's correlation expressions, left-joined on ``outer = inner``; the
+        subquery has a row for the outer row exactly when the first joined column is not NULL (an
+        equality holds only between non-NULL values). Returns the scope and that column."""
+        sub = node.this
+        if not isinstance(sub, exp.Select) or sub.args.get("from_") is None:
+            raise self.unsupported("this EXISTS subquery inside a condition", node)  # type: ignore[attr-defined]
+        for key, what in (("group", "GROUP BY"), ("having", "HAVING"), ("limit", "LIMIT"), ("with_", "WITH"),
+                          ("offset", "OFFSET")):
+            if sub.args.get(key) is not None:
+                raise self.unsupported(f"{what} in an EXISTS subquery inside a condition",  # type: ignore[attr-defined]
+                                       sub.args[key])
+        sub_env = S._Env(env.ctes, (scope,) + env.outers)
+        local, pairs = self.split_correlated(scope, sub, env, node)
+        if not pairs:
+            raise self.unsupported(  # type: ignore[attr-defined]
+                "an uncorrelated EXISTS subquery inside a condition", node,
+                "supported: one correlated by AND-ed equalities with the enclosing query",
+            )
+        keys = sub.copy()
+        keys.set("expressions", [p[0].copy() for p in pairs])
+        keys.set("distinct", exp.Distinct())
+        keys.set("order", None)
+        keys.set("where", self.where_of(local))
+        try:
+            rel = self.query(keys, sub_env)  # type: ignore[attr-defined]
+        except S._OuterReference:
+            raise self.unsupported("a correlated reference outside the subquery's WHERE equalities",  # type: ignore[attr-defined]
+                                   node) from None
+        return self.join_on_pairs(scope, rel, pairs, env, node), len(scope.rel.schema)
+
+    def h_exists_column(self, node: exp.Exists, ctx: S._Ctx) -> S._E | None:
+        for sid, index in ctx.scalars:
+            if sid == id(node):
+                f = ctx.scope.rel.schema.fields[index]
+                col = R.Col(index + ctx.offset, f.name, f.type, f.nullable)
+                return S._E(build.is_null(col, negated=True, loc=self.loc(node)), "exists()")  # type: ignore[attr-defined]
+        return None
 
     # ---- HAVING ---------------------------------------------------------------------------------
 
