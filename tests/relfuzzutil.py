@@ -31,6 +31,7 @@ from typing import Any
 from sparklite.relational import ast as R
 from sparklite.relational import build as B
 from sparklite.relational.types import (
+    INT,
     BooleanType,
     Constraint,
     DateType,
@@ -732,7 +733,24 @@ def _flip_zero_sign(n: R.RNode, rng: random.Random) -> R.RNode | None:
     return None
 
 
+def _date_sub_as_add(n: R.RNode, rng: random.Random) -> R.RNode | None:
+    """date_sub(d, k) = date_add(d, -k) for a literal k (dates: issue 21)."""
+    if isinstance(n, R.Func) and n.name == "date_sub" and isinstance(n.args[1], R.Lit) \
+            and isinstance(n.args[1].value, int) and n.args[1].type == INT:
+        return B.func("date_add", [n.args[0], B.lit(-n.args[1].value)])
+    return None
+
+
+def _date_part_swap(n: R.RNode, rng: random.Random) -> R.RNode | None:
+    """year(d) <-> month(d), dayofweek(d) <-> dayofmonth(d): a different calendar field (a mutation)."""
+    other = {"year": "month", "month": "year", "dayofweek": "dayofmonth", "dayofmonth": "dayofweek"}
+    if isinstance(n, R.Func) and n.name in other:
+        return B.func(other[n.name], list(n.args))
+    return None
+
+
 PRESERVING.update({
+    "date_sub_as_add": _date_sub_as_add,
     "minus_minus": _minus_minus,
     "minus_zero": _zero_operand("-"),
     "abs_of_negation": _abs_of_negation,
@@ -758,13 +776,14 @@ MUTATING: dict[str, Rule] = {
     "sort_flip": _sort_flip,
     "except_swap": _except_swap,
     "coalesce_order": _coalesce_order,
+    "date_part_swap": _date_part_swap,
 }
 
 # Rules whose places are rare in random programs: tried first, so that the pairs exercise them.
 FOCUS = ("filter_pushdown", "filter_pullup", "semi_as_inner_distinct", "count_star_sum_one", "coalesce_case",
          "setop_commute", "de_morgan", "filter_wrong_side", "not_in_vs_not_exists", "mod_pmod", "setop_all",
          "join_kind", "count_col_star", "not_as_complement", "abs_as_case", "negation_as_subtraction",
-         "flip_zero_sign")
+         "flip_zero_sign", "date_sub_as_add", "date_part_swap")
 
 
 # ---------------------------------------------------------------------------------------------------

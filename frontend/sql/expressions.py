@@ -316,6 +316,10 @@ class ExpressionsMixin:
         return self.number(raw, negative, node, loc)
 
     def h_binary(self, node: exp.Binary, ctx: _Ctx, loc: Loc) -> _E:
+        if isinstance(node, exp.Add | exp.Sub):
+            dated = self.interval_arith(node, ctx, loc)  # type: ignore[attr-defined]
+            if dated is not None:
+                return dated
         a, b = self.expr(node.this, ctx), self.expr(node.expression, ctx)
         if isinstance(node, exp.Add | exp.Sub | exp.Mul | exp.Div | exp.IntDiv | exp.Mod):
             op = {exp.Add: "+", exp.Sub: "-", exp.Mul: "*", exp.Div: "/", exp.IntDiv: "div", exp.Mod: "%"}[
@@ -409,6 +413,9 @@ class ExpressionsMixin:
         )
 
     def h_exists(self, node: exp.Exists, ctx: _Ctx, loc: Loc) -> _E:
+        joined = self.h_exists_column(node, ctx)  # type: ignore[attr-defined]
+        if joined is not None:
+            return joined
         raise self.unsupported("an EXISTS subquery that is not a top-level AND-ed WHERE condition", node)
 
     def h_case(self, node: exp.Case, ctx: _Ctx, loc: Loc) -> _E:
@@ -508,6 +515,7 @@ class ExpressionsMixin:
             arg_nodes = list(node.expressions)
         else:
             arg_nodes = _func_args(node)
+        arg_nodes = self.date_call_args(node, called, arg_nodes)  # type: ignore[attr-defined]
         args = self.args(arg_nodes, ctx)
         names = ", ".join(a.name for a in args)
         exprs = [a.expr for a in args]
@@ -607,7 +615,7 @@ class ExpressionsMixin:
         raise self.unsupported(
             f"a scalar subquery in {ctx.clause}",
             node,
-            "only in WHERE, and in the SELECT list of a query without aggregation",
+            "only in WHERE, in HAVING, and in the SELECT list of a query without aggregation",
         )
 
 
@@ -654,4 +662,6 @@ _HANDLERS: dict[type, Callable[[ExpressionsMixin, exp.Expression, _Ctx, Loc], _E
     exp.DPipe: ExpressionsMixin.h_dpipe,
     exp.Like: ExpressionsMixin.h_like,
     exp.Subquery: ExpressionsMixin.h_subquery,
+    exp.Extract: lambda self, node, ctx, loc: self.h_extract(node, ctx, loc),  # frontend.sql.dates
+    exp.Interval: lambda self, node, ctx, loc: self.h_interval(node, ctx, loc),
 }

@@ -243,16 +243,21 @@ class QueriesMixin:
         )
         # scalar subqueries: WHERE always, SELECT when no aggregation (each a cross join with one row)
         where = sel.args.get("where")
-        scalar_nodes: list[exp.Subquery] = []
+        scalar_nodes: list[exp.Subquery | exp.Exists] = []
         if where is not None:
             for c in _conjuncts(where.this):
                 if not _subquery_predicate(c):
                     scalar_nodes += self.scalar_subqueries(c)
+                    scalar_nodes += self.nested_exists(c)  # type: ignore[attr-defined]
         if not is_agg:
             for n in items_nodes:
                 scalar_nodes += self.scalar_subqueries(n)
         scalars: list[tuple[int, int]] = []
         for sq in scalar_nodes:
+            if isinstance(sq, exp.Exists):  # an existence join (subqueries.py)
+                scope, index = self.exists_column(scope, sq, env)  # type: ignore[attr-defined]
+                scalars.append((id(sq), index))
+                continue
             scope, index = self.cross_join_scalar(scope, sq, env)
             scalars.append((id(sq), index))
         ctx = _Ctx(scope, "WHERE", env.outers, scalars=tuple(scalars))
@@ -428,7 +433,13 @@ class QueriesMixin:
                     return aliases[node.name.lower()]
                 return base(node, c)
 
-            pred = self.expr(having.this, replace(ctx, clause="HAVING", hook=having_hook))
+            having_scalars = self.having_scalars(having.this, env, scope)  # type: ignore[attr-defined]
+            scalar_hook = self.having_hook_for(having_scalars)  # type: ignore[attr-defined]
+
+            def having_hook2(node: exp.Expression, c: _Ctx) -> _E | None:
+                return scalar_hook(node, c) or having_hook(node, c)
+
+            pred = self.expr(having.this, replace(ctx, clause="HAVING", hook=having_hook2))
             self.check_predicate(pred, having.this, "HAVING")
         agg_loc = self.loc(group if group is not None else sel)
         n_keys = len(keys)
@@ -450,7 +461,10 @@ class QueriesMixin:
             scope.rel, [k.expr for k in keys], [k.name for k in keys], agg.aggs, agg.agg_names, loc=agg_loc
         )
         if pred is not None:
-            rel = build.filter_(rel, pred.expr, loc=self.loc(having))
+            cond = pred.expr
+            if having_scalars:  # joined after the aggregation, read by HAVING (subqueries.py)
+                rel, cond = self.join_scalars(rel, cond, having_scalars, self.loc(having))  # type: ignore[attr-defined]
+            rel = build.filter_(rel, cond, loc=self.loc(having))
         loc = self.loc(sel)
         exprs = [e.expr for e in out.items + out.hidden]
         names = [e.name for e in out.items + out.hidden]

@@ -261,7 +261,7 @@ class RelationsMixin:
         plain = [c for c in conjuncts if not _subquery_predicate(c)]
         for c in plain:
             for n in _walk_here(c):
-                if isinstance(n, exp.Exists) or (isinstance(n, exp.In) and n.args.get("query") is not None):
+                if isinstance(n, exp.In) and n.args.get("query") is not None:
                     raise self.unsupported(
                         "an IN/EXISTS subquery that is not a top-level AND-ed WHERE condition", n
                     )
@@ -401,10 +401,22 @@ class RelationsMixin:
         ]
 
     def cross_join_scalar(self, scope: _Scope, node: exp.Subquery, env: _Env) -> tuple[_Scope, int]:
-        """An uncorrelated scalar subquery joins every row, and its one column is read where the
-        subquery stood: a global aggregate (exactly one row) by a cross join; a ``LIMIT 1`` (or 0) query,
-        at most one row, by a left join without condition (no row: NULL, Spark's value of an empty
-        scalar subquery). Any other may return several rows (a runtime error in Spark): unsupported."""
+        """A scalar subquery joins every row, and its one column is read where the subquery stood
+        (``scalar_relation``); a correlated one is ``subqueries.correlated_scalar``'s."""
+        try:
+            rel, kind = self.scalar_relation(node, _Env(env.ctes, (scope,) + env.outers))
+        except _OuterReference:
+            return self.correlated_scalar(scope, node, env)  # type: ignore[attr-defined]
+        index = len(scope.rel.schema)
+        joined = build.join(kind, scope.rel, rel, None, loc=self.loc(node))
+        return replace(scope, rel=joined), index
+
+    def scalar_relation(self, node: exp.Subquery, env: _Env) -> tuple[R.Rel, R.JoinKind]:
+        """An uncorrelated scalar subquery as a relation of at most one row and how it joins: a global
+        aggregate (exactly one row) by a cross join; a ``LIMIT 1`` (or 0) query, at most one row, by a
+        left join without condition (no row: NULL, Spark's value of an empty scalar subquery); any other
+        through ``subqueries.at_most_one_row`` (more than one row raises, as in Spark). Raises
+        ``_OuterReference`` for a correlated one."""
         inner = node.this
         lim = inner.args.get("limit")
         lim_value = _unparen(lim.expression) if lim is not None and lim.expression is not None else None
@@ -426,26 +438,18 @@ class RelationsMixin:
         )
         if isinstance(inner, exp.Select) and inner.args.get("from_") is None:
             at_most_one = True  # a SELECT over the one-row relation has at most one row
-        try:
-            rel = self.query(inner, _Env(env.ctes, (scope,) + env.outers))
-        except _OuterReference:
-            raise self.unsupported("a correlated scalar subquery", node) from None
+        rel = self.query(inner, env)
         if len(rel.schema) != 1:
             raise AnalysisError(
                 f"a scalar subquery must return one column, not {len(rel.schema)} "
                 "(SCALAR_SUBQUERY_TOO_MANY_COLUMNS)",
                 self.loc(node),
             )
-        if not (exactly_one or at_most_one):
-            raise self.unsupported(
-                "a scalar subquery that may return several rows",
-                node,
-                "supported: an aggregate without GROUP BY or HAVING (one row), or a LIMIT 1 query",
-            )
-        index = len(scope.rel.schema)
-        kind: R.JoinKind = "cross" if exactly_one else "left"
-        joined = build.join(kind, scope.rel, rel, None, loc=self.loc(node))
-        return replace(scope, rel=joined), index
+        if exactly_one:
+            return rel, "cross"
+        if at_most_one:
+            return rel, "left"
+        return self.at_most_one_row(rel, self.loc(node)), "cross"  # type: ignore[attr-defined]
 
     def check_predicate(self, e: _E, node: exp.Expression, what: str) -> None:
         if isinstance(e.expr.type, NullType):

@@ -46,10 +46,12 @@ import sqlglot
 from sqlglot import exp
 from sqlglot.errors import TokenError
 
+from frontend.sql.dates import DatesMixin
 from frontend.sql.expressions import ExpressionsMixin
 from frontend.sql.queries import QueriesMixin
 from frontend.sql.relations import RelationsMixin
 from frontend.sql.scopes import _KEYWORDS, SqlSyntaxError, _end, _parse, _Source, _start
+from frontend.sql.subqueries import SubqueriesMixin
 from sparklite.ast import Loc
 from sparklite.errors import InputError, NameResolutionError, UnsupportedError
 from sparklite.relational import ast as R
@@ -149,7 +151,7 @@ def translate_sql_file(
 
 
 
-class _Translator(QueriesMixin, RelationsMixin, ExpressionsMixin):
+class _Translator(QueriesMixin, RelationsMixin, ExpressionsMixin, DatesMixin, SubqueriesMixin):
     """One query's translation: the source (for locations and raw tokens) and the catalog. Holds no
     state between calls beyond those. Its parts are the mixins ``queries``, ``relations`` and
     ``expressions``."""

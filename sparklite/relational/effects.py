@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from sparklite.relational import ast as R
+from sparklite.relational import dates
 from sparklite.relational.types import (
     BooleanType,
     DateType,
@@ -104,8 +105,15 @@ def own_kinds(e: R.Expr) -> frozenset[str]:
             return frozenset()
         return cast_kinds(e.operand.type, e.type)
     if isinstance(e, R.Func):
-        if e.name in _SAFE_FUNCTIONS:
+        if e.name in _SAFE_FUNCTIONS or e.name in dates.NEVER_RAISE:
             return frozenset()
+        if e.name == "like":  # only an invalid pattern raises; a valid literal one never does
+            pattern = e.args[1]
+            if isinstance(pattern, R.Lit) and (
+                pattern.value is None or dates.like_pattern_valid(pattern.value)
+            ):
+                return frozenset()
+            return frozenset({"INVALID_FORMAT"})
         if e.name in ("abs", "negative"):
             return _overflow(e.type)
         return frozenset({OVERFLOW, DECIMAL_OVERFLOW})  # round/bround/floor/ceil and anything new

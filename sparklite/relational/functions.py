@@ -34,6 +34,8 @@ from fractions import Fraction
 from types import MappingProxyType
 from typing import Any
 
+from sparklite.relational.dates import DATE_FUNCTIONS
+from sparklite.relational.sqlerror import DateOutOfRange, SqlError
 from sparklite.relational.types import (
     BIGINT,
     BOOLEAN,
@@ -65,16 +67,6 @@ from sparklite.relational.values import (
     REMAINDER_BY_ZERO,
     RelError,
 )
-
-
-class SqlError(Exception):
-    """Spark raised ``error`` while computing a value. The interpreter turns it into a lazy error value
-    (raised only where the value is demanded), or into NULL under ``try_``."""
-
-    def __init__(self, error: RelError) -> None:
-        super().__init__(str(error))
-        self.error = error
-
 
 # ---------------------------------------------------------------------------------------------------
 # Decimals, doubles as Java prints them
@@ -406,13 +398,6 @@ def parse_double(s: str) -> float:
     if _HEX_DOUBLE_RE.fullmatch(t):
         return float.fromhex(t.rstrip("fFdD"))
     raise SqlError(CAST_INVALID_NUMBER)
-
-
-class DateOutOfRange(SqlError):
-    """A string Spark casts to a date of a year outside 1..9999 (``'10000-01-01'``, ``'0000-01-01'``,
-    ``'-2019'``: ``LocalDate`` is proleptic and has them), which ``datetime.date`` cannot hold. Raised as
-    a ``SqlError`` so that no caller takes a value for it, and the interpreter adds a caveat: its
-    outcome there is not Spark's, so a difference resting on it waits for Spark."""
 
 
 def parse_date(s: str) -> datetime.date:
@@ -930,7 +915,22 @@ def _trim(name: str, how: str) -> FuncSpec:
     return FuncSpec(name, "null_stop", evaluate, rule)
 
 
+#: a scalar subquery returned more than one row (``frontend/sql/subqueries.py`` reads its value through
+#: this function when it has several rows): Spark raises it while running the subquery
+SCALAR_SUBQUERY_TOO_MANY_ROWS = RelError("SparkException", "SCALAR_SUBQUERY_TOO_MANY_ROWS")
+
+
+def _too_many_rows_eval(_args: Sequence[Any], _types: Sequence[SqlType], _rt: SqlType) -> Any:
+    raise SqlError(SCALAR_SUBQUERY_TOO_MANY_ROWS)
+
+
+def _too_many_rows_type(types: Sequence[SqlType], _n: Sequence[bool], _c: Sequence[Any]) -> TypeResult:
+    _arity("scalar_subquery_too_many_rows", types, 0, 0)
+    return NULL_TYPE, True, ()
+
+
 _SIGN = FuncSpec("sign", "null_stop", _sign_eval, _double_args_rule("sign", 1, DOUBLE, lambda n: n[0]))
+
 
 FUNCTIONS: MappingProxyType[str, FuncSpec] = MappingProxyType({
     spec.name: spec for spec in (
@@ -960,6 +960,8 @@ FUNCTIONS: MappingProxyType[str, FuncSpec] = MappingProxyType({
         FuncSpec("concat", "null_stop", _concat_eval, _concat_type),
         FuncSpec("concat_ws", "all", _concat_ws_eval, _concat_ws_type),
         FuncSpec("substring", "null_stop", _substring_eval, _substring_type),
+        *(FuncSpec(*d) for d in DATE_FUNCTIONS),  # sparklite.relational.dates
+        FuncSpec("scalar_subquery_too_many_rows", "all", _too_many_rows_eval, _too_many_rows_type),
     )
 })
 

@@ -101,7 +101,21 @@ FUNCTIONS: tuple[tuple[str, tuple[Kind, ...], Kind], ...] = (
     ("negative", ("int",), "int"), ("signum", ("int",), "double"), ("bround", ("double",), "double"),
     ("ltrim", ("string",), "string"), ("rtrim", ("string",), "string"), ("abs", ("string",), "double"),
     ("greatest", ("decimal", "int"), "decimal"), ("floor", ("decimal",), "decimal"),
+    # dates and LIKE (sparklite.relational.dates); "days" and "pattern" are small literals (_SMALL_ARGS)
+    ("year", ("date",), "int"), ("month", ("date",), "int"), ("dayofmonth", ("date",), "int"),
+    ("quarter", ("date",), "int"), ("dayofweek", ("date",), "int"), ("dayofyear", ("date",), "int"),
+    ("weekofyear", ("date",), "int"), ("datediff", ("date", "date"), "int"),
+    ("date_add", ("date", "days"), "date"), ("date_sub", ("date", "days"), "date"),
+    ("add_months", ("date", "days"), "date"), ("year", ("string",), "int"), ("to_date", ("string",), "date"),
+    ("like", ("string", "pattern"), "bool"),
 )
+
+#: literals for the arguments whose random values would leave what the interpreter can represent
+#: (a date beyond year 9999, which PySpark cannot even collect) or what the test means to draw
+_SMALL_ARGS: dict[str, tuple[Any, ...]] = {
+    "days": (0, 1, -1, 2, 28, 31, -59, 365, -366),
+    "pattern": ("a%", "%", "_", "%b", "a_c", "", "A%", "%1%", "\\%"),
+}
 
 
 def kind_of(t: SqlType) -> Kind | None:
@@ -452,7 +466,8 @@ class _Exprs:
         if not candidates:
             raise ValueError(f"no function returns {kind}")
         name, arg_kinds, _ = self.rng.choice(candidates)
-        args = [self.expr(k, d) if i == 0 or self.rng.random() < 0.6 else self.leaf(k)
+        args = [B.lit(self.rng.choice(_SMALL_ARGS[k])) if k in _SMALL_ARGS
+                else self.expr(k, d) if i == 0 or self.rng.random() < 0.6 else self.leaf(k)
                 for i, k in enumerate(arg_kinds)]
         return B.func(name, args)
 
