@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from sparklite.relational import ast as R
+from sparklite.relational import mathfuncs, strings
 from sparklite.relational.types import (
     BooleanType,
     DateType,
@@ -104,7 +105,7 @@ def own_kinds(e: R.Expr) -> frozenset[str]:
             return frozenset()
         return cast_kinds(e.operand.type, e.type)
     if isinstance(e, R.Func):
-        if e.name in _SAFE_FUNCTIONS:
+        if e.name in _SAFE_FUNCTIONS or e.name in strings.NAMES or e.name in mathfuncs.NAMES:
             return frozenset()
         if e.name in ("abs", "negative"):
             return _overflow(e.type)

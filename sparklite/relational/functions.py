@@ -34,6 +34,7 @@ from fractions import Fraction
 from types import MappingProxyType
 from typing import Any
 
+from sparklite.relational import mathfuncs, strings
 from sparklite.relational.types import (
     BIGINT,
     BOOLEAN,
@@ -932,6 +933,14 @@ def _trim(name: str, how: str) -> FuncSpec:
 
 _SIGN = FuncSpec("sign", "null_stop", _sign_eval, _double_args_rule("sign", 1, DOUBLE, lambda n: n[0]))
 
+
+def _more_functions() -> dict[str, FuncSpec]:
+    """The specs of the modules that extend this table (``strings``, ``mathfuncs``), made with
+    ``FuncSpec`` and the helpers above (handed to them: they do not import this module)."""
+    more = (*strings.specs(FuncSpec, _arity, _stringish), *mathfuncs.specs(FuncSpec, _arity))
+    return {spec.name: spec for spec in more}
+
+
 FUNCTIONS: MappingProxyType[str, FuncSpec] = MappingProxyType({
     spec.name: spec for spec in (
         FuncSpec("coalesce", "lazy", _coalesce_eval, _same_rule("coalesce", 1, True, all)),
@@ -961,7 +970,7 @@ FUNCTIONS: MappingProxyType[str, FuncSpec] = MappingProxyType({
         FuncSpec("concat_ws", "all", _concat_ws_eval, _concat_ws_type),
         FuncSpec("substring", "null_stop", _substring_eval, _substring_type),
     )
-})
+} | _more_functions())
 
 
 def func_type(name: str, arg_types: Sequence[SqlType], arg_nullables: Sequence[bool],
