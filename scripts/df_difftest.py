@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 for extra in (Path(__file__).resolve().parent.parent, Path(__file__).resolve().parent.parent / "tests"):
@@ -55,6 +56,21 @@ def types_only(spark: object, seeds: range, show_n: int, foldable: bool) -> int:
     return 1 if bad else 0
 
 
+def calling_seeds(seeds: Sequence[int], names: str, foldable: bool) -> list[int]:
+    """The seeds whose program calls one of ``names`` (a focused campaign on new functions)."""
+    from test_relational_vs_spark import _nodes
+
+    from sparklite.relational import ast as R
+    from sparklite.relational import mathfuncs, strings
+
+    wanted = set(strings.NAMES | mathfuncs.NAMES) if names == "extended" else set(names.split(","))
+
+    def calls(program: R.RelProgram) -> bool:
+        return any(isinstance(n, R.Func) and n.name in wanted for n in _nodes(program))
+
+    return [s for s in seeds if calls(make_case(s, foldable=foldable).program)]
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--seed", type=int, default=0, help="first case seed")
@@ -64,12 +80,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--types-only", action="store_true", help="check only Spark's column types")
     ap.add_argument("--foldable", action="store_true",
                     help="also draw expressions Spark's optimiser folds (constants, absorbing literals)")
+    ap.add_argument("--only-calls", default="",
+                    help="keep only the cases whose program calls one of these functions (comma-separated; "
+                         "'extended': those of sparklite.relational.strings and mathfuncs)")
     args = ap.parse_args(argv)
 
     from verifier.runtime.spark import get_session
 
     spark = get_session()
-    seeds = range(args.seed, args.seed + args.programs)
+    seeds: Sequence[int] = range(args.seed, args.seed + args.programs)
+    if args.only_calls:
+        seeds = calling_seeds(seeds, args.only_calls, args.foldable)
     if args.types_only:
         return types_only(spark, seeds, args.show, args.foldable)
     report = run_campaign(spark, seeds, threads=args.threads,

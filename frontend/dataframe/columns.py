@@ -633,6 +633,9 @@ KERNEL_NAMES = {
     "char_length": "length",
     "character_length": "length",
     "substr": "substring",
+    "regexp_like": "rlike",
+    "regexp": "rlike",
+    "position": "locate",
 }
 
 
@@ -640,6 +643,8 @@ def call_function(name: str, args: Sequence[R.Expr], loc: Loc | None) -> R.Expr:
     """``build.func`` under the kernel's name; a function the kernel's table
     (``sparklite.relational.functions``) lacks is outside the fragment, not a Spark analysis error."""
     kernel = KERNEL_NAMES.get(name, name)
+    if kernel == "nvl2" and len(args) == 3:  # Spark replaces nvl2(a, b, c) by if(isnotnull(a), b, c)
+        return build.case([(build.is_null(args[0], True, loc), args[1])], args[2], loc)
     try:
         from sparklite.relational.functions import FUNCTIONS
     except ImportError:  # pragma: no cover - the table is part of the kernel

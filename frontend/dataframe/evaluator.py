@@ -56,6 +56,7 @@ from frontend.dataframe.values import (
     FuncV,
     GroupedV,
     ModV,
+    NaV,
     PyV,
     ReaderV,
     SeqV,
@@ -719,6 +720,8 @@ class Evaluator:
                 )
             if attr == "sparkSession":
                 return SessionV()
+            if attr == "na":
+                return NaV(base.df)
             if attr in _DF_PROPERTIES and attr in UNSUPPORTED_DF_METHODS:
                 raise UnsupportedError(
                     f"DataFrame.{attr}: {UNSUPPORTED_DF_METHODS[attr]}", loc, construct=attr
@@ -736,7 +739,7 @@ class Evaluator:
             if attr == "read":
                 return ReaderV()
             return BoundV(base, attr, loc)
-        if isinstance(base, ColV | GroupedV | PyV | ReaderV | SeqV | DictV):
+        if isinstance(base, ColV | GroupedV | PyV | ReaderV | SeqV | DictV | NaV):
             return BoundV(base, attr, loc)
         raise UnsupportedError(
             f"attribute '{attr}' of {describe(base)} is not supported", loc, construct=attr
@@ -952,6 +955,8 @@ class Evaluator:
             return DFF.column_method(recv.expr, name, args, kwargs, loc)
         if isinstance(recv, GroupedV):
             return self.grouped_method(recv, name, args, kwargs, loc)
+        if isinstance(recv, NaV) and name in ("fill", "drop"):  # df.na.fill is df.fillna...
+            return self.df_method(recv.df, name + "na", args, kwargs, loc, node)
         if isinstance(recv, SessionV):
             return self.session_method(name, args, kwargs, loc, node)
         if isinstance(recv, ReaderV):

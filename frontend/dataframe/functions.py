@@ -235,7 +235,6 @@ UNSUPPORTED_COLUMN_METHODS = MappingProxyType(
         "bitwiseOR": "bitwise operators are not supported",
         "bitwiseXOR": "bitwise operators are not supported",
         "like": "LIKE is not supported yet",
-        "rlike": "regular expressions are not supported yet",
         "ilike": "LIKE is not supported yet",
     }
 )
@@ -295,6 +294,10 @@ def column_method(col: CExpr, name: str, args: list[Value], kwargs: dict[str, Va
         return ColV(
             Call("substr", (col, as_col_or_lit(b["startPos"], loc), as_col_or_lit(b["length"], loc)), loc=loc)
         )
+    if name == "rlike":
+        b, _ = sig("other").bind(name, args, kwargs, loc)
+        pattern = Lit(as_str(b["other"], loc, "rlike()'s pattern"), loc=loc)
+        return ColV(Call("rlike", (col, pattern), "RLIKE", loc=loc))
     if name in _STRING_PREDICATES:
         b, _ = sig("other").bind(name, args, kwargs, loc)
         return ColV(Call(name, (col, as_col_or_lit(b["other"], loc)), loc=loc))
@@ -511,6 +514,81 @@ def _f_round(fname: str) -> Handler:
     return h
 
 
+def _lit_str(v: Value, loc: Loc, what: str) -> CExpr:
+    """A parameter PySpark takes as a Python string literal (``F.locate(substr, ...)``, a pattern)."""
+    return v.expr if isinstance(v, ColV) else Lit(as_str(v, loc, what), loc=loc)
+
+
+def _f_locate(args: list[Value], kwargs: dict[str, Value], loc: Loc) -> Value:
+    b, _ = sig("substr", "str", "pos=1").bind("locate", args, kwargs, loc)
+    sub = Lit(as_str(b["substr"], loc, "locate()'s substr"), loc=loc)
+    pos = Lit(as_int(b["pos"], loc, "locate()'s pos"), loc=loc)
+    return ColV(Call("locate", (sub, as_col(b["str"], loc), pos), loc=loc))
+
+
+def _f_translate(args: list[Value], kwargs: dict[str, Value], loc: Loc) -> Value:
+    b, _ = sig("srcCol", "matching", "replace").bind("translate", args, kwargs, loc)
+    return ColV(Call("translate", (as_col(b["srcCol"], loc), _lit_str(b["matching"], loc, "matching"),
+                                   _lit_str(b["replace"], loc, "replace")), loc=loc))
+
+
+def _f_replace(args: list[Value], kwargs: dict[str, Value], loc: Loc) -> Value:
+    """``F.replace(src, search, replace=None)``: all three are columns or column names; Spark's name
+    shows the missing replacement as an empty string (``replace(s, a, )``)."""
+    b, _ = sig("src", "search", "replace=None").bind("replace", args, kwargs, loc)
+    rep = Lit("", loc=loc) if b["replace"] == NONE else as_col(b["replace"], loc)
+    return ColV(Call("replace", (as_col(b["src"], loc), as_col(b["search"], loc), rep), loc=loc))
+
+
+def _f_regexp_replace(args: list[Value], kwargs: dict[str, Value], loc: Loc) -> Value:
+    """``F.regexp_replace(string, pattern, replacement)``: Spark adds the position 1 (its name is
+    ``regexp_replace(s, p, r, 1)``)."""
+    b, _ = sig("string", "pattern", "replacement").bind("regexp_replace", args, kwargs, loc)
+    return ColV(Call("regexp_replace", (as_col(b["string"], loc), _lit_str(b["pattern"], loc, "pattern"),
+                                        _lit_str(b["replacement"], loc, "replacement"), Lit(1, loc=loc)),
+                     loc=loc))
+
+
+def _f_regexp_extract(args: list[Value], kwargs: dict[str, Value], loc: Loc) -> Value:
+    b, _ = sig("str", "pattern", "idx").bind("regexp_extract", args, kwargs, loc)
+    return ColV(Call("regexp_extract", (as_col(b["str"], loc), _lit_str(b["pattern"], loc, "pattern"),
+                                        Lit(as_int(b["idx"], loc, "idx"), loc=loc)), loc=loc))
+
+
+def _number_or_col(v: Value, loc: Loc) -> CExpr:
+    """``F.pow``'s operands: a Python number is a literal, a string names a column."""
+    if isinstance(v, PyV) and isinstance(v.value, int | float) and not isinstance(v.value, bool):
+        return Lit(v.value, loc=loc)
+    return as_col(v, loc)
+
+
+def _f_pow(fname: str) -> Handler:
+    def h(args: list[Value], kwargs: dict[str, Value], loc: Loc) -> Value:
+        b, _ = sig("col1", "col2").bind(fname, args, kwargs, loc)
+        return ColV(Call("pow", (_number_or_col(b["col1"], loc), _number_or_col(b["col2"], loc)), "POWER",
+                         loc=loc))
+
+    return h
+
+
+def _f_log(args: list[Value], kwargs: dict[str, Value], loc: Loc) -> Value:
+    """``F.log(col)`` is ``ln(col)``; ``F.log(base, col)`` with a float base is ``LOG(base, col)`` (an int
+    base makes PySpark's call into the JVM fail: ``log(int, Column)`` does not exist)."""
+    b, _ = sig("arg1", "arg2=None").bind("log", args, kwargs, loc)
+    if b["arg2"] == NONE:
+        return ColV(Call("ln", (as_col(b["arg1"], loc),), loc=loc))
+    base = b["arg1"]
+    if isinstance(base, PyV) and isinstance(base.value, int) and not isinstance(base.value, bool):
+        raise InputError("F.log(base, col) with an int base: PySpark raises Py4JError (write a float, "
+                         f"{base.value}.0)", loc)
+    return ColV(Call("log", (_number_or_col(base, loc), as_col(b["arg2"], loc)), "LOG", loc=loc))
+
+
+def _f_nvl2(args: list[Value], kwargs: dict[str, Value], loc: Loc) -> Value:
+    b, _ = sig("col1", "col2", "col3").bind("nvl2", args, kwargs, loc)
+    return ColV(Call("nvl2", tuple(as_col(b[k], loc) for k in ("col1", "col2", "col3")), loc=loc))
+
+
 FUNCTIONS = MappingProxyType(
     {
         "col": _f_col,
@@ -571,6 +649,19 @@ FUNCTIONS = MappingProxyType(
         "rpad": _f_pad("rpad"),
         "instr": _f_instr,
         "round": _f_round("round"),
+        "locate": _f_locate,
+        "translate": _f_translate,
+        "replace": _f_replace,
+        "regexp_replace": _f_regexp_replace,
+        "regexp_extract": _f_regexp_extract,
+        "exp": _call("exp", "EXP"),
+        "ln": _call("ln"),
+        "log": _f_log,
+        "log10": _call("log10", "LOG10"),
+        "log2": _call("log2", "LOG2"),
+        "pow": _f_pow("pow"),
+        "power": _f_pow("power"),
+        "nvl2": _f_nvl2,
         "bround": _f_round("bround"),
         **{name: _sort_fn(name) for name in _SORT_METHODS},
     }

@@ -73,9 +73,6 @@ UNSUPPORTED_DF_METHODS = MappingProxyType(
         "coalesce": "repartitioning is not modelled",
         "repartitionByRange": "repartitioning is not modelled",
         "sortWithinPartitions": "per-partition order is not modelled",
-        "na": "df.na is not supported yet",
-        "fillna": "fillna is not supported yet",
-        "dropna": "dropna is not supported yet",
         "replace": "replace is not supported yet",
         "pivot": "pivot is not supported yet",
         "rollup": "rollup is not supported yet",
@@ -114,7 +111,7 @@ UNSUPPORTED_DF_METHODS = MappingProxyType(
 
 # Attributes that are not methods: rejected where they are read.
 _DF_PROPERTIES = frozenset(
-    {"rdd", "na", "write", "writeStream", "schema", "stat", "storageLevel", "isStreaming"}
+    {"rdd", "write", "writeStream", "schema", "stat", "storageLevel", "isStreaming"}
 )
 
 _IDENTITY_METHODS = frozenset({"cache", "persist", "unpersist"})

@@ -26,6 +26,7 @@ from types import MappingProxyType
 from typing import Any
 
 from frontend.dataframe import functions as DFF
+from frontend.dataframe import nulls
 from frontend.dataframe.columns import (
     DF,
     Attr,
@@ -365,6 +366,22 @@ def _m_head(
     return t.action(df, "take", as_int(b["n"], loc, "head()'s count"), loc)
 
 
+def _m_fillna(
+    t: DataFrameTranslator, df: DF, args: list[Value], kw: dict[str, Value], loc: Loc, node: Any
+) -> Value:
+    b, _ = DFF.sig("value", "subset=None").bind("fillna", args, kw, loc)
+    pairs = nulls.fill_columns(df, b["value"], b["subset"], loc)
+    return DFV(t.with_columns(df, pairs, loc) if pairs else df)
+
+
+def _m_dropna(
+    t: DataFrameTranslator, df: DF, args: list[Value], kw: dict[str, Value], loc: Loc, node: Any
+) -> Value:
+    b, _ = DFF.sig("how='any'", "thresh=None", "subset=None").bind("dropna", args, kw, loc)
+    cond = nulls.drop_condition(df, b["how"], b["thresh"], b["subset"], loc)
+    return DFV(t.df_filter(df, ColV(cond), loc))
+
+
 _DF_METHODS = MappingProxyType(
     {
         "select": _m_select,
@@ -403,6 +420,8 @@ _DF_METHODS = MappingProxyType(
         "first": _action("first"),
         "take": _action("take"),
         "head": _m_head,
+        "fillna": _m_fillna,
+        "dropna": _m_dropna,
         "selectExpr": lambda t, df, a, k, loc, n: DFV(t.select_expr(df, a, loc, n)),
     }
 )

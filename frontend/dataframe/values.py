@@ -59,6 +59,13 @@ class GroupedV:
 
 
 @dataclass(frozen=True)
+class NaV:
+    """``df.na``: ``fill``, ``drop`` (``fillna``, ``dropna`` of ``df``)."""
+
+    df: DF
+
+
+@dataclass(frozen=True)
 class SessionV:
     """The SparkSession (``spark``): ``spark.sql``, ``spark.table``."""
 
@@ -130,6 +137,7 @@ Value = (
     | ColV
     | DFV
     | GroupedV
+    | NaV
     | SessionV
     | ReaderV
     | ModV
@@ -175,6 +183,7 @@ def describe(v: Value) -> str:
         ColV: "a Column",
         DFV: "a DataFrame",
         GroupedV: "grouped data",
+        NaV: "df.na",
         SessionV: "the SparkSession",
         ReaderV: "spark.read",
         ModV: "a module",

@@ -38,7 +38,7 @@ from frontend.sql.scopes import (
 from sparklite.ast import Loc
 from sparklite.errors import NameResolutionError
 from sparklite.relational import ast as R
-from sparklite.relational import build
+from sparklite.relational import build, mathfuncs, strings
 from sparklite.relational.build import AnalysisError
 from sparklite.relational.types import (
     BIGINT,
@@ -515,6 +515,13 @@ class ExpressionsMixin:
             arg_nodes = list(node.expressions)
         else:
             arg_nodes = _func_args(node)
+            if _KERNEL.get(called, called) in _EXTENDED:
+                # sqlglot adds arguments the user did not write (initcap's delimiter, regexp_extract's
+                # group): only the written ones, in source order; Spark's defaults come from _DEFAULT_ARG
+                arg_nodes = [a for a in arg_nodes if not (isinstance(a, exp.Literal) and _start(a) is None)]
+                if called in ("locate", "position") and any(_start(a) is None for a in arg_nodes):
+                    # sqlglot keeps str before substr, and a NULL has no position to sort by
+                    arg_nodes[:2] = arg_nodes[1::-1]
         arg_nodes = self.date_call_args(node, called, arg_nodes)  # type: ignore[attr-defined]
         args = self.args(arg_nodes, ctx)
         names = ", ".join(a.name for a in args)
@@ -567,6 +574,10 @@ class ExpressionsMixin:
         if called in ("substr", "substring") and len(args) == 2:
             exprs.append(build.lit(INT.max, loc))  # Spark's default length
             pretty = f"{called}({names}, {INT.max})"
+        extended = _extended_call(called, exprs, names, loc)
+        if extended is not None:
+            kernel, exprs, pretty = extended
+            return _E(self.func(kernel, exprs, node, loc), pretty)
         if called in ("round", "bround") and len(args) == 1:
             pretty = f"{called}({names}, 0)"  # Spark names round(b) as round(b, 0)
         if called in ("floor", "ceil", "signum") and len(args) == 1:
@@ -621,6 +632,33 @@ class ExpressionsMixin:
 
 
 
+
+
+# Spark's defaults and names for the functions of sparklite.relational.strings/mathfuncs: the argument
+# its constructor adds (shown in the column name) and the name it prints
+_DEFAULT_ARG = {("regexp_replace", 3): 1, ("regexp_extract", 2): 1, ("locate", 2): 1, ("position", 2): 1,
+                ("lpad", 2): " ", ("rpad", 2): " ", ("replace", 2): ""}
+_SHOWN = {"rlike": "RLIKE", "regexp": "RLIKE", "regexplike": "RLIKE", "regexp_like": "REGEXP_LIKE",
+          "sqrt": "SQRT", "exp": "EXP",
+          "log10": "LOG10", "log2": "LOG2", "power": "POWER", "log": "LOG"}
+_EXTENDED = strings.NAMES | mathfuncs.NAMES
+_KERNEL = {"regexp": "rlike", "regexplike": "rlike", "regexp_like": "rlike", "position": "locate"}
+
+
+def _extended_call(called: str, exprs: list[R.Expr], names: str, loc: Loc
+                   ) -> tuple[str, list[R.Expr], str] | None:
+    """(kernel name, arguments, Spark's column name) of a call of those functions, else None."""
+    kernel = _KERNEL.get(called, called)
+    if kernel not in _EXTENDED:
+        return None
+    exprs = list(exprs)
+    default = _DEFAULT_ARG.get((called, len(exprs)))
+    if default is not None:
+        exprs.append(build.lit(default, loc))
+        names = f"{names}, {default}"
+    if called == "log" and len(exprs) == 1:  # Spark's log(x) is Logarithm(E(), x): ln(x) / ln(e), ln(e) = 1
+        return "ln", exprs, f"LOG(E(), {names})"
+    return kernel, exprs, f"{_SHOWN.get(called, called)}({names})"
 
 
 _HANDLERS: dict[type, Callable[[ExpressionsMixin, exp.Expression, _Ctx, Loc], _E]] = {  # type: ignore[dict-item]

@@ -23,6 +23,7 @@ from typing import Any
 from sparklite.ast import Loc
 from sparklite.errors import InputError, UnsupportedError
 from sparklite.relational import ast as R
+from sparklite.relational.javaregex import NotModelled
 from sparklite.relational.types import (
     BIGINT,
     BOOLEAN,
@@ -317,6 +318,8 @@ def func(name: str, args: Sequence[R.Expr], loc: Loc | None = None) -> R.Expr:
         raise AnalysisError(str(exc), loc) from None
     except KeyError:
         raise UnsupportedError(f"function {name!r} is not supported", loc, construct=name) from None
+    except NotModelled as exc:  # a pattern or argument sparkeq does not model (Spark accepts it)
+        raise UnsupportedError(str(exc), loc, construct=name) from None
     cast_args = tuple(a if at is None else coerce(a, at) for a, at in zip(args, arg_types, strict=True))
     return R.Func(name, cast_args, t, nullable, loc=loc)
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from sparklite.relational import ast as R
-from sparklite.relational import dates
+from sparklite.relational import dates, mathfuncs, strings
 from sparklite.relational.types import (
     BooleanType,
     DateType,
@@ -105,7 +105,8 @@ def own_kinds(e: R.Expr) -> frozenset[str]:
             return frozenset()
         return cast_kinds(e.operand.type, e.type)
     if isinstance(e, R.Func):
-        if e.name in _SAFE_FUNCTIONS or e.name in dates.NEVER_RAISE:
+        if (e.name in _SAFE_FUNCTIONS or e.name in dates.NEVER_RAISE or e.name in strings.NAMES
+                or e.name in mathfuncs.NAMES):
             return frozenset()
         if e.name == "like":  # only an invalid pattern raises; a valid literal one never does
             pattern = e.args[1]
@@ -121,13 +122,14 @@ def own_kinds(e: R.Expr) -> frozenset[str]:
 
 
 def constant_cast(e: R.Cast) -> tuple[Any] | None:
-    """``(value,)`` when ``e`` casts a non-NULL string literal that Spark casts without an error
-    (``CAST('2019-06-24 12:01:19.000' AS DATE)`` is 2019-06-24); None otherwise (another operand, or a
-    cast that raises). Why: such a cast is a constant that cannot raise on any row; counting it as
-    "may raise" blocked proofs of real code (issue 25). The value is the interpreter's own
-    (``functions.cast_value``), so the prover and the interpreter agree on it."""
+    """``(value,)`` when ``e`` casts a non-NULL literal that Spark casts without an error
+    (``CAST('2019-06-24 12:01:19.000' AS DATE)`` is 2019-06-24, ``CAST(0.0D AS INT)`` the 0 that
+    ``fillna(0)`` puts in an int column); None otherwise (another operand, or a cast that raises).
+    Why: such a cast is a constant that cannot raise on any row; counting it as "may raise" blocked
+    proofs of real code (issue 25). The value is the interpreter's own (``functions.cast_value``), so
+    the prover and the interpreter agree on it."""
     lit = e.operand
-    if not (isinstance(lit, R.Lit) and isinstance(lit.type, StringType) and isinstance(lit.value, str)):
+    if not (isinstance(lit, R.Lit) and lit.value is not None):
         return None
     from sparklite.relational.functions import SqlError, cast_supported, cast_value
 

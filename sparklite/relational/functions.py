@@ -34,6 +34,7 @@ from fractions import Fraction
 from types import MappingProxyType
 from typing import Any
 
+from sparklite.relational import mathfuncs, strings
 from sparklite.relational.dates import DATE_FUNCTIONS
 from sparklite.relational.sqlerror import DateOutOfRange, SqlError
 from sparklite.relational.types import (
@@ -932,6 +933,13 @@ def _too_many_rows_type(types: Sequence[SqlType], _n: Sequence[bool], _c: Sequen
 _SIGN = FuncSpec("sign", "null_stop", _sign_eval, _double_args_rule("sign", 1, DOUBLE, lambda n: n[0]))
 
 
+def _more_functions() -> dict[str, FuncSpec]:
+    """The specs of the modules that extend this table (``strings``, ``mathfuncs``), made with
+    ``FuncSpec`` and the helpers above (handed to them: they do not import this module)."""
+    more = (*strings.specs(FuncSpec, _arity, _stringish), *mathfuncs.specs(FuncSpec, _arity))
+    return {spec.name: spec for spec in more}
+
+
 FUNCTIONS: MappingProxyType[str, FuncSpec] = MappingProxyType({
     spec.name: spec for spec in (
         FuncSpec("coalesce", "lazy", _coalesce_eval, _same_rule("coalesce", 1, True, all)),
@@ -963,7 +971,7 @@ FUNCTIONS: MappingProxyType[str, FuncSpec] = MappingProxyType({
         *(FuncSpec(*d) for d in DATE_FUNCTIONS),  # sparklite.relational.dates
         FuncSpec("scalar_subquery_too_many_rows", "all", _too_many_rows_eval, _too_many_rows_type),
     )
-})
+} | _more_functions())
 
 
 def func_type(name: str, arg_types: Sequence[SqlType], arg_nullables: Sequence[bool],

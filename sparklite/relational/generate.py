@@ -69,7 +69,7 @@ _SMALLINT_VALUES = (0, 1, -1, 2, 32767, -32768)
 _DOUBLE_VALUES = (0.0, -0.0, 1.0, -1.0, 1.5, -2.5, 0.1, 3.0, math.nan, math.inf, -math.inf, 1e308, 1e16,
                   2147483647.0, 9.3e18)
 _STRING_VALUES = ("", "a", "b", "A", "é", "abc", "1", "-7", " 2 ", "2147483648", "1.5", "NaN", "true",
-                  "2024-02-29", "zz")
+                  "2024-02-29", "zz", "x\n", "a\r\nb", "a1b22", "hello wORLD", "ßa")
 _DATE_VALUES = (datetime.date(2024, 2, 29), datetime.date(1970, 1, 1), datetime.date(2023, 12, 31),
                 datetime.date(1900, 3, 1))
 _DECIMAL_LITERALS = ("0", "1", "-1", "1.5", "-2.25", "0.05", "99.99", "123456789.123", "0.000001",
@@ -108,6 +108,17 @@ FUNCTIONS: tuple[tuple[str, tuple[Kind, ...], Kind], ...] = (
     ("date_add", ("date", "days"), "date"), ("date_sub", ("date", "days"), "date"),
     ("add_months", ("date", "days"), "date"), ("year", ("string",), "int"), ("to_date", ("string",), "date"),
     ("like", ("string", "pattern"), "bool"),
+    # sparklite.relational.strings and mathfuncs; kinds in _SMALL_ARGS are literals of their pools
+    ("instr", ("string", "string"), "int"), ("locate", ("string", "string", "int"), "int"),
+    ("lpad", ("string", "padlen", "string"), "string"), ("rpad", ("string", "padlen", "string"), "string"),
+    ("initcap", ("string",), "string"), ("reverse", ("string",), "string"),
+    ("translate", ("string", "string", "string"), "string"),
+    ("replace", ("string", "string", "string"), "string"),
+    ("rlike", ("string", "regex"), "bool"), ("regexp_replace", ("string", "regex", "replacement"), "string"),
+    ("regexp_extract", ("string", "regex", "group"), "string"),
+    ("sqrt", ("double",), "double"), ("exp", ("double",), "double"), ("ln", ("double",), "double"),
+    ("log10", ("double",), "double"), ("log2", ("int",), "double"), ("log", ("double", "double"), "double"),
+    ("pow", ("double", "double"), "double"), ("power", ("int", "int"), "double"),
 )
 
 #: literals for the arguments whose random values would leave what the interpreter can represent
@@ -115,6 +126,13 @@ FUNCTIONS: tuple[tuple[str, tuple[Kind, ...], Kind], ...] = (
 _SMALL_ARGS: dict[str, tuple[Any, ...]] = {
     "days": (0, 1, -1, 2, 28, 31, -59, 365, -366),
     "pattern": ("a%", "%", "_", "%b", "a_c", "", "A%", "%1%", "\\%"),
+    # Java patterns of the common subset, Java replacements, group indexes and small pad lengths
+    # (sparklite.relational.strings): where the two regex dialects differ
+    "regex": (r"(\d+)", r"^(a)", r"(b|c)$", r"(.)", r"(x*)", r"([a-z]+)(\d)?", r"(?i)(A)", r"(\s)",
+              r"([^a-z0-9])", r"(\w+)-?", r"(é)", r"(a.?b){1,2}"),
+    "replacement": ("", "-", "<$1>", "$0$0", "\\$", "x$1y"),
+    "group": (0, 1),
+    "padlen": (-1, 0, 1, 2, 3, 5),
 }
 
 

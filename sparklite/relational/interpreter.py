@@ -60,6 +60,7 @@ from fractions import Fraction
 from types import MappingProxyType
 from typing import Any
 
+from sparklite.relational import mathfuncs
 from sparklite.relational.ast import (
     Action,
     AggCall,
@@ -436,9 +437,12 @@ class _Interp:
                 return force
 
             try:
-                return self.compute(lambda: spec.evaluate([thunk(a) for a in e.args], types, e.type))
+                result = self.compute(lambda: spec.evaluate([thunk(a) for a in e.args], types, e.type))
             except _Propagate as p:
                 return p.poison
+            if mathfuncs.may_round_otherwise(e.name, (), result):
+                self.caveats.add(mathfuncs.CAVEAT_LIBM)
+            return result
         values = []
         for i, arg in enumerate(e.args):
             v = self.ev(arg, row)
@@ -446,7 +450,10 @@ class _Interp:
                 self.speculate(e.args[i + 1:], row)
                 return v
             values.append(v)
-        return self.compute(lambda: spec.evaluate(values, types, e.type))
+        result = self.compute(lambda: spec.evaluate(values, types, e.type))
+        if mathfuncs.may_round_otherwise(e.name, values, result):
+            self.caveats.add(mathfuncs.CAVEAT_LIBM)
+        return result
 
     # -- relations -------------------------------------------------------------------------------
 
