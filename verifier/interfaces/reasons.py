@@ -88,7 +88,7 @@ def detail(result: Result) -> list[str]:
 
 
 def _equivalent(result: Result) -> str:
-    if "relational" in result.stats and result.explanation:  # DataFrame/SQL: the prover's own words
+    if ("relational" in result.stats or "cross" in result.stats) and result.explanation:  # the prover's words
         return f"Proved for every input and every partitioning: {result.explanation}."
     why = _PROVED.get(result.method or "", "a proof method showed that the outputs agree")
     return f"Proved for every input and every partitioning: {why}."

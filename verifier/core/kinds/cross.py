@@ -115,13 +115,15 @@ def _prove(c: Correspondence, rdd: A.Program, rel: R.RelProgram, run: Run
 
 
 def _json_view(outcome: Any) -> Any:
-    """An outcome's JSON: a relational result's rows as lists (``rel_to_json``), an RDD's as ``to_json``."""
-    from sparklite.relational.values import RelError, RelResult, RelRow, rel_to_json
+    """An outcome's JSON as Python sees it (``cross_inputs.python_view``): a DataFrame's rows as lists,
+    like the RDD's tuples, so the two sides of a counterexample read alike; an error as ``{"error": ...}``."""
     from sparklite.values import to_json
+    from verifier.core.cross_inputs import Raised
 
-    if isinstance(outcome, RelResult | RelError | RelRow):
-        return rel_to_json(outcome)
-    return to_json(outcome)
+    view = python_view(outcome)
+    if isinstance(view, Raised):
+        return {"error": view.what}
+    return to_json(view)
 
 
 def _inputs_json(c: Correspondence, found: CrossFound, rdd_left: bool) -> dict[str, Any]:

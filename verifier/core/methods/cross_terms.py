@@ -45,6 +45,6 @@ def run(c: Correspondence, rdd: A.Program, rel: R.RelProgram, *, until: float
     if isinstance(proof, Inconclusive | NotApplicable):
         why = f"the RDD program carried into the relational kernel is not proved equal: {proof.reason}"
         return False, why, "", ()
-    explanation = (f"the RDD program, carried into the relational kernel (sparklite.bridge), is proved equal "
-                   f"to the DataFrame/SQL program ({proof.method}): {proof.explanation}")
+    explanation = (f"the RDD program carried into the relational kernel and the DataFrame/SQL program: "
+                   f"{proof.explanation.rstrip('.')}")
     return True, NAME, explanation, (*assumptions, *proof.assumptions)
