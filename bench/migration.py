@@ -14,17 +14,9 @@ import json
 import statistics
 import sys
 import time
-from pathlib import Path
 from typing import Any
 
-REPO = Path(__file__).resolve().parent.parent
-sys.path[:0] = [str(REPO)]
-RESULTS = REPO / "bench" / "results"
-
-
-def _spec(s: str) -> str:
-    path, sep, fn = s.partition("::")
-    return str(REPO / path) + sep + fn
+from dataframes import REPO, RESULTS, _spec  # bench/dataframes.py, beside this script (puts REPO on sys.path)
 
 
 def _once(case: dict[str, Any], timeout: float) -> tuple[str, float]:
