@@ -14,6 +14,8 @@ ROOT = Path(__file__).resolve().parent.parent
 LEFT = str(ROOT / "cases/p1_p2_boundary_strict/left.py") + "::p1"
 RIGHT = str(ROOT / "cases/p1_p2_boundary_strict/right.py") + "::p2"
 SCRIPT = str(ROOT / "cases/scripts/dept_totals.py")
+WORD_COUNT_RDD = str(ROOT / "cases/migration/word_count/left.py") + "::word_count"
+WORD_COUNT_DF = str(ROOT / "cases/migration/word_count/right.py") + "::word_count"
 
 
 def _kind(left: str, right: str, **options: str) -> str:
@@ -25,7 +27,9 @@ def test_each_pair_goes_to_its_kind():
     assert _kind(LEFT, RIGHT) == "rdd"
     assert _kind(SCRIPT, SCRIPT) == "rdd_script"
     assert KINDS[-1].name == "rdd"  # the kind every other pair falls back to
-    assert [k.name for k in KINDS] == ["df_script", "rdd_script", "relational", "rdd"]
+    assert _kind(WORD_COUNT_RDD, WORD_COUNT_DF) == "cross"
+    assert _kind(WORD_COUNT_DF, WORD_COUNT_RDD) == "cross"
+    assert [k.name for k in KINDS] == ["df_script", "rdd_script", "cross", "relational", "rdd"]
 
 
 def test_script_against_function_is_the_script_kinds_error():

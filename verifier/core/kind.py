@@ -11,7 +11,8 @@ more entry in ``KINDS``, not another branch threaded through ``check``.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
@@ -54,3 +55,13 @@ class ProgramKind(Protocol):
         """Replay the counterexamples of results this kind made (``check(..., replay=False)`` first),
         with the reasons in plain words; one result per item, in order."""
         ...
+
+
+def replay_each(items: Sequence[tuple[Result, Any, Any]], opts: CheckOptions, services: Services,
+                replay_one: Callable[[Result, Any, Any, Run], Result]) -> list[Result]:
+    """``ProgramKind.replay`` for a kind that replays its items one by one: each in a ``Run`` that started
+    when its check did (so the result's seconds count the check and the replay)."""
+    from verifier.core.run import Run
+
+    return [replay_one(result, left, right, Run.of(opts, time.monotonic() - result.seconds, services))
+            for result, left, right in items]

@@ -203,10 +203,21 @@ def _is_dataframe_source(source: str, function: str | None, filename: str, schem
     if function is not None:
         defs = [d for d in defs if d.name == function]
     named = {k.lower() for k in schemas or {}}
-    params = [a.arg.lower() for d in defs for a in (*d.args.posonlyargs, *d.args.args, *d.args.kwonlyargs)]
+    params = [a.arg.lower() for d in defs for a in (*d.args.posonlyargs, *d.args.args, *d.args.kwonlyargs)
+              if not _rdd_annotated(a)]  # an RDD parameter stays one (an RDD-to-SQL migration check)
     if any(p in named for p in params):
         return True
     return any(is_dataframe_function(d, tree) for d in defs)
+
+
+def _rdd_annotated(arg: Any) -> bool:
+    """Is the parameter annotated as an RDD (``RDD[tuple[int, str]]``, ``pyspark.RDD``)?"""
+    import ast
+
+    if arg.annotation is None:
+        return False
+    text = ast.unparse(arg.annotation)
+    return text == "RDD" or text.startswith(("RDD[", "pyspark.RDD"))
 
 
 def _load_function_object(fn: Any) -> LoadedProgram:

@@ -50,6 +50,13 @@ class Replayer(Protocol):
         ``ReplayError``."""
         ...
 
+    def run_rdd(self, loaded: LoadedProgram, inputs: Mapping[str, Any], partitions: Mapping[str, Any] | None,
+                *, master: str, reference: Any = None) -> Any:
+        """One RDD function's outcome on ``inputs`` (``verifier.runtime.replay.run_on_spark``): the RDD
+        side of a cross-kind pair (``verifier.core.kinds.cross``). Raises ``SparkUnavailable`` or
+        ``ReplayError``."""
+        ...
+
     def run_dataframe(self, loaded: LoadedProgram, tables: Mapping[str, Any],
                       layout: Mapping[str, Any] | None, names: Mapping[str, str], master: str,
                       reference: Any = None) -> Any:

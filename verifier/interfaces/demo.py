@@ -7,7 +7,7 @@
    once Spark splits the input into several partitions.
 
 The DataFrame/SQL showcases (a NULL trap in SQL, an ANSI overflow, two proofs) come from
-``cases/df/manifest.json``.
+``cases/df/manifest.json``, the RDD-to-DataFrame migration from ``cases/migration/manifest.json``.
 The cases come from ``cases/manifest.json`` (the first case of each kind if a preferred one is missing).
 ``--all`` then runs every bundled case and prints a summary table. Exit status: 0 when every verdict
 is the expected one, 1 when Java/Spark is missing or a verdict is not the expected one.
@@ -35,6 +35,7 @@ from rich.text import Text
 REPO = Path(__file__).resolve().parent.parent.parent
 MANIFEST = REPO / "cases" / "manifest.json"
 DF_MANIFEST = REPO / "cases" / "df" / "manifest.json"
+MIGRATION_MANIFEST = REPO / "cases" / "migration" / "manifest.json"
 
 
 @dataclass(frozen=True)
@@ -43,7 +44,7 @@ class Showcase:
     preferred: tuple[str, ...]
     expected: str
     method_hint: str | None  # used to pick a fallback case when none of ``preferred`` exists
-    manifest: str = "rdd"  # "rdd" (cases/manifest.json) or "df" (cases/df/manifest.json)
+    manifest: str = "rdd"  # "rdd" (cases/manifest.json), "df" (cases/df/), "migration" (cases/migration/)
 
 
 SHOWCASES = (
@@ -69,11 +70,13 @@ SHOWCASES = (
              ("groupby_split_rejoin_not_null_key",), "equivalent", None, "df"),
     Showcase("11. The same query in SQL and in the DataFrame API, proved",
              ("sql_vs_dataframe_revenue",), "equivalent", None, "df"),
+    Showcase("12. An RDD job migrated to DataFrames: sum // count is not F.avg (2 against 2.0), on Spark",
+             ("average_floor_vs_avg",), "not_equivalent", None, "migration"),
 )
 
 
 def load_cases(which: str = "rdd") -> list[dict[str, Any]]:
-    path = DF_MANIFEST if which == "df" else MANIFEST
+    path = {"df": DF_MANIFEST, "migration": MIGRATION_MANIFEST}.get(which, MANIFEST)
     return json.loads(path.read_text())["cases"] if path.exists() else []
 
 
@@ -255,7 +258,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         console.print(Text(f"sparkeq demo: no bundled cases at {MANIFEST}", style="bold red"))
         return 1
     cases = load_cases()
-    by_manifest = {"rdd": cases, "df": load_cases("df")}
+    by_manifest = {"rdd": cases, "df": load_cases("df"), "migration": load_cases("migration")}
     ok = True
     for showcase in SHOWCASES:
         case = pick(by_manifest[showcase.manifest], showcase)

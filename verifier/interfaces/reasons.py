@@ -94,7 +94,7 @@ def _equivalent(result: Result) -> str:
     inputs = "every input the assumptions allow" if result.assumptions else "every input"
     if result.method == "congruence" and result.explanation:  # verifier.core.congruence: its own words
         return f"Proved for {inputs} and every partitioning: {result.explanation}."
-    if "relational" in result.stats and result.explanation:  # DataFrame/SQL: the prover's own words
+    if ("relational" in result.stats or "cross" in result.stats) and result.explanation:  # the prover's words
         return f"Proved for {inputs} and every partitioning: {result.explanation}."
     why = _PROVED.get(result.method or "", "a proof method showed that the outputs agree")
     return f"Proved for {inputs} and every partitioning: {why}."

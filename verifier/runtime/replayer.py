@@ -24,6 +24,19 @@ class SparkReplayer:
 
         return replay(left, right, inputs, partitions, master=master, references=references)
 
+    def run_rdd(self, loaded: LoadedProgram, inputs: Mapping[str, Any], partitions: Mapping[str, Any] | None,
+                *, master: str, reference: Any = None) -> Any:
+        from py4j.protocol import Py4JError
+
+        from verifier.core.services import SparkUnavailable
+        from verifier.runtime.replay import run_on_spark
+
+        try:
+            return run_on_spark(loaded, inputs, partitions, master, reference)
+        except Py4JError as exc:  # Spark itself failed (the program's own errors are outcomes)
+            first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+            raise SparkUnavailable(f"Spark failed at master {master!r}: {first}") from exc
+
     def run_dataframe(self, loaded: LoadedProgram, tables: Mapping[str, Any],
                       layout: Mapping[str, Any] | None, names: Mapping[str, str], master: str,
                       reference: Any = None) -> Any:

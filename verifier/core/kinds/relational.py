@@ -18,6 +18,7 @@ from typing import Any
 from sparklite.errors import InputError
 from sparklite.relational import ast as R
 from verifier.core.base import Inconclusive, LoadedProgram, NotApplicable
+from verifier.core.kind import replay_each
 from verifier.core.methods import rel_terms
 from verifier.core.methods.rel_terms import RelProof
 from verifier.core.relational_search import (
@@ -283,11 +284,7 @@ class RelationalKind:
 
     def replay(self, items: Sequence[tuple[Result, Any, Any]], opts: CheckOptions, services: Services
                ) -> list[Result]:
-        out = []
-        for result, left, right in items:
-            started = time.monotonic() - result.seconds
-            out.append(_replay_relational(result, left, right, Run.of(opts, started, services)))
-        return out
+        return replay_each(items, opts, services, _replay_relational)
 
 
 RELATIONAL = RelationalKind()
