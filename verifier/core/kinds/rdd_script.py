@@ -291,13 +291,20 @@ class RddScriptKind:
     def congruent(self, lp: LoadedProgram, rp: LoadedProgram, run: Run) -> Result | None:
         from frontend.script.canonical import rdd_script_key
 
-        sp, rp = _script_pair(lp, rp, run)
+        import dataclasses
+
+        sp, lp, rp = _script_pair(lp, rp, run)
         pair, _ = prepare_loaded(lp, rp, run, compare_results=False)
         keys = (rdd_script_key(sp.left, pair.left), rdd_script_key(sp.right, pair.right))
         n = sp.left.argv_length - 1
         args = ", ".join(f"sys.argv[{i}]" for i in range(1, n + 1)) or "none"
         assumed = (f"both scripts are run with the {n} command-line argument(s) they use ({args})",)
-        return congruent_programs(pair, run, "scripts", assumed, {"script": sp.description()}, keys)
+        result = congruent_programs(pair, run, "scripts", assumed, {"script": sp.description()}, keys)
+        if result is None:
+            return None
+        ignored = tuple(x.to_json(side) for side, script in (("left", sp.left), ("right", sp.right))
+                        for x in script.ignored)
+        return dataclasses.replace(result, ignored_statements=ignored)
 
     def check(self, lp: LoadedProgram, rp: LoadedProgram, run: Run) -> Result:
         return _check_scripts(lp, rp, run)
