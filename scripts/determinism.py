@@ -10,7 +10,8 @@ a summary; exit status 0 when all three agree. Why: budgets that decide a verdic
 reads the clock, or a check that reached the hard cap on the slow run (the summary shows which: a
 reason starting "Ran out of time").
 
-``--run CONDITION FILE`` (internal) checks every pair in this process and writes the verdicts to FILE.
+``--run CONDITION FILE`` (internal) checks every pair in this process and writes the verdicts to FILE;
+``--report DIR`` only diffs the verdicts kept by an earlier ``--out DIR``.
 The pairs: ``cases/manifest.json`` (RDD programs), ``cases/df/manifest.json`` (DataFrame/SQL, with
 their schemas), ``cases/scripts/manifest.json`` (whole scripts), ``cases/sl`` (SparkLite), the bench's
 generated workloads (``bench/workloads.py``, the sizes that run in seconds) and, with ``--sqlsolver``,
@@ -163,15 +164,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", default=None, help="keep each condition's verdicts (JSON) here")
     parser.add_argument("--conditions", default=",".join(CONDITIONS),
                         help=f"which conditions to run (default {','.join(CONDITIONS)})")
+    parser.add_argument("--report", metavar="DIR", help="only diff the CONDITION.json files kept in DIR")
     parser.add_argument("--run", nargs=2, metavar=("CONDITION", "FILE"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.run:
         run_all(Path(args.run[1]), args.timeout, args.sqlsolver, args.only)
         return 0
+    conditions = [c for c in args.conditions.split(",") if c]
+    if args.report:
+        kept = {c: json.loads((Path(args.report) / f"{c}.json").read_text()) for c in conditions
+                if (Path(args.report) / f"{c}.json").exists()}
+        return report(kept, list(kept))
     out_dir = Path(args.out) if args.out else Path(tempfile.mkdtemp(prefix="sparkeq-determinism-"))
     out_dir.mkdir(parents=True, exist_ok=True)
     results: dict[str, dict[str, Any]] = {}
-    conditions = [c for c in args.conditions.split(",") if c]
     for condition in conditions:
         out = out_dir / f"{condition}.json"
         took = run_condition(condition, out, args)
@@ -180,24 +186,43 @@ def main(argv: list[str] | None = None) -> int:
     return report(results, conditions)
 
 
+CLOCK = ("Ran out of time after", "CPU-time cap")
+
+
+def _clocked(row: dict[str, Any]) -> bool:
+    """Did the wall-clock hard cap (or a query's CPU-time cap) end this check? Its reason says so."""
+    return any(c in str(row.get("reason")) for c in CLOCK)
+
+
 def report(results: dict[str, dict[str, Any]], conditions: list[str]) -> int:
+    """Print the differences in verdict: those where a condition's check was ended by the clock (its
+    reason says so: by design the one way to a load-dependent verdict) apart from the others (a
+    budget that still reads the clock: a bug). Exit 1 when there is any difference."""
     base = results[conditions[0]]
-    diffs = 0
+    clock_diffs = budget_diffs = 0
     for pid in base:
         verdicts = {c: results[c].get(pid, {}).get("verdict") for c in conditions}
-        if len(set(verdicts.values())) > 1:
-            diffs += 1
-            print(f"DIFF {pid}: " + ", ".join(f"{c}={v}" for c, v in verdicts.items()))
-            for c in conditions:
-                row = results[c].get(pid, {})
-                print(f"    {c} ({row.get('seconds')} s): {str(row.get('reason'))[:200]}")
-    counts = {c: sum(1 for r in results[c].values() if r["verdict"] != "error") for c in conditions}
-    slowest = {c: max((r["seconds"] for r in results[c].values()), default=0) for c in conditions}
-    print(f"{len(base)} pairs, {diffs} difference(s) in verdict across {', '.join(conditions)}")
+        if len(set(verdicts.values())) <= 1:
+            continue
+        clocked = any(_clocked(results[c].get(pid, {})) for c in conditions)
+        clock_diffs += clocked
+        budget_diffs += not clocked
+        kind = "DIFF (clock: a check reached --timeout)" if clocked else "DIFF (budget)"
+        print(f"{kind} {pid}: " + ", ".join(f"{c}={v}" for c, v in verdicts.items()))
+        for c in conditions:
+            row = results[c].get(pid, {})
+            print(f"    {c} ({row.get('seconds')} s): {str(row.get('reason'))[:200]}")
+    print(f"{len(base)} pairs, {clock_diffs + budget_diffs} difference(s) in verdict across "
+          f"{', '.join(conditions)}: {budget_diffs} from budgets, {clock_diffs} where the hard cap "
+          "ended a check")
     for c in conditions:
-        total = sum(r["seconds"] for r in results[c].values())
-        print(f"  {c}: {counts[c]} checked, {total:.0f} s in checks, slowest {slowest[c]:.1f} s")
-    return 1 if diffs else 0
+        rows = results[c].values()
+        total = sum(r["seconds"] for r in rows)
+        slowest = max((r["seconds"] for r in rows), default=0)
+        capped = sum(_clocked(r) for r in rows)
+        print(f"  {c}: {len(results[c])} pairs, {total:.0f} s in checks, slowest {slowest:.1f} s, "
+              f"{capped} ended by the clock")
+    return 1 if clock_diffs + budget_diffs else 0
 
 
 if __name__ == "__main__":

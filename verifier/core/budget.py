@@ -21,8 +21,11 @@ module-level tally reset at the start of each check is enough.
 
 from __future__ import annotations
 
+import contextlib
 import os
+import threading
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import z3
@@ -47,6 +50,17 @@ RLIMIT_MIN = 200_000
 """No query gets less (the smallest patiences, a bounded query's share, still settle what Z3 settles
 at once)."""
 
+CPU_CAP_BASE_S = 2.0
+CPU_CAP_PER_PATIENCE = 2.0
+"""A safety cap on one query's CPU time (of the thread that runs it, so load does not count): 2 s +
+2 patiences (3.5 s for an ordinary query, 9.5 s over floats). Z3 does not count resources at one
+pace: most queries count 1.3-5M units per CPU second, but a DataFrame query over decimal division
+counted 35k, so its resource budget alone would have let it run 85 CPU seconds (its old wall-clock
+timeout was 1.4 s). The longest query that settled on the bundled cases took 2.6 s of wall time.
+CPU time varies a little with the machine (frequency, caches), so a query stopped by this cap makes
+the reason of an ``unknown`` say that the verdict may depend on the machine
+(``verifier.core.run.settle``)."""
+
 EXHAUSTED = ("max. resource limit exceeded", "resource limit exceeded", "canceled")
 """What ``reason_unknown`` says when a query ran out of its rlimit (Z3 4.13+ says "canceled"); a
 wall-clock timeout says "timeout" and the watchdog's interrupt "interrupted"."""
@@ -58,7 +72,7 @@ class Spent:
 
     queries: int = 0
     exhausted: int = 0  # ran out of their resource budget (deterministic)
-    clock_cut: int = 0  # stopped by a wall-clock timeout (none is set: kept for solvers made elsewhere)
+    clock_cut: int = 0  # stopped by the CPU-time safety cap (``CPU_CAP_BASE_S``): not deterministic
     largest: int = 0
     effort: float = 1.0
 
@@ -104,20 +118,73 @@ def check(s: z3.Solver) -> z3.CheckSatResult:
     log = os.environ.get("SPARKEQ_RLIMIT_LOG")
     started = time.perf_counter() if log else 0.0  # calibration only: nothing decides on it
     cpu = time.process_time() if log else 0.0
-    r = s.check()
+    cap = CPU_CAP_BASE_S + CPU_CAP_PER_PATIENCE * (patience or 0.0)
+    with _CPU_WATCH.watching(cap) as cut:
+        r = s.check()
     used = _count(s) - before
     SPENT.queries += 1
     SPENT.largest = max(SPENT.largest, used)
-    if r == z3.unknown and s.reason_unknown() in EXHAUSTED:
-        SPENT.exhausted += 1
-    elif r == z3.unknown and s.reason_unknown() == "timeout":
+    if r == z3.unknown and cut.is_set():
         SPENT.clock_cut += 1
+    elif r == z3.unknown and s.reason_unknown() in EXHAUSTED:
+        SPENT.exhausted += 1
     if log:
         with open(log, "a", encoding="utf-8") as out:
             why = s.reason_unknown().replace(" ", "_") if r == z3.unknown else ""
             out.write(f"{used} {time.perf_counter() - started:.4f} {r} {why} {size} "
                       f"{time.process_time() - cpu:.4f}\n")
     return r
+
+
+class _CpuWatch:
+    """One daemon thread that interrupts Z3 when the query running in the checking thread has used
+    its CPU-time cap. CPU time of that thread (``pthread_getcpuclockid``), not wall time: a loaded
+    machine gives the thread less CPU per second, not less CPU per query."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.query: tuple[int, float, float, threading.Event] | None = None  # clock, start, cap, cut
+        self.seq = 0
+        self.thread: threading.Thread | None = None
+
+    @contextlib.contextmanager
+    def watching(self, cap_s: float) -> Iterator[threading.Event]:
+        cut = threading.Event()
+        try:
+            clock = time.pthread_getcpuclockid(threading.get_ident())
+        except (AttributeError, OSError):  # no per-thread CPU clocks here: the resource budget only
+            yield cut
+            return
+        with self.lock:
+            self.seq += 1
+            self.query = (clock, time.clock_gettime(clock), cap_s, cut)
+            if self.thread is None:
+                self.thread = threading.Thread(target=self._run, name="sparkeq-z3-cpu-cap", daemon=True)
+                self.thread.start()
+        try:
+            yield cut
+        finally:
+            with self.lock:
+                self.query = None
+
+    def _run(self) -> None:
+        while True:
+            time.sleep(0.05)
+            with self.lock:
+                q = self.query
+                if q is None:
+                    continue
+                clock, start, cap, cut = q
+                try:
+                    over = time.clock_gettime(clock) - start > cap
+                except OSError:  # the thread is gone
+                    over = False
+                if over and not cut.is_set():
+                    cut.set()
+                    z3.main_ctx().interrupt()
+
+
+_CPU_WATCH = _CpuWatch()
 
 
 def _size(s: z3.Solver) -> int:

@@ -238,8 +238,8 @@ def in_worker(work: Callable[[], Result]) -> Result:
 
 
 TIME_CAP_PREFIX = "Ran out of time after {t:g} s; raise --timeout."
-QUERY_CAP_PREFIX = ("A solver query ran out of time before using its resource budget, so this verdict "
-                    "may depend on the machine's speed; raise --timeout.")
+QUERY_CAP_PREFIX = ("A solver query reached its CPU-time cap before its resource budget, so this "
+                    "verdict may depend on the machine; raise --effort.")
 RLIMIT_NOTE = "The solver's resource budget ran out (deterministic) on {n} quer{ies}: try --effort {e:g}."
 
 
@@ -247,9 +247,9 @@ def settle(result: Result, opts: CheckOptions, *, timed_out: bool = False, notes
     """The final touches every ``unknown`` gets, whatever kind made it (``docs/json.md``):
 
     - ``method`` is null: nothing settled the verdict (each step's words stay in ``stats["methods"]``);
-    - when the wall clock ended the check (the ``--timeout`` hard cap; or a query's own timeout, which
-      no solver of sparkeq sets today), the reason says so first: that is the one way a verdict can
-      depend on the machine's load, and the user can act on it;
+    - when the wall clock ended the check (the ``--timeout`` hard cap), or a query reached its CPU-time
+      safety cap (``budget.CPU_CAP_BASE_S``), the reason says so first: those are the ways a verdict
+      can depend on the machine, and the user can act on them;
     - otherwise, when a Z3 query ran out of its resource budget, the reason says that this is
       deterministic and how to raise the budget (``--effort``).
     Definite verdicts are untouched: a proof or a confirmed difference does not depend on budgets.
