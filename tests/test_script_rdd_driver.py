@@ -413,3 +413,11 @@ def test_try_around_the_session_only_and_ordered_dict_loops():
         translate_script(src.replace('path = "ratings.txt"', job), "ratings.py")
     assert info.value.loc.line == 5 and "try" in str(info.value)
 
+
+
+def test_an_accumulator_is_refused_with_why():
+    src = HEAD + "hits = sc.accumulator(0)\nprint(lines.count())\n"
+    with pytest.raises(UnsupportedError) as info:
+        translate_script(src, "t.py")
+    assert (info.value.loc.line, info.value.loc.col) == (5, 11)
+    assert "side effect" in str(info.value)

@@ -18,6 +18,15 @@ from frontend.script.rdd_meta import (
     _str_const,
 )
 
+# SparkContext methods that are not sources, and why script mode does not read them
+_NOT_SOURCES = {
+    "accumulator": "tasks add to an accumulator as a side effect and the driver reads its total, which the "
+                   "kernel has no way to express (count with an action instead: rdd.filter(...).count())",
+    "broadcast": "a broadcast variable's value is read in tasks through .value; use the value itself",
+    "addFile": "files shipped to the workers are inputs the script does not read with sc.textFile",
+    "addPyFile": "code shipped to the workers is not read (script mode never imports user code)",
+}
+
 
 class _Rewriter(pyast.NodeTransformer):
     """Sources to parameters, ``len(sys.argv)`` to its value, ``sys.argv[i]`` to an argument parameter; any
@@ -42,6 +51,9 @@ class _Rewriter(pyast.NodeTransformer):
                     return _name(d.text_source(node.args[0], "sc.textFile", node, preferred), node)
                 if f.attr == "parallelize":
                     return _name(d.literal_source(node, preferred), node)
+                if f.attr in _NOT_SOURCES:
+                    raise d.error(f"sc.{f.attr}", f"sc.{f.attr} is not modelled in script mode: "
+                                  f"{_NOT_SOURCES[f.attr]}", d.attr_loc(f))
                 if f.attr in _OTHER_SOURCES:
                     raise d.error(f"sc.{f.attr}", f"the source sc.{f.attr} is not supported in script mode "
                                   "yet (textFile and parallelize of a literal are)", d.attr_loc(f))
