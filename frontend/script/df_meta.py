@@ -186,6 +186,11 @@ def _py(v: Any, loc: Loc) -> Any:
         v.value is None or isinstance(v.value, bool | int | float | str | decimal.Decimal)
     ):
         return v.value
+    if isinstance(v, _RowLit) or type(v).__name__ in ("SeqV", "DictV"):
+        raise UnsupportedError(
+            f"{_what(v)} inside createDataFrame data (a struct, array or map column) is not modelled in "
+            "script mode", loc, construct="createDataFrame",
+        )
     raise UnsupportedError(
         f"createDataFrame data must be literal values, not {_what(v)}", loc, construct="createDataFrame"
     )

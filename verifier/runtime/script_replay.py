@@ -123,6 +123,25 @@ else:
         return session
 
     _Session.Builder.getOrCreate = _with_views
+    # a relative path is the script's own working directory's; the JVM (started once for every job)
+    # would resolve it against the first job's: make it absolute where the script reads or writes
+    from pyspark.sql import readwriter as _readwriter
+
+    def _abs(p):
+        if isinstance(p, str) and p and ":" not in p and not os.path.isabs(p):
+            return os.path.abspath(p)
+        return p
+
+    for _klass in (_readwriter.DataFrameReader, _readwriter.DataFrameWriter):
+        for _meth in ("load", "csv", "json", "text", "parquet", "orc", "save"):
+            if _meth in vars(_klass):
+                def _absolute(self, *a, _orig=vars(_klass)[_meth], **k):
+                    if a:
+                        a = (_abs(a[0]), *a[1:])
+                    if "path" in k:
+                        k["path"] = _abs(k["path"])
+                    return _orig(self, *a, **k)
+                setattr(_klass, _meth, _absolute)
     # df.explain() is an excluded diagnostic (docs/scripts.md): its plan goes to stderr, not compared
     import importlib as _importlib
     for _mod in ("pyspark.sql.dataframe", "pyspark.sql.classic.dataframe"):

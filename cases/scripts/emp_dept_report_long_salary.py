@@ -1,0 +1,38 @@
+#!/usr/bin/python
+#-----------------------------------------------------
+# Head count and total salary per department
+# (salary widened to a long before the report).
+# Input: a CSV file with a header (id,name,salary,dept)
+#------------------------------------------------------
+# Input Parameters:
+#    argv[1]: String, input path
+#-------------------------------------------------------
+from __future__ import print_function
+import sys
+from pyspark.sql import SparkSession
+from pyspark.sql import functions as F
+
+# sparkeq: schema sys.argv[1] = "id INT, name STRING, salary INT, dept STRING"
+
+if __name__ == '__main__':
+
+    if len(sys.argv) != 2:
+        print("Usage: emp_dept_report_long_salary.py <file>", file=sys.stderr)
+        exit(-1)
+
+    spark = SparkSession.builder.appName("emp_dept_report").getOrCreate()
+    print("spark=", spark)
+
+    input_path = sys.argv[1]
+    print("input_path: {}".format(input_path))
+
+    df = spark.read.csv(input_path, header=True, inferSchema=True)
+    df = df.withColumn("salary", F.col("salary").cast("long"))
+    df.printSchema()
+    df.explain()
+
+    report = df.groupBy("dept").agg(F.count("id").alias("employees"), F.sum("salary").alias("total"))
+    report.orderBy("dept").show()
+    report.explain()
+
+    spark.stop()
