@@ -147,3 +147,32 @@ def test_dataframe_date_functions_agree_with_spark(spark_session: Any, tmp_path:
     got = run_on_spark(loaded, {"t": rows}, None, {}, "local[2]", reference=expected.outcome)
     assert not expected.caveats
     assert rel_outcomes_equal(expected.outcome, got), f"interpreter {expected.outcome!r}\nSpark {got!r}"
+
+
+def test_date_values_seen_on_spark() -> None:
+    """Values PySpark 4 showed (docs/semantics-notes.md, "Dates, LIKE and scalar subqueries")."""
+    from sparklite.relational.dates import like_regex, plus_days, plus_months
+    from sparklite.relational.functions import FUNCTIONS, DateOutOfRange, SqlError
+
+    def f(name: str, *args: Any) -> Any:
+        return FUNCTIONS[name].evaluate(list(args), [], None)  # type: ignore[arg-type]
+
+    assert f("dayofweek", D(2024, 2, 25)) == 1 and f("dayofweek", D(2024, 3, 2)) == 7
+    assert f("dayofweek", D(1998, 12, 1)) == 3 and f("dayofyear", D(1998, 12, 1)) == 335
+    assert f("weekofyear", D(2021, 1, 1)) == 53 and f("weekofyear", D(1998, 12, 1)) == 49
+    assert f("quarter", D(2024, 4, 1)) == 2 and f("dayofyear", D(2024, 12, 31)) == 366
+    assert plus_months(D(2000, 1, 31), 1) == D(2000, 2, 29)
+    assert plus_months(D(2000, 3, 31), -1) == D(2000, 2, 29)
+    assert plus_months(D(2000, 2, 29), 12) == D(2001, 2, 28)
+    assert plus_months(D(1998, 12, 1), 3) == D(1999, 3, 1)
+    assert plus_days(D(1998, 12, 1), -90) == D(1998, 9, 2)
+    assert f("datediff", D(2000, 1, 1), D(1999, 1, 1)) == 365
+    for bad in (lambda: plus_days(D(9999, 12, 31), 1), lambda: plus_months(D(9999, 12, 1), 1)):
+        with pytest.raises(DateOutOfRange):
+            bad()
+    assert like_regex("a%b").fullmatch("a\nb") and like_regex("a_b").fullmatch("a\nb")
+    assert like_regex("\\%").fullmatch("%") and not like_regex("\\%").fullmatch("x")
+    assert like_regex("\\_").fullmatch("_") and not like_regex("a%").fullmatch("ABC")
+    for pattern in ("a\\", "a\\b"):
+        with pytest.raises(SqlError):
+            like_regex(pattern)
