@@ -234,7 +234,6 @@ UNSUPPORTED_COLUMN_METHODS = MappingProxyType(
         "bitwiseAND": "bitwise operators are not supported",
         "bitwiseOR": "bitwise operators are not supported",
         "bitwiseXOR": "bitwise operators are not supported",
-        "like": "LIKE is not supported yet",
         "ilike": "LIKE is not supported yet",
     }
 )
@@ -298,6 +297,9 @@ def column_method(col: CExpr, name: str, args: list[Value], kwargs: dict[str, Va
         b, _ = sig("other").bind(name, args, kwargs, loc)
         pattern = Lit(as_str(b["other"], loc, "rlike()'s pattern"), loc=loc)
         return ColV(Call("rlike", (col, pattern), "RLIKE", loc=loc))
+    if name == "like":  # Spark's name: "s LIKE a%" (columns.pretty)
+        b, _ = sig("other").bind(name, args, kwargs, loc)
+        return ColV(Call("like", (col, as_col_or_lit(b["other"], loc)), loc=loc))
     if name in _STRING_PREDICATES:
         b, _ = sig("other").bind(name, args, kwargs, loc)
         return ColV(Call(name, (col, as_col_or_lit(b["other"], loc)), loc=loc))
@@ -571,6 +573,19 @@ def _f_pow(fname: str) -> Handler:
     return h
 
 
+# -- dates (sparklite/relational/dates.py; issue 21) ------------------------------------------------
+
+
+def _date_count(fname: str, param: str) -> Handler:
+    """``F.date_add(start, days)``, ``date_sub``, ``add_months``: the count may be a column or an int."""
+
+    def h(args: list[Value], kwargs: dict[str, Value], loc: Loc) -> Value:
+        b, _ = sig("start", param).bind(fname, args, kwargs, loc)
+        return ColV(Call(fname, (as_col(b["start"], loc), as_col_or_lit(b[param], loc)), loc=loc))
+
+    return h
+
+
 def _f_log(args: list[Value], kwargs: dict[str, Value], loc: Loc) -> Value:
     """``F.log(col)`` is ``ln(col)``; ``F.log(base, col)`` with a float base is ``LOG(base, col)`` (an int
     base makes PySpark's call into the JVM fail: ``log(int, Column)`` does not exist)."""
@@ -589,8 +604,32 @@ def _f_nvl2(args: list[Value], kwargs: dict[str, Value], loc: Loc) -> Value:
     return ColV(Call("nvl2", tuple(as_col(b[k], loc) for k in ("col1", "col2", "col3")), loc=loc))
 
 
+def _f_to_date(args: list[Value], kwargs: dict[str, Value], loc: Loc) -> Value:
+    b, _ = sig("col", "format=None").bind("to_date", args, kwargs, loc)
+    if b["format"] != NONE:
+        raise UnsupportedError("F.to_date with a format is not supported (to_date(col), a cast to date, is)",
+                               loc, construct="to_date")
+    return ColV(Call("to_date", (as_col(b["col"], loc),), loc=loc))
+
+
+def _f_datediff(args: list[Value], kwargs: dict[str, Value], loc: Loc) -> Value:
+    b, _ = sig("end", "start").bind("datediff", args, kwargs, loc)
+    return ColV(Call("datediff", (as_col(b["end"], loc), as_col(b["start"], loc)), loc=loc))
+
+
+_DATE_HANDLERS: dict[str, Handler] = {
+    **{name: _call(name) for name in ("year", "month", "day", "dayofmonth", "quarter", "dayofweek",
+                                      "dayofyear", "weekofyear")},
+    "date_add": _date_count("date_add", "days"),
+    "date_sub": _date_count("date_sub", "days"),
+    "add_months": _date_count("add_months", "months"),
+    "datediff": _f_datediff,
+    "to_date": _f_to_date,
+}
+
 FUNCTIONS = MappingProxyType(
     {
+        **_DATE_HANDLERS,
         "col": _f_col,
         "column": _f_col,
         "lit": _f_lit,

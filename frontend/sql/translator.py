@@ -21,7 +21,10 @@ left and semi joins, the right key for right joins, ``coalesce`` for full joins)
 subqueries that are top-level ``AND``-ed ``WHERE`` conditions become semi joins and their negations
 anti joins, after the other conditions (as ``RewritePredicateSubquery`` places them); ``NOT IN`` is
 null-aware: its anti join's condition is ``(x = k) OR ((x = k) IS NULL)``, Spark's own; an
-uncorrelated scalar subquery that is a global aggregate (exactly one row) is a cross join with it.
+uncorrelated scalar subquery that is a global aggregate (exactly one row) is a cross join with it;
+correlated scalar subqueries, scalar subqueries in ``HAVING`` or of several possible rows, and an
+``EXISTS`` inside a condition are joins as ``subqueries.py`` says; dates, ``INTERVAL`` arithmetic
+and ``EXTRACT`` are ``dates.py``'s.
 Output column names are Spark's (``(a + 1)``, ``count(1)``, a cast of a column keeps the column's
 name...); ``tests/test_sql_frontend.py`` checks them against a real Spark.
 
@@ -29,8 +32,8 @@ An inline table (``VALUES (1, 2), (3, 4) AS t(a, b)``, in ``FROM`` or as the que
 ``col2``... without names) is a ``Values`` relation, and so is what a ``SELECT`` without ``FROM`` reads
 (Spark's one-row relation, no columns: ``SELECT 1`` projects it), also as a scalar subquery.
 
-Everything else (window functions, ``LATERAL``, correlated scalar subqueries, unknown functions or
-UDFs...) is an ``UnsupportedError`` naming the construct; what
+Everything else (window functions, ``LATERAL``, scalar subqueries correlated otherwise than by
+equalities, unknown functions or UDFs...) is an ``UnsupportedError`` naming the construct; what
 Spark's analyser rejects is a ``build.AnalysisError``; an unknown table or column a
 ``NameResolutionError`` listing the candidates. All are located (file, line, column) in the user's
 file, the query text starting at ``line``/``col`` there (a ``spark.sql("...")`` string's position).
