@@ -10,6 +10,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import replace
 
 from frontend.dataframe import functions as DFF
+from frontend.dataframe import grouping
 from frontend.dataframe.columns import (
     DF,
     Agg,
@@ -101,6 +102,8 @@ class JoinsMixin:
         self, g: GroupedV, name: str, args: list[Value], kwargs: dict[str, Value], loc: Loc
     ) -> Value:
         df = g.df
+        if g.sets is not None and name in ("agg", "count", "sum", "avg", "mean", "min", "max"):
+            return DFV(grouping.expand(self, g, name, args, kwargs, loc))
         if name == "agg":
             if kwargs:
                 raise InputError("agg() takes no keyword arguments", loc)

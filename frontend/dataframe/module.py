@@ -75,8 +75,6 @@ UNSUPPORTED_DF_METHODS = MappingProxyType(
         "sortWithinPartitions": "per-partition order is not modelled",
         "replace": "replace is not supported yet",
         "pivot": "pivot is not supported yet",
-        "rollup": "rollup is not supported yet",
-        "cube": "cube is not supported yet",
         "groupingSets": "grouping sets are not supported yet",
         "unpivot": "unpivot is not supported yet",
         "melt": "melt is not supported yet",

@@ -26,7 +26,7 @@ from types import MappingProxyType
 from typing import Any
 
 from frontend.dataframe import functions as DFF
-from frontend.dataframe import nulls
+from frontend.dataframe import grouping, nulls
 from frontend.dataframe.columns import (
     DF,
     Attr,
@@ -311,6 +311,18 @@ def _m_group_by(
     return GroupedV(df, t.group_keys(df, args, loc))
 
 
+def _m_grouping_sets(kind: str) -> Any:
+    def m(
+        t: DataFrameTranslator, df: DF, args: list[Value], kw: dict[str, Value], loc: Loc, node: Any
+    ) -> Value:
+        if kw:
+            raise InputError(f"{kind}() takes no keyword arguments", loc)
+        keys = t.group_keys(df, args, loc)
+        return GroupedV(df, keys, grouping.grouping_sets(kind, keys))
+
+    return m
+
+
 def _m_agg(
     t: DataFrameTranslator, df: DF, args: list[Value], kw: dict[str, Value], loc: Loc, node: Any
 ) -> Value:
@@ -411,6 +423,8 @@ _DF_METHODS = MappingProxyType(
         "exceptAll": _set_method("except", True),
         "groupBy": _m_group_by,
         "groupby": _m_group_by,
+        "rollup": _m_grouping_sets("rollup"),
+        "cube": _m_grouping_sets("cube"),
         "agg": _m_agg,
         "transform": _m_transform,
         "createOrReplaceTempView": _m_view,

@@ -52,10 +52,12 @@ class DFV:
 
 @dataclass(frozen=True)
 class GroupedV:
-    """``df.groupBy(keys)``: only an aggregation (``agg``, ``count``, ``sum``...) may follow."""
+    """``df.groupBy(keys)``: only an aggregation (``agg``, ``count``, ``sum``...) may follow. ``sets``:
+    ``rollup``/``cube``'s grouping sets (positions in ``keys``; ``frontend.dataframe.grouping``)."""
 
     df: DF
     keys: tuple[CExpr, ...]
+    sets: tuple[tuple[int, ...], ...] | None = None
 
 
 @dataclass(frozen=True)
