@@ -43,6 +43,8 @@ def test_manifest_shape() -> None:
         assert theme in names
     for c in CASES:
         assert c["left"].split("::")[0].endswith("left.py")  # the RDD job is LEFT
+    dirs = {p.name for p in MANIFEST.parent.iterdir() if p.is_dir()}
+    assert dirs == names, "every directory of cases/migration is in its manifest"
 
 
 @pytest.mark.parametrize("entry", CASES, ids=[c["name"] for c in CASES])

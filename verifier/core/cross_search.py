@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from sparklite import ast as A
@@ -48,6 +48,19 @@ class CrossSearch:
     tried: int = 0
     found: CrossFound | None = None
     pending: CrossFound | None = None
+    others: list[CrossFound] = field(default_factory=list)  # more pending differences, for Spark to try
+
+
+MORE_PENDING = 4
+
+
+def _cut_ties(found: CrossFound) -> bool:
+    """Does the relational side's ordered result keep some rows of a tie group (a limit cut through it)?
+    Spark's choice there is the likeliest to differ from the RDD's."""
+    from sparklite.values import Sorted
+
+    rows = getattr(found.rel_outcome, "rows", None)
+    return isinstance(rows, Sorted) and rows.taken is not None
 
 
 def _rdd_constants(program: A.Program) -> list[tuple[Any, Any]]:
@@ -127,6 +140,11 @@ def search(c: Correspondence, rdd: A.Program, rel: R.RelProgram, *, until: float
             return out
         if out.pending is None:
             out.pending = _shrink(c, rdd, rel, found, until + 0.5, planning)
+        elif len(out.others) < MORE_PENDING:
+            out.others.append(found)
+        elif _cut_ties(found) and not all(_cut_ties(f) for f in out.others):
+            cut = [f for f in out.others if _cut_ties(f)]
+            out.others = [found, *cut, *[f for f in out.others if not _cut_ties(f)]][:MORE_PENDING]
     return out
 
 
