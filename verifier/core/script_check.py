@@ -614,6 +614,9 @@ def reading_difference(left: ScriptProgram, right: ScriptProgram) -> str | None:
     for ls, rs in zip(left.sources, right.sources, strict=True):
         if ls.kind == "text" and ls.reader != rs.reader:
             return f"{ls.path} is read with {ls.reader} by LEFT and with {rs.reader} by RIGHT"
+        if ls.kind == "text" and ls.slices != rs.slices:
+            return f"{ls.path} is read with minPartitions {ls.slices or 'default'} by LEFT and " \
+                   f"{rs.slices or 'default'} by RIGHT"
         if ls.kind == "literal" and ls.slices != rs.slices:
             return f"the literal {ls.path} is parallelized into {ls.slices or 'the default number of'} " \
                    f"slices by LEFT and {rs.slices or 'the default number of'} by RIGHT"
