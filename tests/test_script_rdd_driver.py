@@ -450,6 +450,9 @@ def test_min_partitions_is_how_the_file_is_cut():
     assert predict(sp, data) == ("n 4\n60\n",)
     keyword = translate_script(MIN_PARTS.replace("], 4)", "], minPartitions=4)"), "mp.py")
     assert keyword.sources[0].slices == 4
+    named = translate_script(MIN_PARTS.replace("], 4)", "], PARTS)").replace("sc = ", "PARTS = 4\nsc = "),
+                             "mp.py")
+    assert named.sources[0].slices == 4
 
 
 @pytest.mark.spark
@@ -482,9 +485,11 @@ def test_min_partitions_differing_between_scripts_sets_proofs_aside(tmp_path):
 
 
 @pytest.mark.parametrize("call", ["sc.textFile(sys.argv[1], 0)", "sc.textFile(sys.argv[1], n)",
-                                  "sc.textFile(sys.argv[1], 2, False)", "sc.textFile()"])
+                                  "sc.textFile(sys.argv[1], 2, False)", "sc.textFile()",
+                                  "sc.textFile(sys.argv[1], m)"])
 def test_min_partitions_other_than_a_positive_constant_is_refused(call):
-    src = f"import sys\nfrom pyspark import SparkContext\nsc = SparkContext()\nn = 3\nprint({call}.count())\n"
+    src = ("import sys\nfrom pyspark import SparkContext\nsc = SparkContext()\n"
+           f"n = len(sys.argv[1]); m = 2; m = 3\nprint({call}.count())\n")
     with pytest.raises(UnsupportedError) as info:
         translate_script(src, "bad.py")
     assert info.value.loc.line == 5 and "textFile" in str(info.value)

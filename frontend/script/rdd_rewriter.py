@@ -164,7 +164,8 @@ class _Rewriter(pyast.NodeTransformer):
 
 def _min_partitions(d: Any, call: pyast.Call) -> int | None:
     """``sc.textFile(path, minPartitions)``'s positive constant ``minPartitions`` (positional or keyword),
-    or None when not given. It changes only how the file is cut into byte ranges
+    or None when not given; a name bound once in the whole script, to an int constant, is that constant
+    (``HIGH_NUM_OF_PARTITIONS = 16``). It changes only how the file is cut into byte ranges
     (``verifier.core.script_inputs.text_file_partitions``); anything else is refused."""
     args = list(call.args)
     kws = {k.arg: k.value for k in call.keywords}
@@ -177,6 +178,21 @@ def _min_partitions(d: Any, call: pyast.Call) -> int | None:
                       "minPartitions only", call)
     if n is None:
         return None
+    n = _bound_once(d, n)
     if not (isinstance(n, pyast.Constant) and type(n.value) is int and n.value >= 1):
         raise d.error("textFile minPartitions", "textFile's minPartitions must be a positive constant", n)
     return n.value
+
+
+def _bound_once(d: Any, node: pyast.expr) -> pyast.expr:
+    """The value of ``node`` when it is a name with exactly one binding in the script (no parameter,
+    loop target or second assignment anywhere: ``d.stores``), a plain ``name = <constant>``; else
+    ``node`` itself."""
+    if not (isinstance(node, pyast.Name) and d.stores.get(node.id) == 1):
+        return node
+    for stmt in pyast.walk(d.tree):
+        if isinstance(stmt, pyast.Assign) and len(stmt.targets) == 1 \
+                and isinstance(stmt.targets[0], pyast.Name) and stmt.targets[0].id == node.id \
+                and isinstance(stmt.value, pyast.Constant):
+            return stmt.value
+    return node
