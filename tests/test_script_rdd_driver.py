@@ -501,3 +501,16 @@ def test_one_path_read_with_two_partition_counts_is_refused():
     with pytest.raises(UnsupportedError) as info:
         translate_script(src, "two.py")
     assert info.value.loc.line == 5 and "two different partition counts" in str(info.value)
+
+
+def test_min_partitions_changing_a_partition_dependent_result_is_a_difference(tmp_path):
+    """A fold whose operator is not associative prints another number when the file is cut into more
+    ranges: not equivalent, with a note saying how each side reads the file."""
+    head = "import sys\nfrom pyspark import SparkContext\nsc = SparkContext()\n"
+    body = "print(sc.textFile(sys.argv[1]{}).map(len).fold(0, lambda a, b: a * 2 + b))\n"
+    (tmp_path / "l.py").write_text(head + body.format(", 3"))
+    (tmp_path / "r.py").write_text(head + body.format(""))
+    result = check(str(tmp_path / "l.py"), str(tmp_path / "r.py"), replay=False)
+    assert result.verdict == "not_equivalent"
+    validate(result.to_json())
+    assert any("read with sc.textFile(minPartitions=3)" in w for w in result.warnings), result.warnings
