@@ -91,6 +91,10 @@ def test_corpus_is_complete():
     # tests/test_df_script.py
     dataframe = {Path(p[side]).stem for p in MANIFEST["pairs"] if p.get("dataframe")
                  for side in ("left", "right")}
+    # DataFrame pairs in the corpus's style (issue 20): cases/scripts/corpus_style.json,
+    # tests/test_df_script_cases.py
+    corpus_style = json.loads((CORPUS / "corpus_style.json").read_text())
+    dataframe |= {Path(p[side]).stem for p in corpus_style["pairs"] for side in ("left", "right")}
     # book-style scripts (printed Spark objects, literals, printed paths): tests/test_script_rdd_driver.py
     book = {p.stem for p in CORPUS.glob("book_*.py")}
     scripts = {p.stem for p in CORPUS.glob("*.py")} - dataframe - book
