@@ -33,7 +33,8 @@ SPARK_VALUES: list[tuple[str, Any]] = [
     ("reverse('abé')", "éba"), ("translate('abcabc', 'abc', 'x')", "xx"),
     ("translate('abc', 'aa', 'xy')", "xbc"),
     ("translate('abc', 'a', '')", "bc"), ("replace('abc', '', 'X')", "abc"), ("replace('abc', 'b')", "ac"),
-    ("replace('aaa', 'aa', 'b')", "ba"),
+    ("replace('aaa', 'aa', 'b')", "ba"), ("startswith('abc', 'a')", True), ("endswith('', '')", True),
+    ("contains('éa', 'b')", False), ("contains('', '')", True),
     ("sqrt(-1)", math.nan), ("ln(0)", None), ("ln(-1)", None), ("log(2, 8)", 3.0), ("log(0, 8)", None),
     ("log(1, 8)", math.inf), ("log10(1000)", 3.0), ("log2(8)", 3.0), ("log2(0)", None),
     ("pow(-8, 1/3)", math.nan), ("pow(0, -1)", math.inf), ("pow(1, CAST('NaN' AS DOUBLE))", math.nan),
@@ -162,6 +163,9 @@ DF_NAMES = {
     'F.log2("d")': "LOG2(d)",
     'F.pow("d", 2)': "POWER(d, 2)",
     'F.nvl2("s", "n", "d")': "nvl2(s, n, d)",
+    'F.col("s").startswith("a")': "startswith(s, a)",
+    'F.col("s").endswith("")': "endswith(s, )",
+    'F.col("s").contains("b")': "contains(s, b)",
 }
 SQL_NAMES = {
     "regexp_replace(s, '-', '+')": "regexp_replace(s, -, +, 1)", "s RLIKE 'a'": "RLIKE(s, a)",
