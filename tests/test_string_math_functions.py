@@ -33,7 +33,8 @@ SPARK_VALUES: list[tuple[str, Any]] = [
     ("reverse('abé')", "éba"), ("translate('abcabc', 'abc', 'x')", "xx"),
     ("translate('abc', 'aa', 'xy')", "xbc"),
     ("translate('abc', 'a', '')", "bc"), ("replace('abc', '', 'X')", "abc"), ("replace('abc', 'b')", "ac"),
-    ("replace('aaa', 'aa', 'b')", "ba"),
+    ("replace('aaa', 'aa', 'b')", "ba"), ("startswith('abc', 'a')", True), ("endswith('', '')", True),
+    ("contains('éa', 'b')", False), ("contains('', '')", True),
     ("sqrt(-1)", math.nan), ("ln(0)", None), ("ln(-1)", None), ("log(2, 8)", 3.0), ("log(0, 8)", None),
     ("log(1, 8)", math.inf), ("log10(1000)", 3.0), ("log2(8)", 3.0), ("log2(0)", None),
     ("pow(-8, 1/3)", math.nan), ("pow(0, -1)", math.inf), ("pow(1, CAST('NaN' AS DOUBLE))", math.nan),
@@ -162,12 +163,16 @@ DF_NAMES = {
     'F.log2("d")': "LOG2(d)",
     'F.pow("d", 2)': "POWER(d, 2)",
     'F.nvl2("s", "n", "d")': "nvl2(s, n, d)",
+    'F.col("s").startswith("a")': "startswith(s, a)",
+    'F.col("s").endswith("")': "endswith(s, )",
+    'F.col("s").contains("b")': "contains(s, b)",
 }
 SQL_NAMES = {
     "regexp_replace(s, '-', '+')": "regexp_replace(s, -, +, 1)", "s RLIKE 'a'": "RLIKE(s, a)",
     "regexp_like(s, 'a')": "REGEXP_LIKE(s, a)", "s REGEXP 'a'": "RLIKE(s, a)",
     "regexp_extract(s, '(a)')": "regexp_extract(s, (a), 1)", "locate('b', s)": "locate(b, s, 1)",
-    "position('b' IN s)": "position(b, s, 1)", "instr(s, 'b')": "instr(s, b)", "lpad(s, 4)": "lpad(s, 4,  )",
+    "position('b' IN s)": "locate(b, s, 1)", "position('b', s)": "position(b, s, 1)",
+    "instr(s, 'b')": "instr(s, b)", "lpad(s, 4)": "lpad(s, 4,  )",
     "replace(s, 'a')": "replace(s, a, )", "sqrt(d)": "SQRT(d)", "exp(d)": "EXP(d)", "log(d)": "LOG(E(), d)",
     "log(2.0, d)": "LOG(2.0, d)", "ln(d)": "ln(d)", "log10(d)": "LOG10(d)", "log2(d)": "LOG2(d)",
     "power(n, 2)": "POWER(n, 2)", "pow(n, 2)": "pow(n, 2)", "initcap(s)": "initcap(s)",
@@ -216,3 +221,24 @@ def test_names_and_values_on_spark(spark_session: Any) -> None:
         got_rows = sdf.select(F.regexp_replace("s", pattern, rep)).collect()
         seen = {s: r[0] for (s,), r in zip(rows, got_rows, strict=True)}
         assert all(seen[s] == want for s, want in cases.items()), (pattern, seen)
+
+
+N_FOCUSED = 40  # CI: the first programs of the differential test that call these functions
+
+
+@pytest.mark.spark
+def test_random_programs_calling_them_agree_with_spark(spark_session: Any) -> None:
+    """The relational differential test (``tests/test_relational_vs_spark.py``) restricted to the random
+    programs that call a function of ``strings``/``mathfuncs``; ``scripts/df_difftest.py --only-calls
+    extended`` runs more."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
+    from df_difftest import calling_seeds
+    from test_relational_vs_spark import DISAGREE, run_campaign
+
+    seeds = calling_seeds(range(0, 1000), "extended", False)[:N_FOCUSED]
+    report = run_campaign(spark_session, seeds, threads=1)
+    assert report.counts[DISAGREE] == 0 and not report.type_mismatches, report.summary() + "\n".join(
+        report.disagreements[:3] + report.type_mismatches[:3])

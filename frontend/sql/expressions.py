@@ -519,6 +519,9 @@ class ExpressionsMixin:
                 # sqlglot adds arguments the user did not write (initcap's delimiter, regexp_extract's
                 # group): only the written ones, in source order; Spark's defaults come from _DEFAULT_ARG
                 arg_nodes = [a for a in arg_nodes if not (isinstance(a, exp.Literal) and _start(a) is None)]
+                second = _start(arg_nodes[1]) if called == "position" and len(arg_nodes) >= 2 else None
+                if second is not None and re.search(r"\bin\s*$", self.src.text[:second], re.I):
+                    called = "locate"  # Spark names position(b IN s) locate(b, s, 1); position(b, s) position
                 if called in ("locate", "position") and any(_start(a) is None for a in arg_nodes):
                     # sqlglot keeps str before substr, and a NULL has no position to sort by
                     arg_nodes[:2] = arg_nodes[1::-1]

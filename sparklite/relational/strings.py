@@ -19,6 +19,8 @@ Every rule here was observed on Spark 4 (``docs/semantics-notes.md``, "String fu
   is deleted past ``to``'s end; the first occurrence in ``from`` wins;
 - ``replace(s, search[, rep])``: every non-overlapping ``search`` left to right; an empty ``search``
   changes nothing;
+- ``startswith``/``endswith``/``contains`` (``Column.startswith``...): an empty string is a prefix, a
+  suffix and a part of every string;
 - the regex functions take a literal pattern in the Java/Python common subset (``javaregex``).
 All of them give NULL exactly when an argument is NULL (``locate``'s ``pos`` aside) and raise nothing
 once their literal arguments are accepted.
@@ -39,7 +41,7 @@ Stringish = Callable[[str, SqlType], SqlType | None]
 
 #: The functions of this module: none raises an error of its own (effects.own_kinds).
 NAMES = frozenset({"instr", "locate", "lpad", "rpad", "initcap", "reverse", "translate", "replace", "rlike",
-                   "regexp_replace", "regexp_extract"})
+                   "regexp_replace", "regexp_extract", "startswith", "endswith", "contains"})
 
 
 def instr(s: str, sub: str) -> int:
@@ -215,6 +217,9 @@ def specs(spec: Callable[..., Any], arity: Arity, stringish: Stringish) -> tuple
         spec("reverse", "null_stop", _plain(lambda s: s[::-1]), rule("reverse", 1, 1, STRING)),
         spec("translate", "null_stop", _plain(translate), rule("translate", 3, 3, STRING)),
         spec("replace", "null_stop", _plain(replace), rule("replace", 2, 3, STRING)),
+        spec("startswith", "null_stop", _plain(str.startswith), rule("startswith", 2, 2, BOOLEAN)),
+        spec("endswith", "null_stop", _plain(str.endswith), rule("endswith", 2, 2, BOOLEAN)),
+        spec("contains", "null_stop", _plain(lambda s, sub: sub in s), rule("contains", 2, 2, BOOLEAN)),
         regex("rlike"),
         regex("regexp_replace"),
         regex("regexp_extract"),
