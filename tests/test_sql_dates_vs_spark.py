@@ -59,14 +59,7 @@ QUERIES = [
     # scalar subqueries that may return several rows: none, one, two
     "SELECT k FROM w WHERE x > (SELECT v FROM u WHERE k = 2)",
     "SELECT k FROM w WHERE x > (SELECT v FROM u WHERE k = 9)",
-    pytest.param(
-        "SELECT k FROM w WHERE x > (SELECT v FROM u WHERE k = 1)",
-        marks=pytest.mark.xfail(
-            strict=True,
-            reason="known gap: PySpark raises SCALAR_SUBQUERY_TOO_MANY_ROWS as a Py4JJavaError that "
-            "rel_error_of_exception does not read (no condition), so replay takes it for a lost worker",
-        ),
-    ),
+    "SELECT k FROM w WHERE x > (SELECT v FROM u WHERE k = 1)",
 ]
 
 
