@@ -299,6 +299,9 @@ def column_method(col: CExpr, name: str, args: list[Value], kwargs: dict[str, Va
         return ColV(Call("rlike", (col, pattern), "RLIKE", loc=loc))
     if name == "like":  # Spark's name: "s LIKE a%" (columns.pretty)
         b, _ = sig("other").bind(name, args, kwargs, loc)
+        if not (isinstance(b["other"], PyV) and isinstance(b["other"].value, str)):
+            raise InputError("Column.like() takes a str pattern (with a Column, PySpark 4 raises "
+                             "PySparkTypeError [NOT_ITERABLE])", loc)
         return ColV(Call("like", (col, as_col_or_lit(b["other"], loc)), loc=loc))
     if name in _STRING_PREDICATES:
         b, _ = sig("other").bind(name, args, kwargs, loc)

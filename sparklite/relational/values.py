@@ -78,6 +78,13 @@ def rel_error_of_exception(exc: BaseException) -> RelError | None:
         except Exception:  # pragma: no cover - a broken py4j bridge
             condition = None
     cls = type(exc).__name__
+    java_exc = getattr(exc, "java_exception", None)
+    if not condition and java_exc is not None:  # a Py4JJavaError whose JVM exception has a condition
+        try:  # (SCALAR_SUBQUERY_TOO_MANY_ROWS arrives so: org.apache.spark.SparkException)
+            condition = java_exc.getCondition()
+            cls = str(java_exc.getClass().getSimpleName()) if condition else cls
+        except Exception:  # noqa: BLE001 - not a SparkThrowable, or a broken bridge: no outcome
+            condition = None
     if cls in _GENERIC_CLASSES:  # no Python class for this JVM exception: use the JVM's name
         java = _java_class_name(exc)
         if java:
