@@ -208,7 +208,8 @@ def run_one(path: Path, suite: str, workdir: Path, timeout: float, spark: SparkC
     row["renamed"]["sql"] = renamed
     if spark is not None:
         why = spark.same(suite, text, renamed)
-        row["renamed"]["spark"] = "same" if why is None else why
+        same = "same" if spark.error is None else f"same (both raise {spark.error})"
+        row["renamed"]["spark"] = why or same
         row["renamed"]["spark_rows"] = spark.rows if why is None else None
     return row
 
@@ -243,6 +244,7 @@ class SparkConfirm:
         self.loaded: str | None = None
         self.frames: dict[tuple[str, bool], dict[str, Any]] = {}
         self.rows = 0  # how many rows the last confirmed pair gave (on the random tables)
+        self.error: str | None = None  # or the error both raised
 
     def load(self, suite: str, empty: bool) -> None:
         import random
@@ -269,23 +271,30 @@ class SparkConfirm:
     def same(self, suite: str, left: str, right: str) -> str | None:
         """None when Spark shows the two queries alike (the same result columns and types, and the same
         rows on the seeded random tables), else why not."""
-        from collections import Counter
 
         for empty in (False,):
             self.load(suite, empty)
-            try:
-                a, b = self.spark.sql(left), self.spark.sql(right)
-                sa = [(f.name, f.dataType.simpleString()) for f in a.schema.fields]
-                sb = [(f.name, f.dataType.simpleString()) for f in b.schema.fields]
-                if sa != sb:
-                    return f"result columns differ: {sa} against {sb}"
-                ra, rb = Counter(map(tuple, a.collect())), Counter(map(tuple, b.collect()))
-            except Exception as exc:  # noqa: BLE001 - reported as the confirmation's outcome
-                return f"{type(exc).__name__}: {str(exc).splitlines()[0][:160]}"
-            if ra != rb:
-                return f"rows differ on {'empty' if empty else 'random'} tables"
-            self.rows = sum(ra.values())
+            outcomes = [self._run(left), self._run(right)]
+            if outcomes[0] != outcomes[1]:
+                return f"different outcomes on {'empty' if empty else 'random'} tables: {outcomes}"[:300]
+            kind, what, rows = outcomes[0]
+            self.rows = sum(rows.values()) if kind == "rows" else 0
+            self.error = "/".join(what) if kind == "error" else None
         return None
+
+
+    def _run(self, sql: str) -> tuple[str, Any, Any]:
+        """What Spark shows of ``sql``: ``("rows", columns, bag of rows)`` or ``("error", the exception's
+        class and Spark's error condition, None)`` (both queries raising alike is the same outcome)."""
+        from collections import Counter
+
+        try:
+            frame = self.spark.sql(sql)
+            columns = tuple((f.name, f.dataType.simpleString()) for f in frame.schema.fields)
+            return ("rows", columns, Counter(map(tuple, frame.collect())))
+        except Exception as exc:  # noqa: BLE001 - an error is an outcome to compare
+            condition = re.search(r"\[([A-Z_.]+)\]", str(exc))
+            return ("error", (type(exc).__name__, condition.group(1) if condition else ""), None)
 
 
 def _value(t: Any, rng: Any) -> Any:
@@ -345,7 +354,7 @@ def report(rows: list[dict[str, Any]], wall: float, timeout: float) -> str:
               + (", ".join(f"{m} {n}" for m, n in sorted(methods.items())) or "none") + ".", ""]
     confirmed = [r for r in rows if "spark" in r["renamed"]]
     if confirmed:
-        same = [r for r in confirmed if r["renamed"]["spark"] == "same"]
+        same = [r for r in confirmed if r["renamed"]["spark"].startswith("same")]
         lines += [f"Confirmed on Spark (`--spark`, local[2], seeded random rows): "
                   f"{len(same)} "
                   f"of {len(confirmed)} rewrites give the same result columns, types and rows as their "

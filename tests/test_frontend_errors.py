@@ -37,6 +37,8 @@ CASES: dict[str, tuple[str, type[InputError], int, int]] = {
                          U, 4, 21),
     "global": ("C = 0\n\ndef f(x):\n    global C\n    C += 1\n    return x\n\n"
                "def p(R):\n    return R.map(f)\n", U, 4, 5),
+    "imported module": ("import re\n\ndef p(R: 'RDD[str]'):\n    return R.flatMap(lambda l: re.split(' ', l))\n",
+                        U, 4, 32),
     "non-constant module variable": ("xs = []\n\ndef p(R: 'RDD[int]'):\n    return R.map(lambda x: x + xs[0])\n",
                                      U, 4, 32),
     "print": ("def f(x):\n    print(x)\n    return x\n\ndef p(R):\n    return R.map(f)\n", U, 2, 5),

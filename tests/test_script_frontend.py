@@ -440,7 +440,9 @@ def test_unsupported_driver_code_is_located():
     located(HEAD + "print('%.3d' % lines.count())\n", "%-format", 8, 7)
     located(HEAD + "try:\n    print(lines.count())\nexcept ValueError:\n    pass\n", "try", 8, 1)
     located(HEAD + "b = sc.broadcast(3)\nprint(lines.count())\n", "broadcast", 8, 8)
-    located(HEAD + "print(sc.textFile(sys.argv[1], 4).count())\n", "textFile arguments", 8, 7)
+    located(HEAD + "print(sc.textFile(sys.argv[1], 4, False).count())\n", "textFile arguments", 8, 7)
+    # minPartitions is read (tests/test_script_rdd_driver.py), but not a second count for HEAD's path
+    located(HEAD + "print(sc.textFile(sys.argv[1], 4).count())\n", "textFile minPartitions", 8, 7)
     located("import sys\nif len(sys.argv) != 3:\n    sys.exit(1)\nfrom pyspark import SparkContext\n"
             "print(SparkContext().textFile(sys.argv[1]).count())\n", "argument check", 2, 4)
 

@@ -25,7 +25,7 @@ from sparklite.errors import UnsupportedError
 from sparklite.values import Bag
 from verifier import check
 from verifier.core.script_check import ScriptPair, observably_differ
-from verifier.core.script_inputs import predict
+from verifier.core.script_inputs import predict, spark_partitions
 
 ROOT = Path(__file__).resolve().parent.parent
 MANIFEST = json.loads((ROOT / "cases" / "scripts" / "manifest.json").read_text())
@@ -421,3 +421,96 @@ def test_an_accumulator_is_refused_with_why():
         translate_script(src, "t.py")
     assert (info.value.loc.line, info.value.loc.col) == (5, 11)
     assert "side effect" in str(info.value)
+
+
+# --- textFile(path, minPartitions) -----------------------------------------------------------------
+
+MIN_PARTS = textwrap.dedent("""\
+    import sys
+    from pyspark import SparkContext
+    sc = SparkContext(appName="mp")
+    lines = sc.textFile(sys.argv[1], 4)
+    print("n", lines.getNumPartitions())
+    print(lines.map(len).fold(0, lambda a, b: a * 2 + b))
+    """)
+
+
+def test_min_partitions_is_how_the_file_is_cut():
+    """``textFile(p, 4)`` cuts the file into byte ranges of ``len // 4`` bytes (Spark 4, local[2],
+    docs/semantics-notes.md): the prediction uses that partitioning, not the default one (2)."""
+    sp = translate_script(MIN_PARTS, "mp.py")
+    [lines, count] = sp.sources
+    assert lines.kind == "text" and lines.slices == 4 and count.partitions_of == lines.param
+    # 4 lines of 3 bytes with their newlines: 12 bytes in ranges of 3; a range reads the lines starting
+    # in it after its first byte, up to and including its last: ["ab", "cd"], ["ef"], ["gh"], []
+    data = {lines.param: ["ab", "cd", "ef", "gh"]}
+    assert spark_partitions(sp, data)[lines.param] == (("ab", "cd"), ("ef",), ("gh",), ())
+    # fold's zero once per partition (6, 2, 2, 0), then on the driver: ((0*2+6)*2+2)*2+2)*2+0 = 60;
+    # Spark 4 prints the same (test_min_partitions_on_spark)
+    assert predict(sp, data) == ("n 4\n60\n",)
+    keyword = translate_script(MIN_PARTS.replace("], 4)", "], minPartitions=4)"), "mp.py")
+    assert keyword.sources[0].slices == 4
+    named = translate_script(MIN_PARTS.replace("], 4)", "], PARTS)").replace("sc = ", "PARTS = 4\nsc = "),
+                             "mp.py")
+    assert named.sources[0].slices == 4
+
+
+@pytest.mark.spark
+def test_min_partitions_on_spark(tmp_path):
+    """The script run by Spark prints what the interpreter predicts with ``textFile(p, 4)``'s ranges,
+    on the hand-checked file above and on one with lines of different lengths."""
+    from verifier.runtime.script_replay import ScriptJob, run_scripts
+
+    script = tmp_path / "mp.py"
+    script.write_text(MIN_PARTS)
+    sp = translate_script(MIN_PARTS, str(script))
+    files = {"a.txt": ["ab", "cd", "ef", "gh"], "b.txt": ["abcdefg", "", "x", "yz", "", "klmno", "p"]}
+    jobs = []
+    for name, lines in files.items():
+        (tmp_path / name).write_text("".join(f"{x}\n" for x in lines))
+        jobs.append(ScriptJob(str(script), (name,), str(tmp_path)))
+    runs = run_scripts(jobs, "local[2]")
+    for run, lines in zip(runs, files.values(), strict=True):
+        assert run.exception is None, run
+        assert "".join(f"{x}\n" for x in run.stdout_lines) == predict(sp, {sp.sources[0].param: lines})[0]
+def test_min_partitions_differing_between_scripts_sets_proofs_aside(tmp_path):
+    """Both scripts read the same file cut differently: no proof under one shared partitioning."""
+    from verifier.core.script_check import reading_difference
+    body = 'lines = sc.textFile(sys.argv[1]{})\nprint(lines.map(len).sum())\n'
+    head = "import sys\nfrom pyspark import SparkContext\nsc = SparkContext()\n"
+    left = translate_script(head + body.format(", 3"), "l.py")
+    right = translate_script(head + body.format(""), "r.py")
+    assert "minPartitions 3 by LEFT and default by RIGHT" in (reading_difference(left, right) or "")
+    assert reading_difference(left, left) is None
+
+
+@pytest.mark.parametrize("call", ["sc.textFile(sys.argv[1], 0)", "sc.textFile(sys.argv[1], n)",
+                                  "sc.textFile(sys.argv[1], 2, False)", "sc.textFile()",
+                                  "sc.textFile(sys.argv[1], m)"])
+def test_min_partitions_other_than_a_positive_constant_is_refused(call):
+    src = ("import sys\nfrom pyspark import SparkContext\nsc = SparkContext()\n"
+           f"n = len(sys.argv[1]); m = 2; m = 3\nprint({call}.count())\n")
+    with pytest.raises(UnsupportedError) as info:
+        translate_script(src, "bad.py")
+    assert info.value.loc.line == 5 and "textFile" in str(info.value)
+
+
+def test_one_path_read_with_two_partition_counts_is_refused():
+    src = ("import sys\nfrom pyspark import SparkContext\nsc = SparkContext()\n"
+           "print(sc.textFile(sys.argv[1]).count())\nprint(sc.textFile(sys.argv[1], 3).count())\n")
+    with pytest.raises(UnsupportedError) as info:
+        translate_script(src, "two.py")
+    assert info.value.loc.line == 5 and "two different partition counts" in str(info.value)
+
+
+def test_min_partitions_changing_a_partition_dependent_result_is_a_difference(tmp_path):
+    """A fold whose operator is not associative prints another number when the file is cut into more
+    ranges: not equivalent, with a note saying how each side reads the file."""
+    head = "import sys\nfrom pyspark import SparkContext\nsc = SparkContext()\n"
+    body = "print(sc.textFile(sys.argv[1]{}).map(len).fold(0, lambda a, b: a * 2 + b))\n"
+    (tmp_path / "l.py").write_text(head + body.format(", 3"))
+    (tmp_path / "r.py").write_text(head + body.format(""))
+    result = check(str(tmp_path / "l.py"), str(tmp_path / "r.py"), replay=False)
+    assert result.verdict == "not_equivalent"
+    validate(result.to_json())
+    assert any("read with sc.textFile(minPartitions=3)" in w for w in result.warnings), result.warnings

@@ -600,6 +600,8 @@ class Translator(CallsMixin):
         if node.id in info.opaque and isinstance(info.opaque[node.id], pyast.FunctionDef):
             raise self.unsupported("redefined function", f"'{node.id}' is defined more than once at module "
                                    "level", node)
+        if node.id in info.opaque and isinstance(info.opaque[node.id], (pyast.Import, pyast.ImportFrom)):
+            raise self.unsupported("imported module", _imported_note(node.id, info.opaque[node.id]), node)
         if node.id in info.opaque:
             raise self.unsupported("non-constant module variable", f"'{node.id}' is bound at module level to "
                                    "something other than a constant or a function", node)
@@ -809,3 +811,22 @@ class Translator(CallsMixin):
                                      loc)
             return Scalar(sl.Proj(base, index % len(base.elems), loc=loc))  # the whole tuple is evaluated
         return Scalar(PyIndex(base, index_expr, loc=loc))
+
+
+# Modules a function run by Spark may use but the kernel has no model of, with why (refused, never
+# approximated: Python's own module is what runs in an RDD task).
+_MODULE_NOTES = {
+    "re": "regular expressions (re.compile, re.split, re.sub, re.findall) have no model in the kernel",
+    "statistics": "statistics functions are not modelled (use sum(xs) / len(xs))",
+    "collections": "collections types are not modelled",
+}
+
+
+def _imported_note(name: str, stmt: pyast.AST) -> str:
+    """The message for a name imported at module level and used in a translated function: only ``math``
+    and ``operator`` are modelled; ``re`` and a few others say why."""
+    module = stmt.module if isinstance(stmt, pyast.ImportFrom) and stmt.module else name
+    root = module.split(".")[0]
+    why = _MODULE_NOTES.get(root, "only math and operator are modelled")
+    return f"'{name}' comes from the module '{module}' (imported at line {getattr(stmt, 'lineno', '?')}), " \
+           f"used in a function Spark runs: {why}"

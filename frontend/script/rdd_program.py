@@ -25,7 +25,8 @@ class Source:
     ``path`` is the path (or argument) expression as written (``sys.argv[1]``, ``'data/in.txt'``), what
     two scripts' sources are matched by; ``argv_index`` its position in ``sys.argv`` when it comes from
     there, ``literal_path`` the path when it is a string constant. ``slices`` is ``parallelize``'s
-    ``numSlices`` when given. ``loc`` is where the script reads it (the first time). Kind
+    ``numSlices`` (or ``textFile``'s ``minPartitions``) when given. ``loc`` is where the script reads it
+    (the first time). Kind
     ``"partitions"`` is an ``int`` input, the partition count of source ``partitions_of`` (what
     ``rdd.getNumPartitions()`` gives for an RDD whose partitions follow it): set from the partitioning
     of each run (``with_partition_counts``), the same symbolic value on both sides in a proof.

@@ -45,10 +45,8 @@ class _Rewriter(pyast.NodeTransformer):
             base = d.meta_of(f.value)
             if base is not None and base.kind == "context":
                 if f.attr == "textFile":
-                    if len(node.args) != 1 or node.keywords:
-                        raise d.error("textFile arguments", "textFile is supported with a path only "
-                                      "(minPartitions changes the partitioning and is not modelled)", node)
-                    return _name(d.text_source(node.args[0], "sc.textFile", node, preferred), node)
+                    return _name(d.text_source(node.args[0] if node.args else None, "sc.textFile", node,
+                                               preferred, _min_partitions(d, node)), node)
                 if f.attr == "parallelize":
                     return _name(d.literal_source(node, preferred), node)
                 if f.attr in _NOT_SOURCES:
@@ -162,3 +160,39 @@ class _Rewriter(pyast.NodeTransformer):
             raise self.d.error(f"use of {m.kind}", f"'{pyast.unparse(node)}' is used in a way script mode "
                                "does not understand here", node)
         return self.generic_visit(node)
+
+
+def _min_partitions(d: Any, call: pyast.Call) -> int | None:
+    """``sc.textFile(path, minPartitions)``'s positive constant ``minPartitions`` (positional or keyword),
+    or None when not given; a name bound once in the whole script, to an int constant, is that constant
+    (``HIGH_NUM_OF_PARTITIONS = 16``). It changes only how the file is cut into byte ranges
+    (``verifier.core.script_inputs.text_file_partitions``); anything else is refused."""
+    args = list(call.args)
+    kws = {k.arg: k.value for k in call.keywords}
+    if len(args) == 1 and set(kws) <= {"minPartitions"}:
+        n = kws.get("minPartitions")
+    elif len(args) == 2 and not kws:
+        n = args[1]
+    else:
+        raise d.error("textFile arguments", "textFile is supported with a path and an optional constant "
+                      "minPartitions only", call)
+    if n is None:
+        return None
+    n = _bound_once(d, n)
+    if not (isinstance(n, pyast.Constant) and type(n.value) is int and n.value >= 1):
+        raise d.error("textFile minPartitions", "textFile's minPartitions must be a positive constant", n)
+    return n.value
+
+
+def _bound_once(d: Any, node: pyast.expr) -> pyast.expr:
+    """The value of ``node`` when it is a name with exactly one binding in the script (no parameter,
+    loop target or second assignment anywhere: ``d.stores``), a plain ``name = <constant>``; else
+    ``node`` itself."""
+    if not (isinstance(node, pyast.Name) and d.stores.get(node.id) == 1):
+        return node
+    for stmt in pyast.walk(d.tree):
+        if isinstance(stmt, pyast.Assign) and len(stmt.targets) == 1 \
+                and isinstance(stmt.targets[0], pyast.Name) and stmt.targets[0].id == node.id \
+                and isinstance(stmt.value, pyast.Constant):
+            return stmt.value
+    return node

@@ -544,13 +544,26 @@ class StatementsMixin:
                 return preferred
         return self.fresh(base)
 
-    def text_source(self, path_node: pyast.expr, reader: str, at: pyast.AST, preferred: str | None) -> str:
+    def text_source(self, path_node: pyast.expr | None, reader: str, at: pyast.AST, preferred: str | None,
+                    min_partitions: int | None = None) -> str:
+        """The parameter of a text file read at ``at``; ``min_partitions`` is ``textFile``'s, kept in the
+        source's ``slices`` (one script reading one path with two partition counts is refused: its
+        sources are matched by path)."""
+        if path_node is None:
+            raise self.error("textFile arguments", "textFile is supported with a path and an optional "
+                             "constant minPartitions only", at)
         path, argv_index, literal = self.path_of(path_node)
+        key = f"text:{path}"
+        if key in self.source_keys:
+            known = next(s for s in self.sources if s.param == self.source_keys[key])
+            if known.slices != min_partitions:
+                raise self.error("textFile minPartitions", f"{path} is read with two different partition "
+                                 "counts", at)
 
         def make() -> Source:
             return Source(self.param_name(preferred, "lines"), "text", reader, path, self.loc(at), argv_index,
-                          literal)
-        param = self.source_param(f"text:{path}", make)
+                          literal, slices=min_partitions)
+        param = self.source_param(key, make)
         self.source_at[id(at)] = param
         return param
 

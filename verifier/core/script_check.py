@@ -40,6 +40,7 @@ from typing import Any
 from frontend.script.rdd_program import (
     ScriptProgram,
     Sink,
+    Source,
     fixed_inputs,
     input_files,
     path_name,
@@ -306,10 +307,10 @@ class ScriptPair:
 
     def other_readings(self, inputs: Mapping[str, Any]) -> list[str]:
         """A note for each file RIGHT reads into other partitions than LEFT (whose partitions the
-        counterexample shows): ``textFile`` against ``spark.read.text``."""
+        counterexample shows): ``textFile`` against ``spark.read.text``, or another ``minPartitions``."""
         left, right = self.layouts(inputs)
-        return [f"RIGHT reads {ls.path} with {rs.reader}, in the partitions {_json(right[ls.param])} (the "
-                f"partitions shown are LEFT's, read with {ls.reader})"
+        return [f"RIGHT reads {ls.path} with {_reading(rs)}, in the partitions {_json(right[ls.param])} (the "
+                f"partitions shown are LEFT's, read with {_reading(ls)})"
                 for ls, rs in zip(self.left.sources, self.right.sources, strict=True)
                 if ls.kind == "text" and left.get(ls.param) != right.get(ls.param)]
 
@@ -607,6 +608,11 @@ def observably_differ(left: ScriptProgram, lo: Outcome, right: ScriptProgram, ro
 # ---------------------------------------------------------------------------------------------------
 
 
+def _reading(s: Source) -> str:
+    """How a text source is read, for notes: its reader, with ``minPartitions`` when given."""
+    return f"{s.reader}(minPartitions={s.slices})" if s.slices else s.reader
+
+
 def reading_difference(left: ScriptProgram, right: ScriptProgram) -> str | None:
     """An input the two scripts partition differently (``textFile`` against ``spark.read.text``, another
     ``numSlices``), or None. The proof methods compare the two programs under the *same* partitioning
@@ -614,6 +620,9 @@ def reading_difference(left: ScriptProgram, right: ScriptProgram) -> str | None:
     for ls, rs in zip(left.sources, right.sources, strict=True):
         if ls.kind == "text" and ls.reader != rs.reader:
             return f"{ls.path} is read with {ls.reader} by LEFT and with {rs.reader} by RIGHT"
+        if ls.kind == "text" and ls.slices != rs.slices:
+            return f"{ls.path} is read with minPartitions {ls.slices or 'default'} by LEFT and " \
+                   f"{rs.slices or 'default'} by RIGHT"
         if ls.kind == "literal" and ls.slices != rs.slices:
             return f"the literal {ls.path} is parallelized into {ls.slices or 'the default number of'} " \
                    f"slices by LEFT and {rs.slices or 'the default number of'} by RIGHT"

@@ -104,7 +104,7 @@ def spark_partitions(sp: ScriptProgram, inputs: Mapping[str, Any], parallelism: 
                 # Spark 4: countByValue of spark.read.text(empty).rdd raises ValueError)
                 out[s.param] = (tuple(lines),) if lines else ()
             else:
-                out[s.param] = text_file_partitions(lines, min(parallelism, 2))
+                out[s.param] = text_file_partitions(lines, s.slices or min(parallelism, 2))
         elif s.kind == "literal":
             assert s.values is not None
             out[s.param] = parallelize_partitions(s.values, s.slices or parallelism)

@@ -71,7 +71,10 @@ def congruent_programs(pair: Pair, run: Run, what: str, assumptions: tuple[str, 
         return None
     with z3_watchdog(run.deadline):
         partition_warnings(pair.left, run, WARNING_PATIENCES)
-    return congruent_result(run, what, renamed(pair.left, pair.right), assumptions,
+    # the keys are read after type-dependent kernel passes: a type taken by default for an
+    # unannotated input is an assumption of this proof too (never "every input" silently)
+    assumed = tuple(dict.fromkeys(getattr(pair.left, "assumed", ()) + getattr(pair.right, "assumed", ())))
+    return congruent_result(run, what, renamed(pair.left, pair.right), assumptions + assumed,
                             nondeterminism(pair.left), stats)
 
 

@@ -289,9 +289,9 @@ class RddScriptKind:
         return lp.script is not None or rp.script is not None
 
     def congruent(self, lp: LoadedProgram, rp: LoadedProgram, run: Run) -> Result | None:
-        from frontend.script.canonical import rdd_script_key
-
         import dataclasses
+
+        from frontend.script.canonical import rdd_script_key
 
         sp, lp, rp = _script_pair(lp, rp, run)
         pair, _ = prepare_loaded(lp, rp, run, compare_results=False)
