@@ -11,8 +11,6 @@ from __future__ import annotations
 import textwrap
 from pathlib import Path
 
-import pytest
-
 from verifier import check
 
 _RDD_HEAD = """\
@@ -107,3 +105,43 @@ def test_rdd_script_harmless_sql_setting_still_accepted(tmp_path: Path) -> None:
     left = _PARTS.replace("CONF", '.config("spark.sql.shuffle.partitions", "4")')
     right = _PARTS.replace("CONF", "")
     assert _verdict(tmp_path, left, right)[0] == "equivalent"
+
+
+# -- FINDING 3: cross kind: Python's exact int / against Spark's DOUBLE division on BIGINT ----------
+
+_CROSS_DIV = '''\
+from typing import Annotated
+from pyspark import RDD
+from pyspark.sql import DataFrame
+from pyspark.sql import functions as F
+T = Annotated[DataFrame, "a BIGINT NOT NULL, b BIGINT NOT NULL"]
+
+def r(t: RDD[tuple[int, int]]):
+    return t.map(lambda x: (x[0], x[0] / x[1]))
+
+def d(t: T) -> DataFrame:
+    return t.select("a", (F.col("a") / F.col("b")).alias("c"))
+'''
+
+
+def test_cross_int_division_beyond_2_53_is_not_proved(tmp_path: Path) -> None:
+    """Spark 4 (local[2]) on rows (2**53 + 1, 3) and (1, 2**53 + 1): the RDD side gives
+    3002399751580331.0 and 1.1102230246251564e-16, the DataFrame side 3002399751580330.5 and
+    1.1102230246251565e-16. Before the fix the pair was ``equivalent`` (cross_terms, under the listed
+    assumption "integers divided with / are below 2**53"), because the search meant to break that
+    assumption first never tried a BIGINT beyond 2**53; now the boundary pool has 2**53 + 1."""
+    src = tmp_path / "pair.py"
+    src.write_text(_CROSS_DIV)
+    r = check(f"{src}::r", f"{src}::d", replay=False)
+    assert r.verdict == "not_equivalent", (r.verdict, r.method, r.reason)
+
+
+def test_cross_kind_runs_after_the_budget_merge(tmp_path: Path) -> None:
+    """``Run.step_end`` went with the budget branch (counted budgets) while the cross kind (bridge) and
+    congruence's partition warnings (congr) still called it: every RDD-vs-DataFrame check ended in
+    ``internal error: AttributeError: 'Run' object has no attribute 'step_end'``."""
+    src = tmp_path / "pair.py"
+    src.write_text(_CROSS_DIV.replace("x[0] / x[1]", "x[0] + 0").replace('(F.col("a") / F.col("b"))',
+                                                                        'F.col("a")'))
+    r = check(f"{src}::r", f"{src}::d", replay=False)
+    assert r.verdict == "equivalent", r.reason
