@@ -145,3 +145,36 @@ def test_cross_kind_runs_after_the_budget_merge(tmp_path: Path) -> None:
                                                                         'F.col("a")'))
     r = check(f"{src}::r", f"{src}::d", replay=False)
     assert r.verdict == "equivalent", r.reason
+
+
+# -- FINDING 4: notebooks: a %%time cell (or a %time line) was blanked with the code it runs ---------
+
+def _notebook(path: Path, cells: list[str]) -> str:
+    import json
+
+    nb = [{"cell_type": "code", "metadata": {}, "source": c, "outputs": [], "execution_count": None}
+          for c in cells]
+    path.write_text(json.dumps({"cells": nb, "metadata": {}, "nbformat": 4, "nbformat_minor": 5}))
+    return str(path)
+
+
+_NB = ["df = spark.range(3)\n", "%%time\nprint('MSG', df.count())\n", "df.show()\n"]
+
+
+def test_notebook_time_cell_is_not_dropped(tmp_path: Path) -> None:
+    """IPython runs a ``%%time`` cell's body (and prints what it prints, then the timings): these two
+    notebooks print ``A 3`` and ``B 3``. The notebook reader blanked every cell starting with ``%%``,
+    so the pair was ``equivalent`` by congruence; now a magic that runs code is refused."""
+    left = _notebook(tmp_path / "a.ipynb", [c.replace("MSG", "A") for c in _NB])
+    right = _notebook(tmp_path / "b.ipynb", [c.replace("MSG", "B") for c in _NB])
+    assert check(left, right, replay=False).verdict != "equivalent"
+    line = [c.replace("%%time\n", "%time ") for c in _NB]
+    left = _notebook(tmp_path / "c.ipynb", [c.replace("MSG", "A") for c in line])
+    right = _notebook(tmp_path / "d.ipynb", [c.replace("MSG", "B") for c in line])
+    assert check(left, right, replay=False).verdict != "equivalent"
+
+
+def test_notebook_harmless_magics_still_blanked(tmp_path: Path) -> None:
+    cells = ["%matplotlib inline\n", "%%bash\necho hi\n", *_NB[:1], "print('x', df.count())\n"]
+    path = _notebook(tmp_path / "a.ipynb", cells)
+    assert check(path, path, replay=False).verdict == "equivalent"
