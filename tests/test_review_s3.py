@@ -204,3 +204,22 @@ def test_scripts_with_different_masters_are_not_congruent(tmp_path: Path) -> Non
     sparkeq says ``equivalent`` (congruence). The same holds with SparkSession.builder.master(...)."""
     left, right = _MASTER.replace("MASTER", "local[1]"), _MASTER.replace("MASTER", "local[3]")
     assert _verdict(tmp_path, left, right)[0] != "equivalent"
+
+
+# -- FINDING 6: a DataFrame script that runs no job crashed the loader ----------------------------------
+
+def test_df_script_without_a_job_is_a_located_error(tmp_path: Path) -> None:
+    """A script that only prints its schema (printSchema, columns, dtypes) ended in ``internal error (a
+    bug in sparkeq): IndexError: tuple index out of range`` (``sp.actions[0]`` in the loader)."""
+    text = """\
+import sys
+from pyspark.sql import SparkSession
+spark = SparkSession.builder.appName("x").getOrCreate()
+df = spark.read.csv(sys.argv[1], header=True, schema="a INT, b STRING")
+df.printSchema()
+print(df.columns)
+spark.stop()
+"""
+    a = _write(tmp_path, "a.py", text)
+    r = check(a, a, replay=False)
+    assert r.verdict == "error" and "no Spark job" in r.reason, r.reason
