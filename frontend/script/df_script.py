@@ -508,7 +508,16 @@ class _ScriptTranslator(DataFrameTranslator):
 
     def logging_call(self, call: pyast.Call, stmt: pyast.stmt, env: Env) -> None:
         """``logging.info(...)``/``logging.basicConfig(...)``: a record goes to stderr or a log file, not
-        to the outputs; its arguments are still evaluated, and a job among them runs there."""
+        to the outputs; its arguments are still evaluated, and a job among them runs there. Logging told
+        to write elsewhere (``basicConfig(stream=sys.stdout)``, ``handlers=``) would print its records:
+        refused, else two scripts logging different text would be proved equivalent."""
+        for k in call.keywords:
+            dest = self.ev(k.value, env) if k.arg == "stream" else None
+            if k.arg is None or k.arg == "handlers" or k.arg == "stream" and not (
+                    isinstance(dest, ModV) and canonical(dest.path) == "sys.stderr"):
+                raise UnsupportedError("logging configured to write elsewhere than standard error (a stream "
+                                       "or handlers) is not understood in script mode: its records may be "
+                                       "printed output", self.loc(k.value), construct="logging")
         for a in [*call.args, *(k.value for k in call.keywords)]:
             v = self.ev(a, env)
             if isinstance(v, ActionV):

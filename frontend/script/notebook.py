@@ -15,7 +15,7 @@ import ast
 import json
 
 from sparklite.ast import Loc
-from sparklite.errors import InputError
+from sparklite.errors import InputError, UnsupportedError
 
 __all__ = ["GIVEN_SESSION", "given_session", "notebook_code"]
 
@@ -43,9 +43,27 @@ def notebook_code(text: str, filename: str) -> str:
         magic_cell = bool(lines) and lines[0].lstrip().startswith("%%")
         for line in lines:
             stripped = line.lstrip()
+            if stripped.startswith("%") and _magic_name(stripped) in CODE_MAGICS:
+                raise UnsupportedError(f"the IPython magic {stripped.split()[0]} runs Python code (its cell "
+                                       "or the rest of its line) that a notebook's output depends on: not "
+                                       "understood in script mode", Loc(filename, len(out) + 1, 1),
+                                       construct=stripped.split()[0])
             out.append("" if magic_cell or stripped.startswith(("%", "!")) else line)
         out.append("")
     return "\n".join(out) + "\n"
+
+
+CODE_MAGICS = frozenset({"time", "timeit", "capture", "prun", "python", "python3", "pypy", "debug", "run",
+                         "load", "script", "px", "autopx"})
+"""Magics whose argument is code IPython runs: blanking them would drop that code (``%%time`` above a
+cell that prints a count: two notebooks printing different counts would be proved equivalent), and
+``%%capture`` hides what its cell prints. Other magics (``%matplotlib``, ``%%bash``, ``%pip``) are
+blanked as before."""
+
+
+def _magic_name(line: str) -> str:
+    """``time`` for ``%%time ...`` or ``%time ...``."""
+    return line.lstrip("%").split(maxsplit=1)[0] if line.lstrip("%").strip() else ""
 
 
 def given_session(tree: ast.Module) -> bool:

@@ -495,6 +495,8 @@ class _Driver(PrintingMixin, StatementsMixin):
         if base.kind == "logger" or (base.kind == "module" and base.name == "logging"):
             if f.attr in _LOG_METHODS or f.attr in ("basicConfig", "setLevel", "addHandler",
                                                     "disable", "captureWarnings"):
+                if f.attr == "basicConfig":
+                    self.check_log_destination(call)
                 self.evaluate_args(call)
                 self.ignore(stmt, construct, "logging writes to standard error, which is not an output "
                             "compared (its arguments are still evaluated: a job in them runs, and may raise)")
@@ -511,6 +513,18 @@ class _Driver(PrintingMixin, StatementsMixin):
                 "stream": f"sys.{base.name}", "logger": "the logger"}.get(base.kind, base.name or base.kind)
         raise self.error(f"{base.kind}.{f.attr}", f"'{f.attr}' on {what} is not understood in script mode "
                          "(it may change the script's outputs)", f)
+
+    def check_log_destination(self, call: pyast.Call) -> None:
+        """``logging.basicConfig`` writes to standard error unless told otherwise: with
+        ``stream=sys.stdout`` (or handlers of its own) the log lines are printed text, an output that
+        script mode would otherwise drop (two scripts logging different messages would be proved
+        equivalent). Only the default stream, ``sys.stderr`` and a ``filename`` are understood."""
+        for k in call.keywords:
+            if k.arg == "handlers" or k.arg is None or k.arg == "stream" and not (
+                    self.meta_of(k.value) == _Meta("stream", "stderr")):
+                raise self.error("logging.basicConfig", "logging configured to write elsewhere than "
+                                 "standard error (a stream or handlers) is not understood in script mode: "
+                                 "its lines may be printed output", k.value)
 
     def evaluate_args(self, call: pyast.Call) -> None:
         """Logging and driver settings write no output, but Python evaluates their arguments (a job in

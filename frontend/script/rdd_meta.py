@@ -30,11 +30,17 @@ _PYSPARK_CLASSES = frozenset({"SparkSession", "SparkContext", "SparkConf"})
 _LOG_METHODS = frozenset({"debug", "info", "warning", "warn", "error", "critical", "exception", "log"})
 _BUILDER_METHODS = frozenset({"appName", "master", "config", "enableHiveSupport"})
 _CONF_METHODS = frozenset({"setAppName", "setMaster", "set", "setAll", "setIfMissing"})
-# configuration keys that do not change what an RDD job computes (memory, UI, logging, names; the SQL
-# settings do not reach RDD code, but will matter once DataFrame scripts are read)
+# configuration keys that do not change what an RDD job computes (memory, UI, logging, names). Of the
+# SQL settings only those that cannot reach an RDD job: not all of "spark.sql." -- an RDD read through
+# spark.read.text(p).rdd gets its partitions from spark.sql.files.* (maxPartitionBytes=1 splits a
+# 17-byte file into 17 partitions on Spark 4, and getNumPartitions() prints it), and ignoreCorruptFiles/
+# ignoreMissingFiles change which lines it reads
 _HARMLESS_CONF_PREFIXES = ("spark.ui.", "spark.app.name", "spark.executor.memory", "spark.driver.memory",
                            "spark.executor.cores", "spark.driver.cores", "spark.eventLog.", "spark.logConf",
-                           "spark.serializer", "spark.kryo", "spark.sql.", "spark.master",
+                           "spark.serializer", "spark.kryo", "spark.master",
+                           "spark.sql.shuffle.partitions", "spark.sql.adaptive.", "spark.sql.warehouse.dir",
+                           "spark.sql.session.timeZone", "spark.sql.ansi.enabled", "spark.sql.extensions",
+                           "spark.sql.execution.arrow.", "spark.sql.catalogImplementation",
                            "spark.driver.host", "spark.driver.bindAddress", "spark.local.dir",
                            "spark.python.worker.memory",
                            # the cores a cluster gives the job: ignored in local mode; elsewhere it sizes

@@ -196,6 +196,8 @@ class ExpressionsMixin:
                 return _E(R.Lit(f, DOUBLE, loc=loc), _java_double(f))
             if suffix == "bd" or "." in body:
                 d = decimal.Decimal(sign + body)
+                if d.is_zero():  # Java's BigDecimal has no -0: Spark reads -0.0 as 0.0 (CAST to STRING '0.0')
+                    d = d.copy_abs()
                 if d.as_tuple().exponent > 0:  # type: ignore[operator]
                     d = d.quantize(decimal.Decimal(1))
                 return _E(R.Lit(d, build.decimal_type_of(d), loc=loc), _decimal_str(d))

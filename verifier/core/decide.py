@@ -165,7 +165,7 @@ def partition_warnings(program: Any, run: Run, patiences: float) -> None:
 
     try:
         checks = pi.check_program(program, run.method_options())
-        _dependence_warnings("LEFT", program, checks, run, run.step_end(patiences))
+        _dependence_warnings("LEFT", program, checks, run, run.deadline)
     except OutOfTime:
         run.said.append("partition independence: stopped (out of time); only warnings were at stake")
     except Exception as exc:  # noqa: BLE001 - only warnings are at stake

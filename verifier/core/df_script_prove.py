@@ -139,10 +139,7 @@ class _Prover:
                         )
         for ls in left.sources:
             if ls.inferred:
-                self.assume(
-                    f"{ls.path} is read without a schema: Spark infers the one declared for it ({ls.schema}) "
-                    "from every input file"
-                )
+                self.assume(inferred_source(ls))
         if files:
             self.assume(
                 "every input file is read as the same table by every query of both scripts (PERMISSIVE "
@@ -337,3 +334,9 @@ def _action(kind: tuple[str, int | None]) -> str:
 
 def _types(rel: R.Rel) -> str:
     return ", ".join(str(f.type) for f in rel.schema.fields)
+
+
+def inferred_source(source: Any) -> str:
+    """The assumption a proof over a source read without a schema rests on (a proof's or congruence's)."""
+    return (f"{source.path} is read without a schema: Spark infers the one declared for it ({source.schema}) "
+            "from every input file")

@@ -94,6 +94,9 @@ def _load_df_script(source: str, path: str, function: str | None, schemas: Schem
     if function is not None and not _drives(source, path, function):
         return None
     sp = translate_df_script(source, path, entry=function, schemas=schemas)
+    if not sp.actions:  # only printSchema()/columns printed: nothing for the kinds to hold (an IndexError)
+        raise InputError("the DataFrame script runs no Spark job (no action, show or write): script mode "
+                         "compares scripts by the jobs they run", Loc(path, 1, 1))
     return LoadedProgram(sp.actions[0], "script", path=path, function=function, source=source,
                          script=sp)  # type: ignore[arg-type]
 

@@ -378,8 +378,8 @@ def value_pool(t: SqlType, constants: Sequence[tuple[SqlType, Any]]) -> list[Any
     neighbours, where a comparison with a literal flips)."""
     if isinstance(t, IntegralType):
         pool = [0, 1, -1, 2, t.max, t.min]
-        if t == BIGINT:
-            pool += [INT.max, INT.max + 1, INT.min]
+        if t == BIGINT:  # 2**53 + 1: the first integer a DOUBLE does not hold (Spark's / converts to one)
+            pool += [INT.max, INT.max + 1, INT.min, 2 ** 53 + 1, -(2 ** 53 + 1)]
         for _, v in constants:
             if isinstance(v, int) and not isinstance(v, bool) or isinstance(v, Decimal) and v == int(v):
                 for w in (int(v), int(v) + 1, int(v) - 1):

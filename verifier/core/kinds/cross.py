@@ -45,9 +45,9 @@ from verifier.core.run import CheckOptions, Run, load_both, plain_reason, with_w
 from verifier.core.services import NO_REPLAYER, Services
 
 METHOD = "cross_bounded"
-QUICK_PATIENCES = 0.5
 QUICK_CANDIDATES = 120
 SEARCH_PATIENCES = 1.5
+TRIES_PER_PATIENCE = 1000  # candidates per patience: counted, not timed (issue 24), as the relational kind
 PROOF_PATIENCES = 2.0
 
 
@@ -75,8 +75,7 @@ def check_cross(lp: LoadedProgram, rp: LoadedProgram, run: Run) -> Result:
     run.warnings.extend(w for w in c.warnings if w not in run.warnings)
     stats: dict[str, Any] = {"cross": {"rdd_left": rdd_left}}
     # a first, short search: the boundary values break the proof's assumptions (overflow, exactness)
-    until = min(run.deadline, run.step_end(QUICK_PATIENCES))
-    found = search(c, rdd, rel, until=until, seed=run.options.seed, limit=QUICK_CANDIDATES)
+    found = search(c, rdd, rel, until=run.deadline, seed=run.options.seed, limit=QUICK_CANDIDATES)
     if found.found is None and found.pending is None:
         proof = _prove(c, rdd, rel, run)
         if proof[0]:
@@ -84,8 +83,8 @@ def check_cross(lp: LoadedProgram, rp: LoadedProgram, run: Run) -> Result:
             return run.result("equivalent", method=method, reason=explanation, explanation=explanation,
                               assumptions=assumptions, stats={**stats, "proof": method, "tried": found.tried})
         why_not = proof[1]
-        until = min(run.deadline, run.step_end(SEARCH_PATIENCES))
-        found = search(c, rdd, rel, until=until, seed=run.options.seed + 1)
+        found = search(c, rdd, rel, until=run.deadline, seed=run.options.seed + 1,
+                       limit=run.steps(TRIES_PER_PATIENCE, SEARCH_PATIENCES))
     else:
         why_not = "not attempted: the search found a difference first"
     stats["tried"] = found.tried
@@ -111,8 +110,7 @@ def _prove(c: Correspondence, rdd: A.Program, rel: R.RelProgram, run: Run
     """(proved?, method or why not, explanation, assumptions) from the bridge and the relational prover."""
     from verifier.core.methods import cross_terms
 
-    until = min(run.deadline, run.step_end(PROOF_PATIENCES))
-    return cross_terms.run(c, rdd, rel, until=until)
+    return cross_terms.run(c, rdd, rel, timeout_s=PROOF_PATIENCES * run.patience(), until=run.deadline)
 
 
 def _json_view(outcome: Any) -> Any:

@@ -37,16 +37,21 @@ def check_df_scripts(lp: Any, rp: Any, run: Run) -> Result:
     import dataclasses
 
     left: DfScriptProgram = lp.script
-    for side, sp in (("LEFT", left), ("RIGHT", rp.script)):
-        for what, loc in sp.opaque:
-            note = (f"nondeterministic output excluded from the comparison: {what} printed at {loc} ({side})")
-            if note not in run.warnings:
-                run.warnings.append(note)
+    _opaque_warnings(left, rp.script, run)
     result = _decide(left, rp.script, run)
     ignored = tuple(
         i.to_json(side) for side, sp in (("left", left), ("right", rp.script)) for i in sp.ignored
     )
     return dataclasses.replace(result, ignored_statements=ignored) if ignored else result
+
+
+def _opaque_warnings(left: DfScriptProgram, right: DfScriptProgram, run: Run) -> None:
+    """Warn about each printed value excluded from the comparison (a proof's and congruence's)."""
+    for side, sp in (("LEFT", left), ("RIGHT", right)):
+        for what, loc in sp.opaque:
+            note = (f"nondeterministic output excluded from the comparison: {what} printed at {loc} ({side})")
+            if note not in run.warnings:
+                run.warnings.append(note)
 
 
 def _decide(left: DfScriptProgram, right_sp: DfScriptProgram, run: Run) -> Result:
@@ -276,10 +281,13 @@ def congruent_df_scripts(lp: LoadedProgram, rp: LoadedProgram, run: Run) -> Resu
     """``equivalent`` by congruence (``verifier.core.congruence``) when the aligned scripts read the same
     inputs alike, write the same sinks and run actions whose plans are equal up to inner names
     (``frontend.script.canonical``); else None, and the proof and search decide."""
+    import dataclasses
+
     from frontend.script.canonical import df_script_key
     from frontend.script.df_program import align_df_sources
     from sparklite.relational.canonical import nondeterminism, renamed
     from verifier.core.congruence import congruent_result
+    from verifier.core.df_script_prove import inferred_source
 
     if not (_df_script(lp) and _df_script(rp)):
         return None
@@ -287,13 +295,19 @@ def congruent_df_scripts(lp: LoadedProgram, rp: LoadedProgram, run: Run) -> Resu
     right = align_df_sources(left, rp.script)
     if df_script_key(left) != df_script_key(right):
         return None
+    _opaque_warnings(left, rp.script, run)
     n = left.argv_length - 1
     args = ", ".join(f"sys.argv[{i}]" for i in range(1, n + 1)) or "none"
     assumed = [f"both scripts are run with the {n} command-line argument(s) they use ({args})"]
+    assumed += [inferred_source(s) for s in left.sources if s.inferred]
     caveats = [c for a in left.actions for c in nondeterminism(a.body)]
     names = [p for a, b in zip(left.actions, right.actions, strict=True) for p in renamed(a.body, b.body)]
-    return congruent_result(run, "scripts", names, assumed, caveats,
-                            {"script": describe(left, right), "df_script": True})
+    result = congruent_result(run, "scripts", names, assumed, caveats,
+                              {"script": describe(left, right), "df_script": True})
+    # the statements shown not to matter are listed as check_df_scripts lists them (docs/scripts.md)
+    ignored = tuple(i.to_json(side) for side, sp in (("left", left), ("right", rp.script))
+                    for i in sp.ignored)
+    return dataclasses.replace(result, ignored_statements=ignored) if ignored else result
 
 
 def _replay_df_scripts(items: Sequence[tuple[Result, Any, Any]], opts: CheckOptions, services: Services

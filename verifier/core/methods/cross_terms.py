@@ -12,7 +12,6 @@ an integral one stays a difference (``2.0`` is not ``2`` to Python's eyes when p
 
 from __future__ import annotations
 
-import time
 from typing import TYPE_CHECKING
 
 from sparklite import ast as A
@@ -27,9 +26,10 @@ if TYPE_CHECKING:
 NAME = "cross_terms"
 
 
-def run(c: Correspondence, rdd: A.Program, rel: R.RelProgram, *, until: float
+def run(c: Correspondence, rdd: A.Program, rel: R.RelProgram, *, timeout_s: float, until: float
         ) -> tuple[bool, str, str, tuple[str, ...]]:
-    """(proved?, the method or why not, the explanation, the assumptions)."""
+    """(proved?, the method or why not, the explanation, the assumptions); ``timeout_s`` is the
+    prover's patience (a resource limit, issue 24), ``until`` only the check's hard cap."""
     tables = {lk.rdd: (next(tp for tp in rel.params if tp.name == lk.table), lk.tuple_elem) for lk in c.links}
     if any(any(lk.optional) for lk in c.links):
         return False, "the bridge does not carry None (Optional fields) across the kernels", "", ()
@@ -40,7 +40,7 @@ def run(c: Correspondence, rdd: A.Program, rel: R.RelProgram, *, until: float
     except Exception as exc:  # noqa: BLE001 - the relational typing rules refused a bridged term
         return False, f"the RDD program could not be carried into the relational kernel: {exc}", "", ()
     left, right = python_typed(bridged), python_typed(rel)
-    proof = rel_terms.run(left, right, timeout_s=max(0.05, until - time.monotonic()), until=until,
+    proof = rel_terms.run(left, right, timeout_s=timeout_s, until=until,
                           ignore_names=True)
     if isinstance(proof, Inconclusive | NotApplicable):
         why = f"the RDD program carried into the relational kernel is not proved equal: {proof.reason}"
