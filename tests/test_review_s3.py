@@ -194,11 +194,6 @@ sc.stop()
 """
 
 
-@pytest.mark.xfail(strict=True, reason="open: script mode ignores the master URL (SparkContext(master), "
-                   "builder.master, setMaster, spark.master), but local[N] sets sc.defaultParallelism, hence "
-                   "the slices of parallelize() without numSlices (and textFile's default minPartitions): "
-                   "both scripts' sources are given the same partitioning. Needs the master recorded in the "
-                   "script program and compared when aligning sources (or the proof set aside)")
 def test_scripts_with_different_masters_are_not_congruent(tmp_path: Path) -> None:
     """Spark 4 prints 12 with local[1] (one slice: 1 + (1 + 10)) and 14 with local[3] (three slices);
     sparkeq says ``equivalent`` (congruence). The same holds with SparkSession.builder.master(...)."""

@@ -34,7 +34,7 @@ source line (kept for reports), the parameter name the translator chose for a so
 
 def rdd_script_key(sp: ScriptProgram, kernel: sl.Program) -> Key:
     """``sp`` (aligned) with ``kernel``, its program after the checker's passes, up to renaming."""
-    return ("RddScript", sp.argv_length, tuple(_fields(s) for s in sp.sources),
+    return ("RddScript", sp.argv_length, sp.master, tuple(_fields(s) for s in sp.sources),
             tuple(_fields(s) for s in sp.sinks), program_key(kernel))
 
 

@@ -84,6 +84,10 @@ class _Driver(PrintingMixin, StatementsMixin):
     ordered_dicts: dict[str, pyast.expr] = field(default_factory=dict)  # name -> the sorted(...) it keeps
     lineage: dict[str, str] = field(default_factory=dict)  # RDD name -> the source its partitions follow
     source_at: dict[int, str] = field(default_factory=dict)  # id(source call) -> its parameter
+    # the master URLs the script sets (their source text): local[N] sets the default parallelism, hence
+    # the slices of parallelize() and textFile() without a count, so two scripts with different masters
+    # do not read their inputs alike (script_check.reading_difference, the congruence key)
+    masters: set[str] = field(default_factory=set)
 
     def __post_init__(self) -> None:
         self.lines = self.text.splitlines()
@@ -215,6 +219,10 @@ class _Driver(PrintingMixin, StatementsMixin):
             callee = self.meta_of(f)
             if callee is not None and callee.kind == "class":
                 if callee.name == "SparkContext":
+                    master = node.args[0] if node.args else next(
+                        (k.value for k in node.keywords if k.arg == "master"), None)
+                    if master is not None:
+                        self.masters.add(pyast.unparse(master))
                     return _CONTEXT
                 if callee.name == "SparkConf":
                     return _Meta("conf")
@@ -237,7 +245,13 @@ class _Driver(PrintingMixin, StatementsMixin):
         return None
 
     def check_config(self, call: pyast.Call, method: str) -> None:
-        """A configuration setting is accepted when it cannot change what an RDD job computes."""
+        """A configuration setting is accepted when it cannot change what an RDD job computes (the
+        master is recorded: it sets the default parallelism)."""
+        if method in ("master", "setMaster") and call.args:
+            self.masters.add(pyast.unparse(call.args[0]))
+        if method in ("config", "set", "setIfMissing") and len(call.args) > 1 \
+                and _str_const(call.args[0]) == "spark.master":
+            self.masters.add(pyast.unparse(call.args[1]))
         if method in ("config", "set", "setIfMissing") and call.args:
             key = _str_const(call.args[0])
             if key is None or not key.startswith(_HARMLESS_CONF_PREFIXES):
@@ -627,7 +641,8 @@ class _Driver(PrintingMixin, StatementsMixin):
         program = self.drop_format_jobs(program)
         sinks = tuple(self.refine(k, program) for k in sinks)
         return ScriptProgram(program, tuple(self.sources), sinks, self.argv_length, self.filename, self.entry,
-                             tuple(self.ignored.values()), tuple(sorted(self.masks)))
+                             tuple(self.ignored.values()), tuple(sorted(self.masks)),
+                             master=" / ".join(sorted(self.masters)) or None)
 
     def result_items(self, anchor: pyast.AST) -> tuple[list[str], list[Sink]]:
         """The program's result: one item per sink, except that consecutive printed texts are one item

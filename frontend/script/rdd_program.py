@@ -134,6 +134,7 @@ class ScriptProgram:
     entry: str | None = None
     ignored: tuple[Ignored, ...] = ()
     masks: tuple[str, ...] = ()  # placeholders of MASKS the printed text holds
+    master: str | None = None  # the master URL the script sets (source text), None when it sets none
 
     def source(self, param: str) -> Source:
         for s in self.sources:

@@ -616,7 +616,11 @@ def _reading(s: Source) -> str:
 def reading_difference(left: ScriptProgram, right: ScriptProgram) -> str | None:
     """An input the two scripts partition differently (``textFile`` against ``spark.read.text``, another
     ``numSlices``), or None. The proof methods compare the two programs under the *same* partitioning
-    of every input, which is then not what Spark runs."""
+    of every input, which is then not what Spark runs. Two different masters are such a difference:
+    ``local[N]`` sets the default parallelism, the slices of every input read without a count."""
+    if left.master != right.master:
+        return f"LEFT sets the master {left.master or '(none)'} and RIGHT {right.master or '(none)'}: " \
+               "the default parallelism, hence the partitions of the inputs, may differ"
     for ls, rs in zip(left.sources, right.sources, strict=True):
         if ls.kind == "text" and ls.reader != rs.reader:
             return f"{ls.path} is read with {ls.reader} by LEFT and with {rs.reader} by RIGHT"
