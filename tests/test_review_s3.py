@@ -11,8 +11,6 @@ from __future__ import annotations
 import textwrap
 from pathlib import Path
 
-import pytest
-
 from verifier import check
 
 _RDD_HEAD = """\
