@@ -92,7 +92,8 @@ def _sqlsolver(work: Path) -> list[Pair]:
 
 def all_pairs(work: Path, sqlsolver: bool, only: str | None) -> list[Pair]:
     pairs = _cases() + _bench(work) + (_sqlsolver(work) if sqlsolver else [])
-    return [p for p in pairs if only is None or p["id"].startswith(only)]
+    prefixes = tuple(only.split(",")) if only else ("",)
+    return [p for p in pairs if p["id"].startswith(prefixes)]
 
 
 def run_all(out_file: Path, timeout: float, sqlsolver: bool, only: str | None) -> None:
@@ -159,7 +160,8 @@ CONDITIONS = ("idle", "loaded", "one-core")
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--timeout", type=float, default=60.0, help="each check's hard cap (default 60)")
-    parser.add_argument("--only", default=None, help="only pairs whose id starts with this (e.g. df/)")
+    parser.add_argument("--only", default=None,
+                        help="only pairs whose id starts with one of these (comma-separated: df/,bench/)")
     parser.add_argument("--sqlsolver", action="store_true", help="also the SQLSolver corpus (127 pairs)")
     parser.add_argument("--out", default=None, help="keep each condition's verdicts (JSON) here")
     parser.add_argument("--conditions", default=",".join(CONDITIONS),
