@@ -162,3 +162,13 @@ def test_exclude_skips_paths(repo: Path, capsys: pytest.CaptureFixture[str]) -> 
     (repo / "jobs.py").write_text(module(EARLY_FILTER_WRONG))
     code, data = hook_json(capsys)
     assert code == 0 and data["results"] == []
+
+
+def test_effort_reaches_the_hook_and_is_checked(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # issue 24: the deterministic budgets' --effort is an option of the hook as of check
+    commit(repo, {"jobs.py": module(LATE_FILTER, SCALE_OLD)})
+    (repo / "jobs.py").write_text(module(EARLY_FILTER_WRONG, SCALE_OLD))
+    code, out, _ = hook(capsys, "--explain", "--effort", "4")
+    assert code == 0 and "effort 4" in flat(out)
+    code, out, err = hook(capsys, "--effort", "0")
+    assert code == 3 and "--effort must be a positive number" in flat(out + err)

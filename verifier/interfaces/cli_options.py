@@ -95,6 +95,9 @@ def add_hook_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--schema", action="append", default=[], metavar="FILE.sql|NAME=DDL",
                         help="schemas of DataFrame parameters and SQL tables (repeatable), after those of "
                              "[tool.sparkeq]")
+    parser.add_argument("--effort", type=float, default=None, metavar="N",
+                        help="multiply each check's deterministic solver budget and counted searches by N "
+                             "(default 1), as `sparkeq check --effort`")
     parser.add_argument("--explain", action="store_true",
                         help="say what the hook would check and what blocks a commit (the policy and "
                              "where each setting comes from), without checking anything")

@@ -80,6 +80,7 @@ class HookOptions:
     replay: bool = True
     master: str = "local[2]"
     timeout: float | None = None
+    effort: float | None = None  # check's --effort: scales the deterministic budgets (None: 1)
     replay_timeout: float = HOOK_REPLAY_TIMEOUT
     unsupported: str = "block"
     from_ref: str | None = None
@@ -206,10 +207,18 @@ def options_of(args: argparse.Namespace, env: Mapping[str, str] | None = None) -
     return HookOptions(
         rev=args.rev or "HEAD", staged=args.staged and to_ref is None,
         strict=pick(args.strict, config.strict, False), replay=pick(args.replay, config.replay, True),
-        master=args.master, timeout=pick(args.timeout, config.timeout, None),
+        master=args.master, timeout=pick(args.timeout, config.timeout, None), effort=_effort(args),
         replay_timeout=pick(args.replay_timeout, config.replay_timeout, HOOK_REPLAY_TIMEOUT),
         unsupported=pick(args.unsupported, config.unsupported, "block"), from_ref=from_ref, to_ref=to_ref,
         schemas=tuple(args.schema), config=config)
+
+
+def _effort(args: argparse.Namespace) -> float | None:
+    """``--effort``, checked as ``sparkeq check`` checks it (a positive number)."""
+    effort = getattr(args, "effort", None)
+    if effort is not None and not 0 < effort < float("inf"):  # also rejects nan
+        raise HookError("--effort must be a positive number")
+    return effort
 
 
 def decision(report: FunctionReport, options: HookOptions) -> str | None:
@@ -397,7 +406,7 @@ def _check_function(name: str, old_src: str, old_label: str, new_src: str, new_l
         return Result("unknown", reason="the old version cannot be analysed by sparkeq, so there is nothing "
                       f"to compare the new one with: {old_lp}"), None
     result = check(old_lp, new_lp, replay=False, master=options.master, timeout=options.timeout,
-                   config=False)
+                   effort=options.effort, config=False)
     return result, (old_lp, new_lp)
 
 
@@ -776,7 +785,8 @@ def explain(files: Sequence[str], options: HookOptions) -> int:
         "sparkeq hook: what it does",
         f"  compares {old_side} (old) with {new_side} (new)",
         f"  configuration: {config.path or 'none ([tool.sparkeq] in pyproject.toml, docs/config.md)'}",
-        f"  per-function check time limit: {options.timeout or 60:g} s",
+        f"  per-function check time limit: {options.timeout or 60:g} s (a hard cap; the verdicts' budgets "
+        f"are deterministic, effort {options.effort or 1:g}: --effort)",
         "  replay of counterexamples on Spark: "
         + (f"on, at most {options.replay_timeout:g} s for the whole run (JVM start included); past it "
            "the verdict stays, 'not replayed: timed out'" if options.replay else "off (--no-replay)"),
