@@ -7,7 +7,6 @@ import json
 import subprocess
 import sys
 import textwrap
-import time
 from pathlib import Path
 
 import pytest
@@ -109,24 +108,21 @@ def test_unknown_exit_2_with_reason(tmp_path: Path) -> None:
         assert data["verdict"] == "unknown" and data["reason"]
 
 
-def test_cold_start_is_fast_and_lazy_about_spark(tmp_path: Path) -> None:
+def test_cold_start_is_lazy_about_spark(tmp_path: Path) -> None:
+    # what makes a start slow is an import, so that is what is asserted (no wall-clock bound: issue 24,
+    # no test depends on the machine's speed; bench/startup.py measures the times)
     left = sl(tmp_path, "l.sl", "map(lambda x -> x + 1)(R)")
     right = sl(tmp_path, "r.sl", "map(lambda x -> x + 2)(R)")
     code = textwrap.dedent(f"""
-        import sys, time
-        t0 = time.perf_counter()
+        import sys
         from verifier.interfaces.cli import main
         rc = main(["check", {left!r}, {right!r}, "--json", "--no-replay"])
-        print("pyspark" in sys.modules, time.perf_counter() - t0, file=sys.stderr)
+        print("pyspark" in sys.modules, file=sys.stderr)
         sys.exit(rc)
     """)
-    started = time.perf_counter()
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=ROOT)
-    wall = time.perf_counter() - started
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600, cwd=ROOT)
     assert proc.returncode == 1, proc.stderr
-    loaded, seconds = proc.stderr.strip().splitlines()[-1].split()
-    assert loaded == "False"  # no pyspark import without replay
-    assert float(seconds) < 10 and wall < 20
+    assert proc.stderr.strip().splitlines()[-1] == "False"  # no pyspark import without replay
 
 
 def test_importing_verifier_is_light() -> None:
