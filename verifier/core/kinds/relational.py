@@ -51,12 +51,9 @@ def is_relational(loaded: LoadedProgram) -> bool:
 def check_relational(lp: LoadedProgram, rp: LoadedProgram, run: Run) -> Result:
     from sparklite.errors import InputError
 
-    if not (is_relational(lp) and is_relational(rp)):
-        which = "LEFT" if not is_relational(lp) else "RIGHT"
-        return run.result("error", reason=f"{which} is an RDD program and the other a DataFrame/SQL program: "
-                          "sparkeq compares RDD programs with RDD programs and DataFrame/SQL programs with "
-                          "DataFrame/SQL programs")
     left, right = lp.program, rp.program
+    # an RDD side against a DataFrame/SQL side is the cross kind's (asked first in KINDS), a script the
+    # script kinds': only two DataFrame/SQL programs reach this kind
     assert isinstance(left, R.RelProgram) and isinstance(right, R.RelProgram)
     try:
         left, right, names = align(left, right)
@@ -265,8 +262,8 @@ def _replay_relational(result: Result, left: Any, right: Any, run: Run) -> Resul
 
 
 class RelationalKind:
-    """Two DataFrame/SQL programs (``verifier.core.kind.ProgramKind``); one against an RDD program is an
-    error."""
+    """Two DataFrame/SQL programs (``verifier.core.kind.ProgramKind``); one against an RDD program is the
+    cross kind's, asked before this one."""
 
     name = "relational"
 
