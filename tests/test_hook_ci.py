@@ -171,4 +171,4 @@ def test_effort_reaches_the_hook_and_is_checked(repo: Path, capsys: pytest.Captu
     code, out, _ = hook(capsys, "--explain", "--effort", "4")
     assert code == 0 and "effort 4" in flat(out)
     code, out, err = hook(capsys, "--effort", "0")
-    assert code == 3 and "--effort must be a positive number" in flat(out + err)
+    assert code == 3 and "argument --effort: must be a positive number" in flat(out + err)

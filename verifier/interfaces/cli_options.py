@@ -53,12 +53,21 @@ HOOK_REPLAY_TIMEOUT = 60.0
 
 def seconds(text: str) -> float:
     """A positive, finite number of seconds (checked before anything heavy is imported)."""
+    return _positive(text, "a number of seconds", "a positive number of seconds")
+
+
+def effort_factor(text: str) -> float:
+    """``--effort``: a positive, finite multiplier of the deterministic budgets (``check`` and ``hook``)."""
+    return _positive(text, "a number", "a positive number")
+
+
+def _positive(text: str, what: str, positive: str) -> float:
     try:
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+        raise argparse.ArgumentTypeError(f"{text!r} is not {what}") from None
     if not 0 < value < float("inf"):  # also rejects nan
-        raise argparse.ArgumentTypeError("must be a positive number of seconds")
+        raise argparse.ArgumentTypeError(f"must be {positive}")
     return value
 
 
@@ -95,7 +104,7 @@ def add_hook_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--schema", action="append", default=[], metavar="FILE.sql|NAME=DDL",
                         help="schemas of DataFrame parameters and SQL tables (repeatable), after those of "
                              "[tool.sparkeq]")
-    parser.add_argument("--effort", type=float, default=None, metavar="N",
+    parser.add_argument("--effort", type=effort_factor, default=None, metavar="N",
                         help="multiply each check's deterministic solver budget and counted searches by N "
                              "(default 1), as `sparkeq check --effort`")
     parser.add_argument("--explain", action="store_true",

@@ -207,18 +207,11 @@ def options_of(args: argparse.Namespace, env: Mapping[str, str] | None = None) -
     return HookOptions(
         rev=args.rev or "HEAD", staged=args.staged and to_ref is None,
         strict=pick(args.strict, config.strict, False), replay=pick(args.replay, config.replay, True),
-        master=args.master, timeout=pick(args.timeout, config.timeout, None), effort=_effort(args),
+        master=args.master, timeout=pick(args.timeout, config.timeout, None),
+        effort=getattr(args, "effort", None),
         replay_timeout=pick(args.replay_timeout, config.replay_timeout, HOOK_REPLAY_TIMEOUT),
         unsupported=pick(args.unsupported, config.unsupported, "block"), from_ref=from_ref, to_ref=to_ref,
         schemas=tuple(args.schema), config=config)
-
-
-def _effort(args: argparse.Namespace) -> float | None:
-    """``--effort``, checked as ``sparkeq check`` checks it (a positive number)."""
-    effort = getattr(args, "effort", None)
-    if effort is not None and not 0 < effort < float("inf"):  # also rejects nan
-        raise HookError("--effort must be a positive number")
-    return effort
 
 
 def decision(report: FunctionReport, options: HookOptions) -> str | None:
