@@ -567,7 +567,8 @@ ERRORS = [
     ("SELECT a FROM t WHERE b", AnalysisError, (1, 23)),
     ("SELECT a FROM t WHERE b AND TRUE", AnalysisError, (1, 23)),
     ("SELECT a FROM t UNION SELECT a, c FROM u", AnalysisError, (1, 17)),
-    ("SELECT row_number() OVER (ORDER BY a) FROM t", UnsupportedError, (1, 8)),
+    ("SELECT sum(a) OVER (ORDER BY a RANGE BETWEEN 1 PRECEDING AND CURRENT ROW) FROM t", UnsupportedError,
+     (1, 8)),
     ("SELECT my_udf(a) FROM t", UnsupportedError, (1, 8)),
     ("SELECT * FROM t, LATERAL (SELECT 1)", UnsupportedError, (1, 18)),
     ("SELECT * FROM VALUES (1), ('a') AS q(x)", AnalysisError, (1, 28)),
@@ -627,8 +628,8 @@ def test_unknown_column_names_candidates() -> None:
 
 def test_unsupported_names_the_construct() -> None:
     with pytest.raises(UnsupportedError) as info:
-        translate("SELECT sum(a) OVER (PARTITION BY b) FROM t")
-    assert info.value.construct == "window functions"
+        translate("SELECT sum(a) OVER (ORDER BY b RANGE BETWEEN 1 PRECEDING AND CURRENT ROW) FROM t")
+    assert info.value.construct == "window RANGE offset"
 
 
 def test_embedded_query_locations_are_offset() -> None:

@@ -228,6 +228,21 @@ class Resolved(CExpr):
     name: str
 
 
+@dataclass(frozen=True)
+class Extension(CExpr):
+    """A node another module defines (window functions, ``frontend.dataframe.windows``): it lists its
+    children and prints itself, and only a resolver hook of that module resolves it."""
+
+    def kids(self) -> tuple[CExpr, ...]:
+        return ()
+
+    def shown(self, show: Callable[[CExpr], str]) -> str:
+        raise NotImplementedError
+
+    def unresolved(self) -> UnsupportedError:
+        return UnsupportedError(f"{type(self).__name__} is not supported here", self.loc)
+
+
 def map_children(e: CExpr, f: Callable[[CExpr], CExpr]) -> CExpr:
     """``e`` with ``f`` applied to each direct child."""
     if isinstance(e, Bin):
@@ -287,6 +302,8 @@ def children(e: CExpr) -> tuple[CExpr, ...]:
         return tuple(out + ([e.orelse] if e.orelse is not None else []))
     if isinstance(e, Call | Agg):
         return e.args
+    if isinstance(e, Extension):
+        return e.kids()
     return ()
 
 
@@ -444,6 +461,8 @@ def pretty(e: CExpr) -> str:
     if isinstance(e, SortOrder):
         nf = e.ascending if e.nulls_first is None else e.nulls_first
         return f"{pretty(e.operand)} {'ASC' if e.ascending else 'DESC'} NULLS {'FIRST' if nf else 'LAST'}"
+    if isinstance(e, Extension):
+        return e.shown(pretty)
     raise AssertionError(f"unknown column node {e!r}")  # pragma: no cover
 
 
@@ -596,6 +615,8 @@ class Resolver:
             )
         if isinstance(e, Star):
             raise AnalysisError(f"'{pretty(e)}' is only allowed as a whole select item or in count('*')", loc)
+        if isinstance(e, Extension):
+            raise e.unresolved()
         raise AssertionError(f"unknown column node {e!r}")  # pragma: no cover
 
     def _bin(self, e: Bin) -> R.Expr:

@@ -18,6 +18,7 @@ from types import MappingProxyType
 from typing import Any
 
 from frontend.dataframe import functions as DFF
+from frontend.dataframe import windows as DFW
 from frontend.dataframe.columns import (
     DF,
     Attr,
@@ -62,6 +63,7 @@ from frontend.dataframe.values import (
     SeqV,
     SessionV,
     Value,
+    WinSpecV,
     as_int,
     as_str,
     canonical,
@@ -739,7 +741,7 @@ class Evaluator:
             if attr == "read":
                 return ReaderV()
             return BoundV(base, attr, loc)
-        if isinstance(base, ColV | GroupedV | PyV | ReaderV | SeqV | DictV | NaV):
+        if isinstance(base, ColV | GroupedV | PyV | ReaderV | SeqV | DictV | NaV | WinSpecV):
             return BoundV(base, attr, loc)
         raise UnsupportedError(
             f"attribute '{attr}' of {describe(base)} is not supported", loc, construct=attr
@@ -825,6 +827,8 @@ class Evaluator:
                 return b["df"]  # a hint: same result
             if name in DFF.FUNCTIONS:
                 return DFF.FUNCTIONS[name](args, kwargs, loc)
+            if name in DFW.FUNCTIONS:
+                return DFW.FUNCTIONS[name](args, kwargs, loc)
             if name in DFF.UNSUPPORTED_FUNCTIONS:
                 raise UnsupportedError(f"F.{name}: {DFF.UNSUPPORTED_FUNCTIONS[name]}", loc, construct=name)
             raise UnsupportedError(
@@ -838,6 +842,9 @@ class Evaluator:
                 return SessionV()
             if tail.startswith(".builder"):
                 return ModV(path)  # builder.appName(...).config(...): still the builder
+        window = DFW.window_call(path, args, kwargs, loc)
+        if window is not None:
+            return window
         if path == "functools.reduce":
             return self.reduce(args, kwargs, loc, node)
         if path == "decimal.Decimal" and len(args) == 1 and not kwargs and isinstance(args[0], PyV):
@@ -952,7 +959,11 @@ class Evaluator:
         if isinstance(recv, DFV):
             return self.df_method(recv.df, name, args, kwargs, loc, node)
         if isinstance(recv, ColV):
+            if name == "over":
+                return DFW.over(recv.expr, args, kwargs, loc)
             return DFF.column_method(recv.expr, name, args, kwargs, loc)
+        if isinstance(recv, WinSpecV):
+            return DFW.spec_method(recv, name, args, kwargs, loc)
         if isinstance(recv, GroupedV):
             return self.grouped_method(recv, name, args, kwargs, loc)
         if isinstance(recv, NaV) and name in ("fill", "drop"):  # df.na.fill is df.fillna...

@@ -10,6 +10,7 @@ import ast as pyast
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
+from frontend.dataframe import windows as DFW
 from frontend.dataframe.columns import (
     DF,
     Attr,
@@ -48,6 +49,7 @@ from sparklite.errors import InputError, UnsupportedError
 from sparklite.relational import ast as R
 from sparklite.relational import build
 from sparklite.relational.build import AnalysisError
+from sparklite.relational.windows import WindowCalls
 
 
 class ProjectionsMixin:
@@ -86,10 +88,12 @@ class ProjectionsMixin:
             return self.aggregate(df, (), expanded, loc)
         scope = Scope.of(df)
         expanded = [self.bind_sql(c, scope) for c in expanded]
-        res = Resolver(scope, context="select")
+        calls = WindowCalls()
+        res = DFW.resolver(scope, calls, "select")
         exprs = [res.expr(c) for c in expanded]
         names = [output_name(c) for c in expanded]
-        rel = build.project(df.rel, exprs, names, loc)
+        source, exprs = calls.place(df.rel, exprs, loc)
+        rel = build.project(source, exprs, names, loc)
         attrs = [self.passthrough_attr(df, c, e, n) for c, e, n in zip(expanded, exprs, names, strict=True)]
         return self._projected(df, rel, attrs)
 
@@ -264,7 +268,8 @@ class ProjectionsMixin:
                     c.loc or loc,
                 )
         scope = Scope.of(df)
-        res = Resolver(scope, context="withColumn")
+        calls = WindowCalls()
+        res = DFW.resolver(scope, calls, "withColumn")
         new = [(n, res.expr(self.bind_sql(c, scope))) for n, c in pairs]
         exprs: list[R.Expr] = [col_at(scope, i, loc) for i in range(len(df.attrs))]
         names = [a.name for a in df.attrs]
@@ -278,7 +283,8 @@ class ProjectionsMixin:
                 exprs.append(e)
                 names.append(n)
                 attrs.append(Attr(self.ids.fresh(), n))
-        return self._projected(df, build.project(df.rel, exprs, names, loc), attrs)
+        source, exprs = calls.place(df.rel, exprs, loc)
+        return self._projected(df, build.project(source, exprs, names, loc), attrs)
 
     def drop(self, df: DF, items: list[Value], loc: Loc) -> DF:
         gone: set[int] = set()

@@ -126,6 +126,17 @@ class BuiltinV:
 
 
 @dataclass(frozen=True)
+class WinSpecV:
+    """A ``WindowSpec`` (``Window.partitionBy(...).orderBy(...).rowsBetween(...)``): ``frame`` is
+    ``(kind, start, end)`` with None for UNBOUNDED, or None for Spark's default
+    (``frontend.dataframe.windows``)."""
+
+    partition: tuple[CExpr, ...] = ()
+    order: tuple[CExpr, ...] = ()
+    frame: tuple[str, int | None, int | None] | None = None
+
+
+@dataclass(frozen=True)
 class ActionV:
     """The result of an action (``count()``, ``collect()``...): only returned."""
 
@@ -149,6 +160,7 @@ Value = (
     | FuncV
     | BuiltinV
     | ActionV
+    | WinSpecV
 )
 
 

@@ -38,6 +38,7 @@ from sparklite.relational.build import AnalysisError
 from sparklite.relational.types import (
     Schema,
 )
+from sparklite.relational.windows import WindowCalls
 
 # ---------------------------------------------------------------------------------------------------
 # The translator
@@ -223,6 +224,7 @@ class QueriesMixin:
                 "having",
                 "order",
                 "limit",
+                "windows",
             ),
             "SELECT",
         )
@@ -272,13 +274,15 @@ class QueriesMixin:
             why_not="with SELECT DISTINCT, ORDER BY may only use the selected columns",
         )
         aliases: list[tuple[str, _E]] = []
-        sel_ctx = replace(ctx, clause="SELECT", hook=self.lateral_alias_hook(aliases))
+        calls = WindowCalls()
+        hook = self.window_hook(calls, self.named_windows(sel), self.lateral_alias_hook(aliases))  # type: ignore[attr-defined]
+        sel_ctx = replace(ctx, clause="SELECT", hook=hook)
         for n in items_nodes:
             items = self.select_item(n, sel_ctx, None)
             out.items.extend(items)
             if isinstance(n, exp.Alias):
                 aliases.append((n.alias, items[0]))
-        return self.finish_select(sel, scope.rel, out, distinct is not None, ctx, None)
+        return self.finish_select(sel, scope.rel, out, distinct is not None, ctx, None, calls)
 
     def finish_select(
         self,
@@ -288,12 +292,15 @@ class QueriesMixin:
         distinct: bool,
         base_ctx: _Ctx,
         agg: _Aggregation | None,
+        calls: WindowCalls | None = None,
     ) -> R.Rel:
-        """Project, DISTINCT, ORDER BY (with hidden columns when it needs some), LIMIT."""
+        """Window functions, Project, DISTINCT, ORDER BY (with hidden columns when it needs some), LIMIT."""
         keys = self.sort_keys(sel.args.get("order"), out, base_ctx, agg) if sel.args.get("order") else None
         loc = self.loc(sel)
         exprs = [e.expr for e in out.items + out.hidden]
         names = [e.name for e in out.items + out.hidden]
+        if calls is not None:
+            source, exprs = calls.place(source, exprs, loc)
         rel: R.Rel
         if not out.hidden and _identity(source, exprs, names):
             rel = source
@@ -409,7 +416,9 @@ class QueriesMixin:
         def sel_hook(node: exp.Expression, c: _Ctx) -> _E | None:
             return lca(node, c) or agg_hook(node, c)
 
-        sel_ctx = replace(ctx, clause="SELECT", hook=sel_hook)
+        calls = WindowCalls()
+        win_hook = self.window_hook(calls, self.named_windows(sel), sel_hook)  # type: ignore[attr-defined]
+        sel_ctx = replace(ctx, clause="SELECT", hook=win_hook)
         out = _Output(
             [],
             allow_hidden=sel.args.get("distinct") is None,
@@ -468,6 +477,7 @@ class QueriesMixin:
         loc = self.loc(sel)
         exprs = [e.expr for e in out.items + out.hidden]
         names = [e.name for e in out.items + out.hidden]
+        rel, exprs = calls.place(rel, exprs, loc)
         rel = build.project(rel, exprs, names, loc=loc)
         if sel.args.get("distinct") is not None:
             rel = build.distinct(rel, loc=loc)

@@ -238,14 +238,26 @@ def _subquery_predicate(node: exp.Expression) -> bool:
 
 
 def _walk_here(node: exp.Expression) -> Iterator[exp.Expression]:
-    """The nodes of an expression, not descending into subqueries or window specifications."""
+    """The nodes of an expression, not descending into subqueries; of a window ``f(args) OVER (...)``
+    the window node and what its arguments, partition and order keys hold (``sum(sum(x)) OVER ()`` holds
+    the aggregate ``sum(x)``), not the window function itself."""
     yield node
-    for child in node.iter_expressions():
-        if isinstance(child, exp.Subquery | exp.Select | exp.SetOperation | exp.Exists | exp.Window):
-            if isinstance(child, exp.Window):
-                yield child
+    for child in _window_parts(node) if isinstance(node, exp.Window) else node.iter_expressions():
+        if isinstance(child, exp.Subquery | exp.Select | exp.SetOperation | exp.Exists):
             continue
         yield from _walk_here(child)
+
+
+def _window_parts(w: exp.Window) -> Iterator[exp.Expression]:
+    fn = w.this
+    while isinstance(fn, exp.IgnoreNulls | exp.RespectNulls):
+        fn = fn.this
+    if isinstance(fn, exp.Expression):
+        yield from fn.iter_expressions()
+    yield from w.args.get("partition_by") or []
+    order = w.args.get("order")
+    if order is not None:
+        yield from order.iter_expressions()
 
 
 def _is_aggregate(src: _Source, node: exp.Expression) -> bool:

@@ -369,7 +369,53 @@ class Values(RNode):
     schema: Schema
 
 
-Rel = Table | Project | Filter | Join | Aggregate | Distinct | DropDuplicates | SetOp | Sort | Limit | Values
+FrameKind = Literal["rows", "range"]
+
+
+@dataclass(frozen=True)
+class Frame(RNode):
+    """A window frame: ``ROWS`` counts rows, ``RANGE`` counts peers (rows with equal order keys).
+    ``start``/``end``: None is UNBOUNDED (PRECEDING for ``start``, FOLLOWING for ``end``), 0 is
+    CURRENT ROW, -n is n PRECEDING and n is n FOLLOWING (a ``RANGE`` frame here only has UNBOUNDED
+    and CURRENT ROW bounds: value offsets are refused by the frontends)."""
+
+    kind: FrameKind
+    start: int | None
+    end: int | None
+
+
+@dataclass(frozen=True)
+class WindowCall(RNode):
+    """One window function over its own window (``sparklite.relational.windows`` has the meaning):
+    ranking (``row_number``, ``rank``, ``dense_rank``, ``percent_rank``, ``cume_dist``, ``ntile``
+    with ``offset`` buckets), offsets (``lag``/``lead`` by ``offset`` rows, ``args`` = value and
+    default), ``first``/``last`` (``ignore_nulls``) and the aggregates ``sum``/``avg``/``min``/``max``/
+    ``count``/``count_star`` over ``frame``. The frame is always explicit: the builder writes Spark's
+    default (and the fixed frames ranking and offset functions have)."""
+
+    name: str
+    args: tuple[Expr, ...]
+    partition: tuple[Expr, ...]
+    order: tuple[SortKey, ...]
+    frame: Frame
+    type: SqlType
+    nullable: bool
+    offset: int = 0
+    ignore_nulls: bool = False
+
+
+@dataclass(frozen=True)
+class Window(RNode):
+    """Spark's ``Window`` operator: every input row, with one column per call appended (the source's
+    columns then the calls'); a ``Project`` above picks and names what the query shows."""
+
+    source: Rel
+    calls: tuple[WindowCall, ...]
+    schema: Schema
+
+
+Rel = (Table | Project | Filter | Join | Aggregate | Distinct | DropDuplicates | SetOp | Sort | Limit | Values
+       | Window)
 
 # ---------------------------------------------------------------------------------------------------
 # Programs

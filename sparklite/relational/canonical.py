@@ -69,6 +69,7 @@ def nondeterminism(body: R.Rel | R.Action) -> tuple[str, ...]:
     that may raise (which error a task reports first)."""
     from sparklite.relational.effects import agg_raise_kinds, own_kinds
     from sparklite.relational.rows import relations
+    from sparklite.relational.windows import AGGREGATES, as_aggregate, tie_sensitive
 
     out: list[str] = []
     for rel in relations(body):
@@ -77,7 +78,10 @@ def nondeterminism(body: R.Rel | R.Action) -> tuple[str, ...]:
                        "ties fixes them)")
         elif isinstance(rel, R.DropDuplicates):
             out.append("which row of each group dropDuplicates keeps")
+        elif isinstance(rel, R.Window) and any(tie_sensitive(c) for c in rel.calls):
+            out.append("which order a window function sees among rows with equal ORDER BY keys")
     if any(isinstance(n, R.AggCall) and agg_raise_kinds(n) or _is_expr(n) and own_kinds(n)
+           or isinstance(n, R.WindowCall) and n.name in AGGREGATES and agg_raise_kinds(as_aggregate(n))
            for n in _nodes(body)):
         out.append("which error Spark raises when several rows or expressions may fail (the first task "
                    "to fail decides)")

@@ -299,6 +299,8 @@ class _Gen:
             return self._emit(f"{src}.limit({int(node.count)})"), cols
         if isinstance(node, R.Values):
             return self._values(node)
+        if isinstance(node, R.Window):
+            return self._window(node)
         raise CodegenError(f"unknown relation node {type(node).__name__}")
 
     def _values(self, node: R.Values) -> tuple[str, list[str]]:
@@ -316,6 +318,22 @@ class _Gen:
         rows = ", ".join("(" + ", ".join(sql_expr(c) for c in row) + ")" for row in node.rows)
         text = f"SELECT * FROM VALUES {rows} AS t({', '.join(names)})"
         return self._emit(f"SparkSession.active().sql({_str(text)})"), names
+
+    def _window(self, node: R.Window) -> tuple[str, list[str]]:
+        """``df.select(*cols, f(...).over(Window...)...)``: the frame always written out, except for the
+        ranking and offset functions, whose frame Spark fixes."""
+        from sparklite.relational.windows import window_call_code
+
+        if "from pyspark.sql import Window" not in self.lines:
+            self.lines.insert(0, "from pyspark.sql import Window")
+        src, cols = self.rel(node.source)
+        k = self._fresh()
+        names = self._names(k, len(node.calls))
+        items = [f"F.col({_str(c)})" for c in cols]
+        code = [window_call_code(c, lambda e: self.expr(e, cols), lambda key: self._sort_key(key, cols))
+                for c in node.calls]
+        items += [f"{c}.alias({_str(n)})" for c, n in zip(code, names, strict=True)]
+        return self._emit(f"{src}.select({', '.join(items)})"), cols + names
 
     def _join(self, node: R.Join) -> tuple[str, list[str]]:
         left, lcols = self.rel(node.left)

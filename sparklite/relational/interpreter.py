@@ -60,7 +60,7 @@ from fractions import Fraction
 from types import MappingProxyType
 from typing import Any
 
-from sparklite.relational import mathfuncs
+from sparklite.relational import mathfuncs, windows
 from sparklite.relational.ast import (
     Action,
     AggCall,
@@ -91,6 +91,7 @@ from sparklite.relational.ast import (
     Sort,
     Table,
     Values,
+    Window,
 )
 from sparklite.relational.functions import (
     FUNCTIONS,
@@ -240,7 +241,7 @@ _EXPR_METHODS: Mapping[type, str] = MappingProxyType({
 _REL_METHODS: Mapping[type, str] = MappingProxyType({
     Table: "_table", Project: "_project", Filter: "_filter", Join: "_join", Aggregate: "_aggregate",
     Distinct: "_distinct", DropDuplicates: "_drop_duplicates", SetOp: "_setop", Sort: "_sort",
-    Limit: "_limit", Values: "_values",
+    Limit: "_limit", Values: "_values", Window: "_window",
 })
 
 _DIV_LIKE = ("/", "div", "%", "pmod")
@@ -892,23 +893,24 @@ class _Interp:
         keyed = [(tuple(self.demand(self.ev(k.expr, r)) for k in s.keys), r) for r in data.rows()]
 
         def cmp(a: tuple, b: tuple) -> int:
-            for spec, x, y in zip(s.keys, a[0], b[0], strict=True):
-                if x is None or y is None:
-                    if x is None and y is None:
-                        continue
-                    c = -1 if x is None else 1
-                    c = c if spec.nulls_first else -c
-                else:
-                    c = compare(x, y) if spec.ascending else -compare(x, y)
-                if c:
-                    return c
-            return 0
+            return windows.compare_keys(s.keys, a[0], b[0])
 
         keyed.sort(key=functools.cmp_to_key(cmp))
         ranks: list[int] = []
         for i, item in enumerate(keyed):
             ranks.append(0 if i == 0 else ranks[-1] + (cmp(keyed[i - 1], item) != 0))
         return _Data([[r for _, r in keyed]], ranks)
+
+    def _window(self, w: Window) -> _Data:
+        """Window functions (``sparklite.relational.windows``); the output is unordered."""
+        rows = self.settle(self.rel(w.source)).rows()
+
+        def same(a: Row, b: Row) -> bool:
+            return all(x is y or not isinstance(x, _Poison) and not isinstance(y, _Poison)
+                       and norm_key(x) == norm_key(y) and _is_minus_zero(x) == _is_minus_zero(y)
+                       for x, y in zip(a, b, strict=True))
+
+        return _Data([windows.evaluate(self, w, rows, same)])
 
     def _limit(self, lim: Limit) -> _Data:
         return self.limit(self.rel(lim.source), lim.count)

@@ -95,6 +95,10 @@ def _rel_lines(rel: R.Rel, depth: int) -> list[str]:
         head, kids = f"Sort [{keys}]", [rel.source]
     elif isinstance(rel, R.Limit):
         head, kids = f"Limit {rel.count}", [rel.source]
+    elif isinstance(rel, R.Window):
+        calls = ", ".join(f"{_show_window_call(c)} AS {n}"
+                          for c, n in zip(rel.calls, rel.schema.names[len(rel.source.schema):], strict=True))
+        head, kids = f"Window [{calls}]", [rel.source]
     elif isinstance(rel, R.Values):
         rows = ", ".join("(" + ", ".join(show_expr(c) for c in row) + ")" for row in rel.rows)
         return [f"{pad}Values [{', '.join(rel.schema.names)}] {rows}"]
@@ -109,6 +113,18 @@ def _rel_lines(rel: R.Rel, depth: int) -> list[str]:
 def _show_sort_key(k: R.SortKey) -> str:
     direction = "ASC" if k.ascending else "DESC"
     return f"{show_expr(k.expr)} {direction} NULLS {'FIRST' if k.nulls_first else 'LAST'}"
+
+
+def _show_window_call(c: R.WindowCall) -> str:
+    from sparklite.relational.windows import spec_text
+
+    args = [show_expr(x) for x in c.args]
+    if c.name in ("lag", "lead", "ntile"):
+        args.insert(1 if args else 0, str(c.offset))
+    name = "count" if c.name == "count_star" else c.name
+    shown = "*" if c.name == "count_star" else ", ".join(args)
+    spec = spec_text([show_expr(p) for p in c.partition], [_show_sort_key(k) for k in c.order], c.frame)
+    return f"{name}({shown}){' IGNORE NULLS' if c.ignore_nulls else ''} OVER ({spec})"
 
 
 def _show_agg(a: R.AggCall) -> str:

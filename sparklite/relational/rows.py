@@ -37,7 +37,7 @@ def max_rows(rel: R.Rel) -> int | None:
     if isinstance(rel, R.Limit):
         below = max_rows(rel.source)
         return rel.count if below is None else min(rel.count, below)
-    if isinstance(rel, R.Project | R.Sort | R.Distinct | R.DropDuplicates):
+    if isinstance(rel, R.Project | R.Sort | R.Distinct | R.DropDuplicates | R.Window):
         return max_rows(rel.source)
     left, right = max_rows(rel.left), max_rows(rel.right)
     if isinstance(rel, R.Join):
