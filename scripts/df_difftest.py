@@ -65,8 +65,9 @@ def calling_seeds(seeds: Sequence[int], names: str, foldable: bool) -> list[int]
 
     wanted = set(strings.NAMES | mathfuncs.NAMES) if names == "extended" else set(names.split(","))
 
-    def calls(program: R.RelProgram) -> bool:
-        return any(isinstance(n, R.Func) and n.name in wanted for n in _nodes(program))
+    def calls(program: R.RelProgram) -> bool:  # "window": a program with window functions
+        return any(isinstance(n, R.Func) and n.name in wanted
+                   or isinstance(n, R.Window) and "window" in wanted for n in _nodes(program))
 
     return [s for s in seeds if calls(make_case(s, foldable=foldable).program)]
 
@@ -82,7 +83,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="also draw expressions Spark's optimiser folds (constants, absorbing literals)")
     ap.add_argument("--only-calls", default="",
                     help="keep only the cases whose program calls one of these functions (comma-separated; "
-                         "'extended': those of sparklite.relational.strings and mathfuncs)")
+                         "'extended': those of sparklite.relational.strings and mathfuncs; 'window': "
+                         "the programs with window functions)")
     args = ap.parse_args(argv)
 
     from verifier.runtime.spark import get_session

@@ -434,7 +434,7 @@ def test_generator_is_deterministic_and_covers_the_kernel() -> None:
                             stack.append(x)
     every = {"Table", "Project", "Filter", "Join", "Aggregate", "Distinct", "DropDuplicates", "SetOp",
              "Sort", "Limit", "Action", "Col", "Lit", "Arith", "Neg", "Cmp", "And", "Or", "Not", "IsNull",
-             "Case", "In", "Cast", "Func", "AggCall", "SortKey"}
+             "Case", "In", "Cast", "Func", "AggCall", "SortKey", "Window", "WindowCall", "Frame"}
     assert every <= nodes, every - nodes
     assert joins == {"inner", "left", "right", "full", "semi", "anti", "cross"}
     assert len(sets) == 6

@@ -225,6 +225,7 @@ class QueriesMixin:
                 "order",
                 "limit",
                 "windows",
+                "qualify",
             ),
             "SELECT",
         )
@@ -267,6 +268,8 @@ class QueriesMixin:
             scope = self.where(scope, where.this, env, ctx)
             ctx = replace(ctx, scope=scope)
         if is_agg:
+            if sel.args.get("qualify") is not None:
+                raise self.unsupported("QUALIFY in an aggregate query", sel.args["qualify"])
             return self.aggregate_select(sel, scope, ctx, env)
         out = _Output(
             [],
@@ -282,7 +285,8 @@ class QueriesMixin:
             out.items.extend(items)
             if isinstance(n, exp.Alias):
                 aliases.append((n.alias, items[0]))
-        return self.finish_select(sel, scope.rel, out, distinct is not None, ctx, None, calls)
+        qualify = self.qualify(sel, calls, aliases, sel_ctx)  # type: ignore[attr-defined]
+        return self.finish_select(sel, scope.rel, out, distinct is not None, ctx, None, calls, qualify)
 
     def finish_select(
         self,
@@ -293,14 +297,19 @@ class QueriesMixin:
         base_ctx: _Ctx,
         agg: _Aggregation | None,
         calls: WindowCalls | None = None,
+        qualify: R.Expr | None = None,
     ) -> R.Rel:
-        """Window functions, Project, DISTINCT, ORDER BY (with hidden columns when it needs some), LIMIT."""
+        """Window functions, QUALIFY, Project, DISTINCT, ORDER BY (with hidden columns when it needs
+        some), LIMIT."""
         keys = self.sort_keys(sel.args.get("order"), out, base_ctx, agg) if sel.args.get("order") else None
         loc = self.loc(sel)
         exprs = [e.expr for e in out.items + out.hidden]
         names = [e.name for e in out.items + out.hidden]
         if calls is not None:
-            source, exprs = calls.place(source, exprs, loc)
+            source, placed = calls.place(source, [*exprs, *([qualify] if qualify is not None else [])], loc)
+            exprs = placed[: len(exprs)]
+            if qualify is not None:
+                source = build.filter_(source, placed[-1], loc=self.loc(sel.args["qualify"]))
         rel: R.Rel
         if not out.hidden and _identity(source, exprs, names):
             rel = source

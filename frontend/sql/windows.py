@@ -60,6 +60,30 @@ class WindowsMixin:
 
         return hook
 
+    def qualify(
+        self, sel: exp.Select, calls: WindowCalls, aliases: list[tuple[str, _E]], ctx: _Ctx
+    ) -> R.Expr | None:
+        """``QUALIFY cond`` (Spark 4 reads it): a filter on the rows after the window functions, before
+        the projection; ``cond`` may use window functions and the SELECT list's aliases (an alias that
+        is also an input column name is refused: which one Spark reads was not checked)."""
+        node = sel.args.get("qualify")
+        if node is None:
+            return None
+        by_alias = {a.lower(): e for a, e in aliases}
+        expr = self.expr  # type: ignore[attr-defined]
+
+        def alias_hook(n: exp.Expression, c: _Ctx) -> _E | None:
+            if isinstance(n, exp.Column) and not n.table and n.name.lower() in by_alias:
+                if self.lookup(c.scope, "", n.name):  # type: ignore[attr-defined]
+                    raise self.unsupported("a QUALIFY name that is both an alias and a column", n)  # type: ignore[attr-defined]
+                return by_alias[n.name.lower()]
+            return None
+
+        hook = self.window_hook(calls, self.named_windows(sel), alias_hook)
+        pred = expr(node.this, dataclasses.replace(ctx, clause="QUALIFY", hook=hook))
+        self.check_predicate(pred, node.this, "QUALIFY")  # type: ignore[attr-defined]
+        return pred.expr
+
     def named_windows(self, sel: exp.Select) -> dict[str, exp.Window]:
         out: dict[str, exp.Window] = {}
         for w in sel.args.get("windows") or []:

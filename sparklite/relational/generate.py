@@ -573,6 +573,7 @@ class _Rels:
         ops: list[tuple[Callable[[int], R.Rel], float]] = [
             (self.project, 3), (self.filter, 3), (self.join, 2.5), (self.aggregate, 2), (self.distinct, 0.8),
             (self.drop_duplicates, 0.8), (self.set_op, 2), (self.sort, 1.2), (self.limit, 1.2),
+            (self.window, 1.2),
         ]
         for _ in range(5):
             op = _weighted(rng, ops)
@@ -661,6 +662,11 @@ class _Rels:
         naggs = rng.randint(0 if nkeys else 1, 3)
         aggs = [gen.aggregate(rng.randint(0, 2)) for _ in range(naggs)]
         return B.aggregate(src, keys, key_names, aggs, [self.name() for _ in aggs])
+
+    def window(self, depth: int) -> R.Rel:
+        from sparklite.relational.window_gen import random_window
+
+        return random_window(self, depth)
 
     def distinct(self, depth: int) -> R.Rel:
         return B.distinct(self._child(depth))
