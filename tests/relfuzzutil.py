@@ -30,6 +30,7 @@ from typing import Any
 
 from sparklite.relational import ast as R
 from sparklite.relational import build as B
+from sparklite.relational import windows
 from sparklite.relational.types import (
     INT,
     BooleanType,
@@ -186,7 +187,23 @@ def refresh_rel(rel: R.Rel) -> R.Rel:
                         "except": a.nullable}[rel.kind]
             fields.append(replace(f, nullable=nullable))
         return replace(rel, left=left, right=right, schema=Schema(tuple(fields)))
+    if isinstance(rel, R.Window):
+        src = refresh_rel(rel.source)
+        cols = B.columns_of(src)
+        calls = [_refresh_window_call(c, cols) for c in rel.calls]
+        return windows.window(src, calls, rel.schema.names[len(src.schema):])
     raise TypeError(f"unknown relation {type(rel).__name__}")
+
+
+def _refresh_window_call(c: R.WindowCall, cols: Sequence[R.Col]) -> R.WindowCall:
+    """A window call over ``cols``, typed again by ``windows.call`` (a ranking or offset function's frame
+    is its own)."""
+    own = c.name in windows.RANKING or c.name in windows.OFFSET
+    args = [refresh_expr(a, cols) for a in c.args]
+    partition = [refresh_expr(p, cols) for p in c.partition]
+    order = [replace(k, expr=refresh_expr(k.expr, cols)) for k in c.order]
+    return windows.call(c.name, args, partition, order, None if own else c.frame, offset=c.offset,
+                        ignore_nulls=c.ignore_nulls)
 
 
 def refresh_expr(e: Any, cols: Sequence[R.Col]) -> Any:
@@ -779,11 +796,73 @@ MUTATING: dict[str, Rule] = {
     "date_part_swap": _date_part_swap,
 }
 
+# -- window functions (issues 21, 22) --
+
+
+def _partition_columns(w: R.Window) -> set[int]:
+    """The input columns every call of ``w`` partitions by (bare column keys)."""
+    sets = [{p.index for p in c.partition if isinstance(p, R.Col)} for c in w.calls]
+    return set.intersection(*sets) if sets else set()
+
+
+def _filter_past_window(on_partition: bool) -> Rule:
+    """A filter above a window reading only input columns, pushed below it: on partition keys of every
+    call it keeps or drops whole partitions (preserving, the optimiser's pushdown); on another column
+    it changes what the partitions hold (a mutation the prover must never prove)."""
+    def rule(n: R.RNode, rng: random.Random) -> R.RNode | None:
+        if not (isinstance(n, R.Filter) and isinstance(n.source, R.Window)):
+            return None
+        w = n.source
+        read = columns_read(n.pred)
+        if not read or max(read) >= len(w.source.schema):
+            return None
+        if (read <= _partition_columns(w)) != on_partition:
+            return None
+        return replace(w, source=B.filter_(w.source, n.pred))
+
+    return rule
+
+
+def _window_fn_swap(n: R.RNode, rng: random.Random) -> R.RNode | None:
+    """row_number <-> rank <-> dense_rank, lag <-> lead, first <-> last, a frame widened (mutations)."""
+    swaps = {"row_number": "rank", "rank": "dense_rank", "dense_rank": "row_number", "lag": "lead",
+             "lead": "lag", "first": "last", "last": "first"}
+    if isinstance(n, R.WindowCall) and n.name in swaps:
+        return replace(n, name=swaps[n.name])
+    if isinstance(n, R.WindowCall) and n.name in windows.AGGREGATES and n.frame != windows.WHOLE_PARTITION:
+        return replace(n, frame=windows.WHOLE_PARTITION)
+    return None
+
+
+def _window_partition_drop(n: R.RNode, rng: random.Random) -> R.RNode | None:
+    """A window's last partition key dropped (a mutation)."""
+    if isinstance(n, R.WindowCall) and n.partition:
+        return replace(n, partition=n.partition[:-1])
+    return None
+
+
+def _window_rows_as_range(n: R.RNode, rng: random.Random) -> R.RNode | None:
+    """``ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW`` -> ``RANGE ...``: equal without ties (a
+    mutation: with peers the RANGE frame holds all of them)."""
+    if isinstance(n, R.WindowCall) and n.frame == windows.ROWS_TO_CURRENT and n.name in windows.AGGREGATES:
+        return replace(n, frame=windows.RANGE_TO_CURRENT)
+    return None
+
+
+PRESERVING["filter_past_window_partition"] = _filter_past_window(True)
+MUTATING.update({
+    "filter_past_window_other": _filter_past_window(False),
+    "window_fn_swap": _window_fn_swap,
+    "window_partition_drop": _window_partition_drop,
+    "window_rows_as_range": _window_rows_as_range,
+})
+
 # Rules whose places are rare in random programs: tried first, so that the pairs exercise them.
 FOCUS = ("filter_pushdown", "filter_pullup", "semi_as_inner_distinct", "count_star_sum_one", "coalesce_case",
          "setop_commute", "de_morgan", "filter_wrong_side", "not_in_vs_not_exists", "mod_pmod", "setop_all",
          "join_kind", "count_col_star", "not_as_complement", "abs_as_case", "negation_as_subtraction",
-         "flip_zero_sign", "date_sub_as_add", "date_part_swap")
+         "flip_zero_sign", "date_sub_as_add", "date_part_swap", "filter_past_window_partition",
+         "filter_past_window_other", "window_rows_as_range")
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -938,6 +1017,25 @@ def base_program(rng: random.Random, index: int, max_depth: int) -> R.RelProgram
 # ---------------------------------------------------------------------------------------------------
 # The oracle's inputs: random tables (NULLs, boundary values, the programs' literals) and JSON
 # ---------------------------------------------------------------------------------------------------
+
+
+def window_base_program(rng: random.Random, index: int, max_depth: int) -> R.RelProgram:
+    """A base program holding a window operator: drawn by ``base_program`` until one does, else a
+    window over a table, under a filter on one of the table's columns two times in three."""
+    from sparklite.relational.generate import _Rels
+    from sparklite.relational.window_gen import random_window
+
+    for _ in range(20):
+        program = base_program(rng, index, max_depth)
+        if any(isinstance(n, R.Window) for n in nodes(program.body)):
+            return program
+    program = base_program(rng, index, 1)
+    rel: R.Rel = random_window(_Rels(rng, program.params, False), 1)
+    assert isinstance(rel, R.Window)
+    if rng.random() < 0.67:
+        c = rng.choice(B.columns_of(rel)[: len(rel.source.schema)])
+        rel = B.filter_(rel, B.is_null(c, negated=True) if rng.random() < 0.5 else B.is_null(c))
+    return replace(program, body=rel)
 
 
 def program_constants(*programs: R.RelProgram) -> list[Any]:

@@ -40,6 +40,8 @@ QUERIES = [
     "SELECT a, k, sum(k) OVER (PARTITION BY a) FROM t",
     "SELECT c, row_number() OVER (ORDER BY c) rn FROM u WHERE a IS NOT NULL ORDER BY rn",
     "SELECT k, rank() OVER (ORDER BY k) FROM e",
+    "SELECT a, nth_value(b, 2) OVER (ORDER BY a, b), nth_value(s, 1) IGNORE NULLS OVER (PARTITION BY b) "
+    "FROM t",
     "SELECT a, b, row_number() OVER (PARTITION BY a ORDER BY b) AS rn FROM t QUALIFY rn = 1",
     "SELECT a, b FROM t QUALIFY rank() OVER (ORDER BY b) <= 2",
     "SELECT a, b AS bb FROM t QUALIFY bb > 1 AND dense_rank() OVER (ORDER BY a) > 1",

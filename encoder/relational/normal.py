@@ -277,12 +277,37 @@ class Normaliser:
         return method(r)
 
     def _window(self, w: R.Window) -> Normal:
-        """Window functions are not encoded yet: the prover proves a program with one only by
-        congruence (the same kernel term), so it names the function it stops at."""
-        from sparklite.relational.printer import show_rel
+        """A window operator compared as a whole (``OpaqueSrc``): the same calls (up to column names)
+        over inputs proved equal as bags give the same rows -- the same set of possible rows when a
+        call depends on the order among tied rows (``windows.tie_sensitive``: flagged nondeterministic,
+        so the proof says so). Only when no call may raise (its arguments, keys, an overflowing
+        ``sum``): the opaque source's columns are not modelled as raising."""
+        from sparklite.relational.canonical import _key
+        from sparklite.relational.windows import AGGREGATES, as_aggregate, tie_sensitive
 
-        first = show_rel(w).splitlines()[0].removeprefix("Window [").split(" AS ")[0]
-        raise NotNormalisable(f"window functions ({first})")
+        for c in w.calls:
+            exprs = [*c.args, *c.partition, *(k.expr for k in c.order)]
+            if any(effects.may_raise(e) for e in exprs) or (
+                c.name in AGGREGATES and effects.agg_raise_kinds(as_aggregate(c))
+            ):
+                raise NotNormalisable(f"window functions that may raise ({c.name})")
+        inner = _unordered(self.rel(w.source))
+        calls_types = tuple(c.type for c in w.calls)
+        calls_nullables = tuple(c.nullable for c in w.calls)
+        nondeterministic = any(tie_sensitive(c) for c in w.calls)
+        return self.over(
+            self.derived_for(
+                w,
+                lambda: OpaqueSrc(
+                    "window",
+                    (inner,),
+                    (_key(w.calls),),
+                    inner.types + calls_types,
+                    inner.nullables + calls_nullables,
+                    nondeterministic,
+                ),
+            )
+        )
 
     def _table(self, t: R.Table) -> Normal:
         v = self.fresh()
@@ -306,6 +331,11 @@ class Normaliser:
         return Normal(terms, *_cols(p.schema), order=n.order)
 
     def _filter(self, f: R.Filter) -> Normal:
+        from sparklite.relational.windows import pushed_filter
+
+        pushed = pushed_filter(f)  # a filter on partition keys goes below the window
+        if pushed is not None:
+            return self.rel(pushed)
         n = self.rel(f.source)
         terms = tuple(
             self.simplify(dataclasses.replace(t, conds=(*t.conds, subst(f.pred, t.out)))) for t in n.terms

@@ -50,6 +50,8 @@ class WinFn(Extension):
             return f"{self.name}({show(self.args[0])}, {self.offset}, {default})"
         if self.name == "ntile":
             return f"ntile({self.offset})"
+        if self.name == "nth_value":
+            return f"nth_value({show(self.args[0])}, {self.offset})"
         inner = ", ".join(show(a) for a in self.args)
         return f"{_SHOWN.get(self.name, self.name)}({inner})"
 
@@ -221,7 +223,21 @@ def _value_fn(name: str) -> Callable[[list[Value], dict[str, Value], Loc], Value
     return h
 
 
+def _nth_value(args: list[Value], kwargs: dict[str, Value], loc: Loc) -> Value:
+    params = ["col", "offset", "ignoreNulls"]
+    bound = dict(zip(params, args, strict=False)) | kwargs
+    if len(args) > 3 or set(kwargs) - set(params) or "col" not in bound or "offset" not in bound:
+        raise InputError("nth_value(col, offset, ignoreNulls=False)", loc)
+    ign = bound.get("ignoreNulls", PyV(False))
+    if not (isinstance(ign, PyV) and isinstance(ign.value, bool)):
+        raise UnsupportedError("nth_value's ignoreNulls must be a constant", loc, construct="nth_value")
+    offset = _int(bound["offset"], loc, "the offset of nth_value")
+    col = as_col(bound["col"], loc)
+    return ColV(WinFn("nth_value", (col,), offset, ignore_nulls=ign.value, loc=loc))
+
+
 FUNCTIONS = {
+    "nth_value": _nth_value,
     "row_number": _no_args("row_number"),
     "rank": _no_args("rank"),
     "dense_rank": _no_args("dense_rank"),

@@ -35,6 +35,7 @@ _FUNCTION_NAMES = {
     "first_value": "first",
     "last": "last",
     "last_value": "last",
+    "nth_value": "nth_value",
     "sum": "sum",
     "avg": "avg",
     "mean": "avg",
@@ -146,6 +147,13 @@ class WindowsMixin:
         elif name == "ntile":
             offset = self.int_literal(fn.this, node, "the bucket count of ntile")
             shown = [str(offset)]
+        elif name == "nth_value":
+            value = expr(fn.this, ctx)
+            off = fn.args.get("offset")
+            if off is None:
+                raise self.unsupported("nth_value without an offset", node)  # type: ignore[attr-defined]
+            offset = self.int_literal(off, node, "the offset of nth_value")
+            args, shown = [value.expr], [value.name, str(offset)]
         elif name in windows.RANKING:
             pass
         else:

@@ -119,7 +119,7 @@ def _show_window_call(c: R.WindowCall) -> str:
     from sparklite.relational.windows import spec_text
 
     args = [show_expr(x) for x in c.args]
-    if c.name in ("lag", "lead", "ntile"):
+    if c.name in ("lag", "lead", "ntile", "nth_value"):
         args.insert(1 if args else 0, str(c.offset))
     name = "count" if c.name == "count_star" else c.name
     shown = "*" if c.name == "count_star" else ", ".join(args)

@@ -25,6 +25,7 @@ _FUNCTIONS = [
     ("lead", 1.5),
     ("first", 1.0),
     ("last", 1.0),
+    ("nth_value", 0.6),
     ("sum", 2.0),
     ("avg", 1.0),
     ("min", 1.0),
@@ -96,6 +97,7 @@ def _call(
             partition,
             order,
             frame,
+            offset=rng.randint(1, 3),
             ignore_nulls=rng.random() < 0.4,
         )
     if name == "count_star":

@@ -45,7 +45,7 @@ CAVEAT_WINDOW_TIES = (
 
 RANKING = ("row_number", "rank", "dense_rank", "percent_rank", "cume_dist", "ntile")
 OFFSET = ("lag", "lead")
-VALUE = ("first", "last")
+VALUE = ("first", "last", "nth_value")
 AGGREGATES = ("sum", "avg", "min", "max", "count", "count_star")
 NAMES = RANKING + OFFSET + VALUE + AGGREGATES
 
@@ -134,10 +134,25 @@ def call(
             name, (value, default), part, keys, fixed, value.type, True, offset=offset, loc=loc
         )
     fr = frame if frame is not None else default_frame(keys)
+    if name == "nth_value" and offset <= 0:
+        raise UnsupportedError(
+            "nth_value with an offset that is not a positive literal is not supported",
+            loc,
+            construct="window nth_value",
+        )
     if name in VALUE:
         (value,) = args
         return R.WindowCall(
-            name, (value,), part, keys, fr, value.type, True, ignore_nulls=ignore_nulls, loc=loc
+            name,
+            (value,),
+            part,
+            keys,
+            fr,
+            value.type,
+            True,
+            offset=offset,
+            ignore_nulls=ignore_nulls,
+            loc=loc,
         )
     agg = build.agg(name, args, loc=loc)  # type: ignore[arg-type]
     return R.WindowCall(name, agg.args, part, keys, fr, agg.type, agg.nullable, loc=loc)
@@ -217,18 +232,66 @@ class WindowCalls:
 
 
 def _placed(node: Any, base: int) -> Any:
+    return _map_cols(node, lambda c: dataclasses.replace(c, index=base - 1 - c.index) if c.index < 0 else c)
+
+
+def _map_cols(node: Any, fn: Any) -> Any:
+    """``node`` with every column reference ``c`` replaced by ``fn(c)``."""
     if isinstance(node, R.Col):
-        return dataclasses.replace(node, index=base - 1 - node.index) if node.index < 0 else node
+        return fn(node)
     if isinstance(node, tuple):
-        return tuple(_placed(x, base) for x in node)
+        return tuple(_map_cols(x, fn) for x in node)
     if isinstance(node, R.RNode):
         changes = {
-            f.name: _placed(getattr(node, f.name), base)
+            f.name: _map_cols(getattr(node, f.name), fn)
             for f in dataclasses.fields(node)
             if f.compare and f.name != "loc" and isinstance(getattr(node, f.name), R.RNode | tuple)
         }
         return dataclasses.replace(node, **changes) if changes else node
     return node
+
+
+def pushed_filter(f: R.Filter) -> R.Rel | None:
+    """``filter(p)`` above a window (directly or through a projection) moved below it, when ``p`` reads
+    only columns that every call partitions by and cannot raise: it then keeps or drops whole
+    partitions, and the window computes the same values in the partitions it keeps (Spark's own
+    pushdown of a filter through a window on partition keys). None when that does not hold; a filter
+    on another column changes what the partitions hold and is never moved."""
+    from sparklite.relational import effects
+
+    src, project = f.source, None
+    if isinstance(src, R.Project) and isinstance(src.source, R.Window):
+        project, w = src, src.source
+        pred = _substituted(f.pred, project.exprs)
+    elif isinstance(src, R.Window):
+        w, pred = src, f.pred
+    else:
+        return None
+    if effects.may_raise(pred):
+        return None
+    read: set[int] = set()
+    _collect_cols(pred, read)
+    keys = set.intersection(*({p.index for p in c.partition if isinstance(p, R.Col)} for c in w.calls))
+    if not read or not read <= keys or max(read) >= len(w.source.schema):
+        return None
+    moved = dataclasses.replace(w, source=R.Filter(w.source, pred, loc=f.loc))
+    return moved if project is None else dataclasses.replace(project, source=moved)
+
+
+def _substituted(e: Any, exprs: Sequence[R.Expr]) -> Any:
+    return _map_cols(e, lambda c: exprs[c.index])
+
+
+def _collect_cols(e: Any, out: set[int]) -> None:
+    if isinstance(e, R.Col):
+        out.add(e.index)
+    elif isinstance(e, tuple):
+        for x in e:
+            _collect_cols(x, out)
+    elif isinstance(e, R.RNode):
+        for f in dataclasses.fields(e):
+            if f.compare and f.name != "loc":
+                _collect_cols(getattr(e, f.name), out)
 
 
 def tie_sensitive(c: R.WindowCall) -> bool:
@@ -265,6 +328,8 @@ def window_call_code(c: R.WindowCall, expr: Any, sort_key: Any) -> str:
         fn = f"F.ntile({c.offset})"
     elif c.name in OFFSET:
         fn = f"F.call_function({c.name!r}, {args[0]}, F.lit({c.offset}), {args[1]})"
+    elif c.name == "nth_value":
+        fn = f"F.nth_value({args[0]}, {c.offset}, ignoreNulls={c.ignore_nulls})"
     elif c.name in VALUE:
         fn = f"F.{c.name}({args[0]}, ignorenulls={c.ignore_nulls})"
     elif c.name == "count_star":
@@ -390,7 +455,9 @@ def _partition_values(
         vs = [interp.ev(c.args[0], r) for r in frame_rows]
         if c.ignore_nulls:
             vs = [v for v in vs if v is not None]
-        if not vs:
+        if c.name == "nth_value":  # the offset-th row of the frame, NULL when it has fewer
+            out.append(vs[c.offset - 1] if len(vs) >= c.offset else None)
+        elif not vs:
             out.append(None)
         else:
             out.append(vs[0] if c.name == "first" else vs[-1])
