@@ -194,6 +194,8 @@ class StatementsMixin:
             self.ordered_dicts.pop(n, None)
             self.rdd_names.discard(n)
             self.named_rdds.discard(n)
+            self.text_paths.pop(n, None)
+            self.grouped_rdds.discard(n)
         if value is not None and isinstance(target, pyast.Name) and self.stores.get(target.id) == 1 \
                 and (self._argv_index(value) is not None or _str_const(value) is not None):
             self.path_vars[target.id] = value  # substituted where it is used (a path, or a value)
@@ -210,6 +212,11 @@ class StatementsMixin:
             self.rdd_names.add(target.id)
             if self.is_text_rdd(value):
                 self.named_rdds.add(target.id)
+                path = self.text_path(value)
+                if path is not None:
+                    self.text_paths[target.id] = path
+            if self.is_grouped(value):
+                self.grouped_rdds.add(target.id)
         if value is not None and isinstance(target, pyast.Name):
             if isinstance(value, pyast.Call) and isinstance(value.func, pyast.Name) \
                     and value.func.id in self.defs and self.drives(self.defs[value.func.id]):
@@ -291,15 +298,32 @@ class StatementsMixin:
                           f"{of.path}.getNumPartitions()", self.loc(call), partitions_of=source)
         return self.source_param(f"partitions:{source}", make)
 
-    def is_text_rdd(self, node: pyast.expr) -> bool:
-        """A ``textFile`` RDD itself (also cached): Spark names it after the path, which its text shows."""
+    @staticmethod
+    def without_hints(node: pyast.expr) -> pyast.expr:
+        """``node`` without the storage hints chained on it (``rdd.cache()`` is ``rdd`` itself)."""
         while isinstance(node, pyast.Call) and isinstance(node.func, pyast.Attribute) \
                 and node.func.attr in ("cache", "persist"):
             node = node.func.value
+        return node
+
+    def is_text_rdd(self, node: pyast.expr) -> bool:
+        """A ``textFile`` RDD itself (also cached): Spark names it after the path, which its text shows."""
+        node = self.without_hints(node)
         if isinstance(node, pyast.Name):
             return node.id in self.named_rdds
         return isinstance(node, pyast.Call) and isinstance(node.func, pyast.Attribute) \
             and node.func.attr == "textFile" and self.meta_of(node.func.value) is not None
+
+    def text_path(self, node: pyast.expr) -> pyast.expr | None:
+        """The path expression a ``textFile`` RDD (``is_text_rdd``) was read from, or None."""
+        node = self.without_hints(node)
+        if isinstance(node, pyast.Name):
+            return self.text_paths.get(node.id)
+        if not isinstance(node, pyast.Call):
+            return None
+        if node.args:
+            return node.args[0]
+        return next((k.value for k in node.keywords if k.arg == "name"), None)
 
     def bind_collection(self, target: pyast.Name, kind: str, node: pyast.expr, stmt: pyast.stmt) -> None:
         """``output = counts.collect()`` (the job runs here; the name stands for the RDD's bag when printed
