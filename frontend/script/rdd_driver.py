@@ -433,15 +433,17 @@ class _Driver(PrintingMixin, StatementsMixin):
 
     def cannot_raise(self, stmts: list[pyast.stmt]) -> bool:
         """Statements that cannot raise as script mode models them: binding a Spark session, context or
-        conf (Spark is taken to start), a constant, a literal or a path; harmless session calls; pass.
-        A ``try`` around only these never runs its handlers. (A ``try`` around a job is refused: the
-        kernel has no exception handling, so which branch runs is not modelled.)"""
+        conf (Spark is taken to start), a constant, a literal, a path or a ``sys.argv[i]``; harmless
+        session calls; pass. A ``try`` around only these never runs its handlers. (A ``try`` around a
+        job is refused: the kernel has no exception handling, so which branch runs is not modelled.)"""
         for s in stmts:
             if isinstance(s, pyast.Pass) or isinstance(s, pyast.Expr) and _str_const(s.value) is not None:
                 continue
             if isinstance(s, pyast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], pyast.Name):
                 v = s.value
                 if self.meta_of(v) is not None and self.meta_of(v) != _ARGV or _constant_like(v):
+                    continue
+                if self._argv_index(v) is not None:  # sys.argv[i]: each i the script reads is given
                     continue
             if isinstance(s, pyast.Expr) and isinstance(s.value, pyast.Call) \
                     and isinstance(s.value.func, pyast.Attribute):

@@ -139,6 +139,9 @@ class PrintingMixin:
             node = self.literal_vars[node.id]
         if isinstance(node, pyast.Constant) and isinstance(node.value, str):
             return node.value
+        view = self.literal_dict_view(node)
+        if view is not None:
+            return str(view)  # dict_items([('a', 1)])
         if isinstance(node, (pyast.List, pyast.Tuple, pyast.Dict, pyast.Set)):
             try:
                 return str(pyast.literal_eval(node))

@@ -460,6 +460,19 @@ class StatementsMixin:
         self.emit(_at(pyast.Assign([_name(name, stmt, store=True)], _at(comp, stmt)), stmt))
         self.add_sink("print_lines", "lines_in_order", stmt, name)
 
+    def literal_dict_view(self, node: pyast.expr) -> Any:
+        """``d.items()`` / ``d.keys()`` / ``d.values()`` of a dict the script writes (a display, or a name
+        bound once to one): the view of that dict, as CPython builds it from the literal (its order is
+        the display's, a repeated key keeping its last value), or None."""
+        if not (isinstance(node, pyast.Call) and isinstance(node.func, pyast.Attribute) and not node.args
+                and not node.keywords and node.func.attr in ("items", "keys", "values")):
+            return None
+        d = node.func.value
+        if isinstance(d, pyast.Name) and d.id in self.literal_vars:
+            d = self.literal_vars[d.id]
+        value = _literal_value(d) if isinstance(d, pyast.Dict) else None
+        return getattr(value, node.func.attr)() if isinstance(value, dict) else None
+
     def literal_iteration(self, node: pyast.expr) -> Sequence[Any] | None:
         if isinstance(node, pyast.Call) and isinstance(node.func, pyast.Name) and node.func.id == "range" \
                 and not node.keywords and 1 <= len(node.args) <= 3 \
@@ -599,6 +612,9 @@ class StatementsMixin:
         if isinstance(data, pyast.Name) and data.id in self.literal_vars:
             data = self.literal_vars[data.id]  # data = [...] above: the literal itself
         values = self.literal_iteration(data)
+        view = self.literal_dict_view(data)
+        if values is None and view is not None:
+            values = list(view)  # parallelize(c) makes a list of any other collection first
         if values is None:
             try:
                 values = list(pyast.literal_eval(data))
