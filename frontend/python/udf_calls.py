@@ -11,6 +11,7 @@ import ast as pyast
 from dataclasses import replace
 
 from frontend.python import types as ftypes
+from frontend.python.loops import append_loop
 from frontend.python.names import (
     OPERATOR_BINARY,
     BagV,
@@ -392,6 +393,9 @@ class CallsMixin:
         """A straight-line body with if/elif/else as one expression (see the module docstring)."""
         for i, stmt in enumerate(stmts):
             rest = stmts[i + 1:]
+            folded = append_loop(stmts, i)  # out = [] then for x in xs: out.append(e)
+            if folded is not None:
+                return self.block([folded, *stmts[i + 2:]], scope, owner)
             if isinstance(stmt, pyast.Return):
                 if stmt.value is None:
                     raise self.unsupported("return None", "functions must return a value", stmt)
