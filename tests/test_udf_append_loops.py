@@ -76,3 +76,41 @@ def test_other_loops_are_still_refused_where_they_are(body, line):
     with pytest.raises(UnsupportedError) as info:
         translate_source(HEADER + source, filename="t.py")
     assert info.value.loc.line == line and "for loop" in str(info.value), info.value
+
+
+# --- s.encode('ascii', 'ignore') used as text (frontend.python.loops.fold_ascii_bytes) --------------
+
+WORDS = """\
+import sys
+from pyspark import SparkContext
+sc = SparkContext()
+counts = sc.textFile(sys.argv[1]).flatMap(lambda x: x.split()).countByValue()
+for word, count in counts.items():
+    clean = word.encode('ascii', 'ignore')
+    if (clean):
+        print(clean.decode() + " " + str(count))
+"""
+
+
+@pytest.mark.parametrize("s", ["", "abc", "café", "日本", "a\\u00e9b", "\\ud800x", "naïve résumé"])
+def test_ascii_ignore_is_python_s_own(s):
+    from sparklite.builtins import BUILTINS
+
+    assert BUILTINS["str.ascii_ignore"].impl(s) == s.encode("ascii", "ignore").decode()
+
+
+def test_cleaned_words_are_printed_as_python_prints_them():
+    from frontend.script.rdd_script import translate_script
+
+    sp = translate_script(WORDS, "w.py")
+    text = next(s.param for s in sp.sources if s.kind == "text")
+    out = run(sp.program, {text: ["café 日本 b", "b"]})
+    assert out == (Bag.of(["caf 1", "b 2"]),)  # 日本 cleans to '' (not printed); one line per word
+
+
+def test_cleaned_bytes_used_as_bytes_are_still_refused_where_they_are():
+    from frontend.script.rdd_script import translate_script
+
+    with pytest.raises(UnsupportedError) as info:
+        translate_script(WORDS.replace("clean.decode()", "str(clean)"), "w.py")
+    assert info.value.loc.line == 6, info.value

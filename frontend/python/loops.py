@@ -1,4 +1,4 @@
-"""Loops that build a list, read as the comprehension they are.
+"""Loops that build a list, read as the comprehension they are; ASCII bytes read as the text they hold.
 
 Real UDFs often build their result with ``out = []`` then ``for x in xs: if c: out.append(e)``. The
 kernel has no loops, but that pair of statements *is* ``out = [e for x in xs if c]``: the same iterable,
@@ -62,3 +62,75 @@ def append_loop(stmts: list[pyast.stmt], i: int) -> pyast.Assign | None:
     for n in (comp, out, comp.generators[0]):
         pyast.copy_location(n, loop if n is comp else first)
     return out
+
+
+# --- s.encode('ascii', 'ignore') ----------------------------------------------------------------------
+# Real jobs clean words with ``clean = word.encode('ascii', 'ignore')``, then ``if clean:`` and
+# ``clean.decode()``. The kernel has no bytes; but when those are the only uses, the bytes can be read as
+# the text ``word.encode('ascii', 'ignore').decode()`` (the builtin ``str.ascii_ignore``): ASCII bytes
+# decode to the same characters, and are empty exactly when that text is.
+
+
+def _encoded(node: pyast.expr) -> bool:
+    """``x.encode('ascii', 'ignore')`` (also ``errors='ignore'``)."""
+    if not (isinstance(node, pyast.Call) and isinstance(node.func, pyast.Attribute)
+            and node.func.attr == "encode"):
+        return False
+    args = [a.value if isinstance(a, pyast.Constant) else None for a in node.args]
+    args += [k.value.value if isinstance(k.value, pyast.Constant) else None for k in node.keywords]
+    named = [k.arg for k in node.keywords]
+    return args == ["ascii", "ignore"] and named in ([], ["errors"])
+
+
+def ascii_text(node: pyast.expr) -> pyast.expr | None:
+    """For ``x.encode('ascii', 'ignore').decode()``: ``x``; None for anything else."""
+    if isinstance(node, pyast.Call) and isinstance(node.func, pyast.Attribute) \
+            and node.func.attr == "decode" and not node.args and not node.keywords \
+            and _encoded(node.func.value):
+        return node.func.value.func.value  # type: ignore[attr-defined, no-any-return]
+    return None
+
+
+class _Decoded(pyast.NodeTransformer):
+    """``v.decode()`` -> ``v`` for the ``v`` nodes whose ids are given."""
+
+    def __init__(self, names: set[int]) -> None:
+        self.names = names
+
+    def visit_Call(self, n: pyast.Call) -> pyast.AST:
+        if isinstance(n.func, pyast.Attribute) and isinstance(n.func.value, pyast.Name) \
+                and id(n.func.value) in self.names:
+            return n.func.value
+        return self.generic_visit(n)
+
+
+def fold_ascii_bytes(stmts: list[pyast.stmt]) -> list[pyast.stmt]:
+    """``v = x.encode('ascii', 'ignore')`` followed by statements that use ``v`` only as ``v.decode()``
+    or as the whole test of an ``if``: the same statements with ``v`` the decoded text (see above).
+    Anything else is returned unchanged (and refused where it is used, as bytes)."""
+    for i, stmt in enumerate(stmts):
+        if not (isinstance(stmt, pyast.Assign) and len(stmt.targets) == 1
+                and isinstance(stmt.targets[0], pyast.Name) and _encoded(stmt.value)):
+            continue
+        name = stmt.targets[0].id
+        rest = stmts[i + 1:]
+        decodes: set[int] = set()
+        tests: set[int] = set()
+        for s in rest:
+            for n in pyast.walk(s):
+                if isinstance(n, pyast.Call) and isinstance(n.func, pyast.Attribute) \
+                        and n.func.attr == "decode" and not n.args and not n.keywords \
+                        and isinstance(n.func.value, pyast.Name) and n.func.value.id == name:
+                    decodes.add(id(n.func.value))
+                if isinstance(n, pyast.If) and isinstance(n.test, pyast.Name) and n.test.id == name:
+                    tests.add(id(n.test))
+        uses = [n for s in rest for n in pyast.walk(s) if isinstance(n, pyast.Name) and n.id == name]
+        if not uses or any(id(n) not in decodes | tests or isinstance(n.ctx, pyast.Store) for n in uses):
+            continue
+
+        text = pyast.Call(pyast.Attribute(stmt.value, "decode", pyast.Load()), [], [])
+        for n in (text, text.func):
+            pyast.copy_location(n, stmt.value)
+        bound = pyast.copy_location(pyast.Assign([stmt.targets[0]], text), stmt)
+        return [*stmts[:i], bound, *fold_ascii_bytes([_Decoded(decodes).visit(s) for s in rest])]
+    return stmts

@@ -9,6 +9,7 @@ import ast as pyast
 from collections.abc import Sequence
 from typing import Any
 
+from frontend.python.loops import fold_ascii_bytes
 from frontend.script.rdd_meta import (
     _ARGV,
     _LOOP_BASE,
@@ -508,7 +509,10 @@ class StatementsMixin:
             and stmt.body[-1].value in prints
         acc = self.fresh("printed")
         if not single:
-            empty = _at(pyast.List([], pyast.Load()), stmt)
+            # an empty list of lines: [""][:0] rather than [] (typed List[None], which + [line] refuses)
+            empty = pyast.parse('[""][:0]', mode="eval").body
+            for n in pyast.walk(empty):
+                pyast.copy_location(n, stmt)
             body.append(_at(pyast.Assign([_name(acc, stmt, store=True)], empty), stmt))
         body.extend(self.loop_body(stmt.body, acc, single))
         if not single:
@@ -523,7 +527,7 @@ class StatementsMixin:
 
     def loop_body(self, stmts: list[pyast.stmt], acc: str, single: bool) -> list[pyast.stmt]:
         out: list[pyast.stmt] = []
-        for s in stmts:
+        for s in fold_ascii_bytes(stmts):  # clean = w.encode('ascii', 'ignore') ... clean.decode()
             if isinstance(s, pyast.Expr) and isinstance(s.value, pyast.Call) \
                     and isinstance(s.value.func, pyast.Name) and s.value.func.id == "print":
                 args, sep, stream = self.print_args(s.value)
