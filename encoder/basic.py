@@ -636,7 +636,7 @@ class BasicEncoder:
             if not (z3.is_string_value(sep) and sep.as_string()):
                 self.hazard(path, sep == z3.StringVal(""), VALUE_ERROR)
             return self.uf("split_sep", (v, sep), z3.SeqSort(z3.StringSort()))
-        if name in ("str.strip", "str.lower", "str.upper", "str.replace"):
+        if name in ("str.strip", "str.lower", "str.upper", "str.replace", "str.ascii_ignore"):
             return self.uf(name, tuple(vals), z3.StringSort())
         if name == "py.format":  # uninterpreted: the same value and spec give the same text
             self.hazard(path, self.uf("format_fails", tuple(vals), z3.BoolSort()), VALUE_ERROR)

@@ -324,6 +324,9 @@ _add("py.format", (2,), _format, format, (VALUE_ERROR, OVERFLOW_ERROR), "format(
 _add("str.strip", (1,), _str_method("strip", (), STR), str.strip, python="{0}.strip()")
 _add("str.lower", (1,), _str_method("lower", (), STR), str.lower, python="{0}.lower()")
 _add("str.upper", (1,), _str_method("upper", (), STR), str.upper, python="{0}.upper()")
+# s.encode('ascii', 'ignore').decode(): s without its non-ASCII characters (never raises: 'ignore')
+_add("str.ascii_ignore", (1,), _str_method("ascii_ignore", (), STR),
+     lambda s: s.encode("ascii", "ignore").decode(), python="{0}.encode('ascii', 'ignore').decode()")
 _add("str.startswith", (2,), _str_method("startswith", (STR,), BOOL), str.startswith,
      python="{0}.startswith({1})")
 _add("str.endswith", (2,), _str_method("endswith", (STR,), BOOL), str.endswith, python="{0}.endswith({1})")

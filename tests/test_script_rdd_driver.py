@@ -22,6 +22,7 @@ from schema_util import validate
 from frontend.script.rdd_program import fixed_inputs, mask_line, path_name, share_path_arguments
 from frontend.script.rdd_script import align_sources, translate_script
 from sparklite.errors import UnsupportedError
+from sparklite.interpreter import run as run_program
 from sparklite.values import Bag
 from verifier import check
 from verifier.core.script_check import ScriptPair, observably_differ
@@ -96,11 +97,41 @@ def test_masks_match_what_spark_4_prints():
 HEAD = "import sys\nfrom pyspark import SparkContext\nsc = SparkContext()\nlines = sc.textFile(sys.argv[1])\n"
 
 
-def test_printing_a_text_files_rdd_is_refused_where_it_is():
-    src = HEAD + "print('lines:', lines)\n"
+def test_printing_a_text_files_rdd_read_from_a_constant_path_is_refused_where_it_is():
+    src = HEAD.replace("sys.argv[1]", "'in.txt'") + "print('lines:', lines)\n"
     with pytest.raises(UnsupportedError) as info:
         translate_script(src, "t.py")
     assert info.value.loc.line == 5 and "path" in str(info.value)
+
+
+def test_printing_a_text_files_rdd_shows_its_argument_path_then_an_excluded_field():
+    """Spark 4 prints ``sc.textFile(p)`` as ``p MapPartitionsRDD[1] at textFile at
+    NativeMethodAccessorImpl.java:0``: the path is the argument both scripts get, the rest is masked."""
+    sp = translate_script(HEAD + "p = sys.argv[1]\nrdd = sc.textFile(p).cache()\nprint('lines:', lines)\n"
+                          "print(rdd)\n", "t.py")
+    arg = next(s.param for s in sp.sources if s.kind == "argument")
+    text = next(s.param for s in sp.sources if s.kind == "text")
+    out = run_program(sp.program, {text: Bag.of(["x"]), arg: "in.txt"})
+    assert out[0] == "lines: in.txt <RDD>\nin.txt <RDD>\n"
+    assert sp.masks == ("<RDD>",)
+    assert mask_line("lines: /w/in.txt MapPartitionsRDD[1] at textFile at NativeMethodAccessorImpl.java:0",
+                     sp.masks) == "lines: /w/in.txt <RDD>"
+
+
+def test_a_printed_groupbykey_result_excludes_the_values_and_compares_the_keys():
+    """``print(grouped.collect())`` shows each group's values as ``<pyspark.resultiterable.ResultIterable
+    object at 0x...>`` (checked on Spark 4): the keys are compared, the values' text is masked."""
+    src = HEAD + ("g = lines.map(lambda l: (l, 1)).groupByKey()\nprint('n', g.count())\n"
+                  "print('g =', g.collect())\n")
+    sp = translate_script(src, "t.py")
+    text = next(s.param for s in sp.sources if s.kind == "text")
+    out = run_program(sp.program, {text: Bag.of(["a", "b", "a"])})
+    assert out[0] == "n 2\n"
+    assert out[1] == Bag.of([("a", "<ResultIterable>"), ("b", "<ResultIterable>")])
+    assert "'<ResultIterable>'" in sp.masks
+    line = "g = [('a', <pyspark.resultiterable.ResultIterable object at 0x7fc998104e90>)]"
+    assert mask_line(line, sp.masks) == "g = [('a', '<ResultIterable>')]"
+    assert any(i.construct == "printed ResultIterable objects" for i in sp.ignored)
 
 
 def test_a_collection_with_computed_text_is_still_refused():

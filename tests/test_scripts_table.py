@@ -7,14 +7,13 @@ that line)."""
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
+from doc_tables import table_rows
 
 from frontend.script.df_script import translate_df_script
 from sparklite.errors import InputError
 
-DOC = Path(__file__).resolve().parent.parent / "docs" / "scripts.md"
 HEAD = (
     "import logging\nimport sys\nfrom pyspark.sql import SparkSession\n"
     "spark = SparkSession.builder.getOrCreate()\n"
@@ -23,21 +22,7 @@ HEAD = (
 TAIL = 'print("end")\n'
 
 
-def rows() -> list[tuple[str, str, str]]:
-    text = DOC.read_text()
-    section = text.split("### Statements one by one", 1)[1].split("\n### ", 1)[0]
-    out = []
-    for line in section.splitlines():
-        cells = [c.strip() for c in re.split(r"(?<!\\)\|", line)[1:-1]]
-        if len(cells) != 3 or cells[0] in ("statement", "---"):
-            continue
-        example = re.fullmatch(r"`(.*)`", cells[1])
-        assert example, f"row without a single example snippet: {line}"
-        out.append((cells[0], example.group(1).replace("⏎", "\n"), cells[2]))
-    return out
-
-
-ROWS = rows()
+ROWS = table_rows("### Statements one by one", "\n### ")
 
 
 def test_the_table_has_every_kind_of_outcome():

@@ -11,6 +11,7 @@ import ast as pyast
 from dataclasses import replace
 
 from frontend.python import types as ftypes
+from frontend.python.loops import append_loop, ascii_text
 from frontend.python.names import (
     OPERATOR_BINARY,
     BagV,
@@ -76,6 +77,10 @@ class CallsMixin:
                 raise self.unsupported(f"sc.{func.attr}", f"creating an RDD with .{func.attr}() inside the "
                                        "pipeline is not supported: pass the input RDDs as parameters",
                                        self.attr_loc(func))
+            inner = ascii_text(node)  # s.encode('ascii', 'ignore').decode()
+            if inner is not None:
+                text = self.to_scalar(self.expr(inner, scope), inner)
+                return Scalar(sl.Call("str.ascii_ignore", (text,), loc=self.loc(node)))
             receiver = self.expr(func.value, scope)
             if isinstance(receiver, (BagV, GroupedV)) or (
                     isinstance(receiver, InputV) and (func.attr in self.rdd_methods
@@ -392,6 +397,9 @@ class CallsMixin:
         """A straight-line body with if/elif/else as one expression (see the module docstring)."""
         for i, stmt in enumerate(stmts):
             rest = stmts[i + 1:]
+            folded = append_loop(stmts, i)  # out = [] then for x in xs: out.append(e)
+            if folded is not None:
+                return self.block([folded, *stmts[i + 2:]], scope, owner)
             if isinstance(stmt, pyast.Return):
                 if stmt.value is None:
                     raise self.unsupported("return None", "functions must return a value", stmt)

@@ -107,6 +107,12 @@ def method(tr: Translator, receiver: Value, func: pyast.Attribute, node: pyast.C
         if name in ("mapValues", "map"):
             _expect_args(tr, node, name, 1, mloc)
             return _group_map_values(tr, receiver, node.args[0], scope, loc, whole_pair=name == "map")
+        if name in ("cache", "persist", "unpersist") and not node.args:
+            return receiver  # storage hints do not change results
+        if name in ("count", "keys") and not node.args:
+            # these never look at a group's values (whose order depends on partitioning): the same as on
+            # the pairs (key, number of values), one per key
+            return method(tr, BagV(sl.GroupByKeyAgg(("len",), receiver.source, loc=loc)), func, node, scope)
         raise tr.unsupported(f"groupByKey().{name}", "the result of groupByKey() is supported only "
                              "through .mapValues(f) or .map(f) where f uses the values via "
                              "sum/len/min/max or as a whole list", mloc)
@@ -364,6 +370,10 @@ def _group_map_values(tr: Translator, grouped: GroupedV, node: pyast.expr, scope
     for n in sl.walk(body):
         if isinstance(n, GroupAggRef) and n.kind not in kinds:
             kinds.append(n.kind)
+    body_nodes = fn_node.body if isinstance(fn_node.body, list) else [fn_node.body]
+    if not kinds and not whole_pair and param not in {
+            n.id for st in body_nodes for n in pyast.walk(st) if isinstance(n, pyast.Name)}:
+        kinds = ["len"]  # the values are not read at all: one (key, constant) per key
     if not kinds:
         raise tr.unsupported(f"groupByKey().{what} without sum/len/min/max", "the function passed to "
                              f"groupByKey().{what} must use the values through sum, len, min or max, or as a "

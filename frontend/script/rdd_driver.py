@@ -80,6 +80,8 @@ class _Driver(PrintingMixin, StatementsMixin):
     masks: set[str] = field(default_factory=set)  # printed fields excluded (rdd_program.MASKS)
     rdd_names: set[str] = field(default_factory=set)  # names bound to an RDD
     named_rdds: set[str] = field(default_factory=set)  # ... to a textFile RDD (its text shows the path)
+    grouped_rdds: set[str] = field(default_factory=set)  # ... to a groupByKey() result
+    text_paths: dict[str, pyast.expr] = field(default_factory=dict)  # ... and the path it was read from
     literal_vars: dict[str, pyast.expr] = field(default_factory=dict)  # names bound once to a literal
     ordered_dicts: dict[str, pyast.expr] = field(default_factory=dict)  # name -> the sorted(...) it keeps
     lineage: dict[str, str] = field(default_factory=dict)  # RDD name -> the source its partitions follow
@@ -96,11 +98,16 @@ class _Driver(PrintingMixin, StatementsMixin):
         self.taken |= {d.name for d in pyast.walk(self.tree) if isinstance(d, (pyast.FunctionDef,
                                                                                 pyast.ClassDef))}
         self.defs = {s.name: s for s in self.tree.body if isinstance(s, pyast.FunctionDef)}
+        # How often each name is bound anywhere (driver state is one flat namespace, so a name bound once
+        # means one meaning everywhere). The parameters of driver functions (run in place by
+        # ``inline_call``, which binds them and restores the outer meaning after the call) do not count:
+        # ``def wordcount(sc, input_path)`` called as ``wordcount(sc, input_path)``.
         self.stores: dict[str, int] = {}
+        driver_params = {id(a) for fn in self.defs.values() if self.drives(fn) for a in fn.args.args}
         for n in pyast.walk(self.tree):
             if isinstance(n, pyast.Name) and isinstance(n.ctx, pyast.Store):
                 self.stores[n.id] = self.stores.get(n.id, 0) + 1
-            elif isinstance(n, pyast.arg):
+            elif isinstance(n, pyast.arg) and id(n) not in driver_params:
                 self.stores[n.arg] = self.stores.get(n.arg, 0) + 1
         self.argv_aliases = self.find_argv_aliases()
         indices = [i for n in pyast.walk(self.tree) if (i := self._argv_index(n, loose=True)) is not None]
@@ -426,15 +433,17 @@ class _Driver(PrintingMixin, StatementsMixin):
 
     def cannot_raise(self, stmts: list[pyast.stmt]) -> bool:
         """Statements that cannot raise as script mode models them: binding a Spark session, context or
-        conf (Spark is taken to start), a constant, a literal or a path; harmless session calls; pass.
-        A ``try`` around only these never runs its handlers. (A ``try`` around a job is refused: the
-        kernel has no exception handling, so which branch runs is not modelled.)"""
+        conf (Spark is taken to start), a constant, a literal, a path or a ``sys.argv[i]``; harmless
+        session calls; pass. A ``try`` around only these never runs its handlers. (A ``try`` around a
+        job is refused: the kernel has no exception handling, so which branch runs is not modelled.)"""
         for s in stmts:
             if isinstance(s, pyast.Pass) or isinstance(s, pyast.Expr) and _str_const(s.value) is not None:
                 continue
             if isinstance(s, pyast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], pyast.Name):
                 v = s.value
                 if self.meta_of(v) is not None and self.meta_of(v) != _ARGV or _constant_like(v):
+                    continue
+                if self._argv_index(v) is not None:  # sys.argv[i]: each i the script reads is given
                     continue
             if isinstance(s, pyast.Expr) and isinstance(s.value, pyast.Call) \
                     and isinstance(s.value.func, pyast.Attribute):
@@ -583,17 +592,20 @@ class _Driver(PrintingMixin, StatementsMixin):
             raise self.error("arguments", f"'{fn.name}' takes {len(params)} argument(s), {len(args)} given",
                              call)
         given = list(args) + list(defaults[len(defaults) - (len(params) - len(args)):])
-        for p, a in zip(params, given, strict=True):
-            m = self.meta_of(a)
+        outer = {p: (self.meta.get(p), self.collected.get(p), self.path_vars.get(p)) for p in params}
+        bindings = [(p, self.meta_of(a), self.resolve_name(a), a) for p, a in zip(params, given, strict=True)]
+        for p, m, resolved, a in bindings:  # the arguments are read in the caller's scope, then bound
             self.meta.pop(p, None)
             self.collected.pop(p, None)
             self.path_vars.pop(p, None)
             if m is not None:
                 self.meta[p] = m
                 continue
-            resolved = self.resolve_name(a)
-            if self.stores.get(p) == 1 and (self._argv_index(resolved) is not None
-                                            or _str_const(resolved) is not None):
+            own = sum(1 for n in pyast.walk(fn)
+                      if isinstance(n, pyast.Name) and isinstance(n.ctx, pyast.Store) and n.id == p
+                      or isinstance(n, pyast.arg) and n.arg == p)
+            if own == 1 and self.stores.get(p, 0) <= 1 and (self._argv_index(resolved) is not None
+                                                              or _str_const(resolved) is not None):
                 self.path_vars[p] = resolved
                 continue
             self.emit(_at(pyast.Assign([_name(p, a, store=True)], self.rewrite(a)), a))
@@ -602,6 +614,12 @@ class _Driver(PrintingMixin, StatementsMixin):
             self.block(fn.body)
         finally:
             self.inlining.pop()
+        for p, (m, c, v) in outer.items():  # the caller's meaning of a name a parameter shadowed
+            for table, value in ((self.meta, m), (self.collected, c), (self.path_vars, v)):
+                if value is None:
+                    table.pop(p, None)  # type: ignore[attr-defined]
+                else:
+                    table[p] = value  # type: ignore[index]
 
 
 

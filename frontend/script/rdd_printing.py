@@ -139,6 +139,9 @@ class PrintingMixin:
             node = self.literal_vars[node.id]
         if isinstance(node, pyast.Constant) and isinstance(node.value, str):
             return node.value
+        view = self.literal_dict_view(node)
+        if view is not None:
+            return str(view)  # dict_items([('a', 1)])
         if isinstance(node, (pyast.List, pyast.Tuple, pyast.Dict, pyast.Set)):
             try:
                 return str(pyast.literal_eval(node))
@@ -157,10 +160,10 @@ class PrintingMixin:
             why = ("its text holds a memory address that changes from run to run" if m.kind == "session"
                    else "its text names the master and the application, settings rather than results")
         elif self.is_rdd_expr(node):
-            if isinstance(node, pyast.Name) and node.id in self.named_rdds:
+            if self.is_text_rdd(node) and self.printed_path(node) is None:
                 raise self.error("printing a text file's RDD", "printing the RDD of a text file shows the "
-                                 "file's path, which script mode does not model: print a value computed "
-                                 "from it", node)
+                                 "file's path, which script mode models only for a path given as "
+                                 "sys.argv[i]: print a value computed from it", node)
             placeholder = "<RDD>"
             why = "an RDD's text holds its id and call site, which depend on the code, not on the data"
         else:
@@ -169,6 +172,19 @@ class PrintingMixin:
         self.ignore(node, f"printed {placeholder[1:-1]} object",
                     f"{why}: the field is excluded from the comparison (the rest of the line is compared)")
         return placeholder
+
+    def printed_path(self, node: pyast.expr) -> pyast.expr | None:
+        """For a ``textFile`` RDD read from ``sys.argv[i]`` (directly or through a name bound once to it):
+        that ``sys.argv[i]``. Spark prints such an RDD as its path, a space, then the RDD's name, id and
+        call site (``in.txt MapPartitionsRDD[1] at textFile at NativeMethodAccessorImpl.java:0``, checked
+        on Spark 4): the path is the argument both scripts get, the rest an excluded field. A constant
+        path is refused (the replay does not read the file at the path the script names)."""
+        if not self.is_text_rdd(node):
+            return None
+        path = self.text_path(node)
+        if isinstance(path, pyast.Name) and path.id in self.path_vars:
+            path = self.path_vars[path.id]
+        return path if path is not None and self._argv_index(path) is not None else None
 
     def line_expr(self, args: list[pyast.expr], sep: str, call: pyast.AST) -> pyast.expr:
         """The text ``print(*args, sep=sep)`` writes (without the newline), as a Python expression the
@@ -180,6 +196,11 @@ class PrintingMixin:
                                  "printed on its own or with constant text (print('counts:', rdd.collect()))",
                                  a)
             placeholder = self.excluded_field(a)
+            path = self.printed_path(a) if placeholder is not None else None
+            if path is not None:  # a textFile RDD: "<path> MapPartitionsRDD[1] at textFile at ..."
+                parts.append(_at(pyast.BinOp(self.text_of(self.rewrite(path)), pyast.Add(),
+                                             _at(pyast.Constant(" " + placeholder), a)), a))
+                continue
             text = placeholder if placeholder is not None else self.constant_text(a)
             if text is not None:
                 parts.append(_at(pyast.Constant(text), a))
@@ -433,6 +454,7 @@ class PrintingMixin:
         its elements (the program's value is the RDD itself, after the job has run where Python runs it);
         ``prefix``/``suffix``: constant text printed on the same line around it."""
         kind, node = collection
+        node = self.hide_groups(node)
         name = self.fresh(_SINK_BASE)
         if kind == "bag":
             rdd = self.bag_of(node)
@@ -440,6 +462,41 @@ class PrintingMixin:
         else:
             self.emit(_at(pyast.Assign([_name(name, stmt, store=True)], self.rewrite(node)), stmt))
         self.add_sink("print_collection", "elements", stmt, name, prefix=prefix, suffix=suffix)
+
+    def is_grouped(self, node: pyast.expr) -> bool:
+        """``rdd.groupByKey()`` (or a name bound to one): its elements' values are
+        ``ResultIterable`` objects."""
+        node = self.without_hints(node)
+        if isinstance(node, pyast.Name):
+            return node.id in self.grouped_rdds
+        return isinstance(node, pyast.Call) and isinstance(node.func, pyast.Attribute) \
+            and node.func.attr == "groupByKey" and self.is_rdd_expr(node.func.value)
+
+    def hide_groups(self, node: pyast.expr) -> pyast.expr:
+        """``grouped.collect()`` / ``grouped.take(n)`` printed: Python prints each group's values as
+        ``<pyspark.resultiterable.ResultIterable object at 0x7f...>`` (checked on Spark 4), a memory
+        address that changes from run to run. That field is excluded: the model prints the string
+        ``'<ResultIterable>'`` in its place (``grouped.mapValues(lambda _: '<ResultIterable>')``, which
+        runs the same job and raises where it does) and the replay masks Spark's text to the same repr; the
+        keys, and how many groups there are, are still compared."""
+        if not (isinstance(node, pyast.Call) and isinstance(node.func, pyast.Attribute)
+                and node.func.attr in ("collect", "take") and self.is_grouped(node.func.value)):
+            return node
+        hidden = pyast.parse("_.mapValues(lambda _values: '<ResultIterable>')", mode="eval").body
+        assert isinstance(hidden, pyast.Call) and isinstance(hidden.func, pyast.Attribute)
+        hidden.func.value = node.func.value
+        pyast.copy_location(hidden, node)
+        pyast.fix_missing_locations(hidden)
+        for n in pyast.walk(hidden):  # every new node at the call's place
+            pyast.copy_location(n, node)
+        hidden.func.value = node.func.value
+        out = _at(pyast.Call(_at(pyast.Attribute(hidden, node.func.attr, pyast.Load()), node), node.args,
+                             node.keywords), node)
+        self.masks.add("'<ResultIterable>'")
+        self.ignore(node, "printed ResultIterable objects", "a group's values print as an object with its "
+                    "memory address, which changes from run to run: the field is excluded from the "
+                    "comparison (the keys and the rest of the line are compared)")
+        return out
 
     def bag_of(self, node: pyast.expr) -> pyast.expr:
         """For a collected bag (``rdd.collect()`` or a name bound to one): run the job here (a strict

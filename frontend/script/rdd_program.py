@@ -104,6 +104,9 @@ MASKS: dict[str, str] = {
     "<SparkSession>": r"<pyspark\.sql\.session\.SparkSession object at 0x[0-9a-fA-F]+>",
     "<SparkContext>": r"<SparkContext master=[^\s>]* appName=[^>]*>",
     "<RDD>": r"\b\w*RDD\[\d+\] at \S+ at \S+:\d+",
+    # a group's values in a collected groupByKey() result: the model holds the string
+    # '<ResultIterable>' there, so the masked repr parses to the same value (rdd_printing.hide_groups)
+    "'<ResultIterable>'": r"<pyspark\.resultiterable\.ResultIterable object at 0x[0-9a-fA-F]+>",
 }
 
 

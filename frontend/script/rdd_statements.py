@@ -9,6 +9,7 @@ import ast as pyast
 from collections.abc import Sequence
 from typing import Any
 
+from frontend.python.loops import fold_ascii_bytes
 from frontend.script.rdd_meta import (
     _ARGV,
     _LOOP_BASE,
@@ -194,6 +195,8 @@ class StatementsMixin:
             self.ordered_dicts.pop(n, None)
             self.rdd_names.discard(n)
             self.named_rdds.discard(n)
+            self.text_paths.pop(n, None)
+            self.grouped_rdds.discard(n)
         if value is not None and isinstance(target, pyast.Name) and self.stores.get(target.id) == 1 \
                 and (self._argv_index(value) is not None or _str_const(value) is not None):
             self.path_vars[target.id] = value  # substituted where it is used (a path, or a value)
@@ -210,6 +213,11 @@ class StatementsMixin:
             self.rdd_names.add(target.id)
             if self.is_text_rdd(value):
                 self.named_rdds.add(target.id)
+                path = self.text_path(value)
+                if path is not None:
+                    self.text_paths[target.id] = path
+            if self.is_grouped(value):
+                self.grouped_rdds.add(target.id)
         if value is not None and isinstance(target, pyast.Name):
             if isinstance(value, pyast.Call) and isinstance(value.func, pyast.Name) \
                     and value.func.id in self.defs and self.drives(self.defs[value.func.id]):
@@ -291,15 +299,32 @@ class StatementsMixin:
                           f"{of.path}.getNumPartitions()", self.loc(call), partitions_of=source)
         return self.source_param(f"partitions:{source}", make)
 
-    def is_text_rdd(self, node: pyast.expr) -> bool:
-        """A ``textFile`` RDD itself (also cached): Spark names it after the path, which its text shows."""
+    @staticmethod
+    def without_hints(node: pyast.expr) -> pyast.expr:
+        """``node`` without the storage hints chained on it (``rdd.cache()`` is ``rdd`` itself)."""
         while isinstance(node, pyast.Call) and isinstance(node.func, pyast.Attribute) \
                 and node.func.attr in ("cache", "persist"):
             node = node.func.value
+        return node
+
+    def is_text_rdd(self, node: pyast.expr) -> bool:
+        """A ``textFile`` RDD itself (also cached): Spark names it after the path, which its text shows."""
+        node = self.without_hints(node)
         if isinstance(node, pyast.Name):
             return node.id in self.named_rdds
         return isinstance(node, pyast.Call) and isinstance(node.func, pyast.Attribute) \
             and node.func.attr == "textFile" and self.meta_of(node.func.value) is not None
+
+    def text_path(self, node: pyast.expr) -> pyast.expr | None:
+        """The path expression a ``textFile`` RDD (``is_text_rdd``) was read from, or None."""
+        node = self.without_hints(node)
+        if isinstance(node, pyast.Name):
+            return self.text_paths.get(node.id)
+        if not isinstance(node, pyast.Call):
+            return None
+        if node.args:
+            return node.args[0]
+        return next((k.value for k in node.keywords if k.arg == "name"), None)
 
     def bind_collection(self, target: pyast.Name, kind: str, node: pyast.expr, stmt: pyast.stmt) -> None:
         """``output = counts.collect()`` (the job runs here; the name stands for the RDD's bag when printed
@@ -436,6 +461,19 @@ class StatementsMixin:
         self.emit(_at(pyast.Assign([_name(name, stmt, store=True)], _at(comp, stmt)), stmt))
         self.add_sink("print_lines", "lines_in_order", stmt, name)
 
+    def literal_dict_view(self, node: pyast.expr) -> Any:
+        """``d.items()`` / ``d.keys()`` / ``d.values()`` of a dict the script writes (a display, or a name
+        bound once to one): the view of that dict, as CPython builds it from the literal (its order is
+        the display's, a repeated key keeping its last value), or None."""
+        if not (isinstance(node, pyast.Call) and isinstance(node.func, pyast.Attribute) and not node.args
+                and not node.keywords and node.func.attr in ("items", "keys", "values")):
+            return None
+        d = node.func.value
+        if isinstance(d, pyast.Name) and d.id in self.literal_vars:
+            d = self.literal_vars[d.id]
+        value = _literal_value(d) if isinstance(d, pyast.Dict) else None
+        return getattr(value, node.func.attr)() if isinstance(value, dict) else None
+
     def literal_iteration(self, node: pyast.expr) -> Sequence[Any] | None:
         if isinstance(node, pyast.Call) and isinstance(node.func, pyast.Name) and node.func.id == "range" \
                 and not node.keywords and 1 <= len(node.args) <= 3 \
@@ -471,7 +509,10 @@ class StatementsMixin:
             and stmt.body[-1].value in prints
         acc = self.fresh("printed")
         if not single:
-            empty = _at(pyast.List([], pyast.Load()), stmt)
+            # an empty list of lines: [""][:0] rather than [] (typed List[None], which + [line] refuses)
+            empty = pyast.parse('[""][:0]', mode="eval").body
+            for n in pyast.walk(empty):
+                pyast.copy_location(n, stmt)
             body.append(_at(pyast.Assign([_name(acc, stmt, store=True)], empty), stmt))
         body.extend(self.loop_body(stmt.body, acc, single))
         if not single:
@@ -486,7 +527,7 @@ class StatementsMixin:
 
     def loop_body(self, stmts: list[pyast.stmt], acc: str, single: bool) -> list[pyast.stmt]:
         out: list[pyast.stmt] = []
-        for s in stmts:
+        for s in fold_ascii_bytes(stmts):  # clean = w.encode('ascii', 'ignore') ... clean.decode()
             if isinstance(s, pyast.Expr) and isinstance(s.value, pyast.Call) \
                     and isinstance(s.value.func, pyast.Name) and s.value.func.id == "print":
                 args, sep, stream = self.print_args(s.value)
@@ -575,6 +616,9 @@ class StatementsMixin:
         if isinstance(data, pyast.Name) and data.id in self.literal_vars:
             data = self.literal_vars[data.id]  # data = [...] above: the literal itself
         values = self.literal_iteration(data)
+        view = self.literal_dict_view(data)
+        if values is None and view is not None:
+            values = list(view)  # parallelize(c) makes a list of any other collection first
         if values is None:
             try:
                 values = list(pyast.literal_eval(data))
