@@ -35,10 +35,14 @@ def grouping_analytics(
     """The keys of a GROUP BY (``key_of`` translates one, ``same`` says two are one expression, as
     Spark de-duplicates them) and, when it has grouping analytics, its grouping sets as indices into
     the keys, in Spark's order (``GroupingAnalytics.unapply``: the cross product of each item's sets,
-    earlier items varying slowest); ``None`` for a plain GROUP BY."""
+    earlier items varying slowest); ``None`` for a plain GROUP BY, ``[]`` for ``GROUPING SETS (())``,
+    which Spark 4 computes as a global aggregation (checked: one row, NULL sums, on an empty table)."""
     keys: list[Any] = []
 
-    def index(node: exp.Expression) -> int:
+    def index(node: exp.Expression, inside: bool = True) -> int:
+        if inside and isinstance(node, exp.Literal) and not node.is_string:
+            # whether Spark reads ROLLUP(1) as an ordinal or as the constant 1 is not checked yet
+            raise unsupported("an integer inside ROLLUP/CUBE/GROUPING SETS", node)
         k = key_of(node)
         for i, other in enumerate(keys):
             if same(other, k):
@@ -60,10 +64,13 @@ def grouping_analytics(
             analytics = True
             per_item.append([[index(m) for m in _elements(e)] for e in g.expressions])
         else:
-            per_item.append([[index(g)]])
+            per_item.append([[index(g, inside=False)]])
     for kind in ("rollup", "cube"):
         with_ = group.args.get(kind)
         if with_:  # GROUP BY a, b WITH ROLLUP: the whole list is one ROLLUP (CUBE)
+            for g in group.expressions:
+                if isinstance(g, exp.Literal) and not g.is_string:
+                    raise unsupported(f"an integer in GROUP BY ... WITH {kind.upper()}", g)
             if any(w.expressions for w in with_):
                 raise unsupported(f"GROUP BY ... with {kind.upper()} (...) after other keys", group)
             analytics = True
@@ -73,6 +80,10 @@ def grouping_analytics(
         raise unsupported("GROUPING SETS in this position", group)
     if not analytics:
         return keys, None
+    if not keys:  # only empty sets: Spark 4 answers as a global aggregation (one row on an empty input)
+        if len(per_item) == 1 and len(per_item[0]) == 1:
+            return keys, []
+        raise unsupported("GROUPING SETS of empty sets only, more than one", group)
     sets: list[list[int]] = [[]]
     for item in per_item:
         sets = [a + b for a in sets for b in item]

@@ -67,6 +67,7 @@ class _Aggregation:
     def __init__(self, keys: list[_E], sets: list[GroupingSet] | None = None) -> None:
         self.keys = keys
         self.sets = sets  # grouping analytics (ROLLUP, CUBE, GROUPING SETS): frontend/sql/grouping.py
+        self.only_empty_set = False  # GROUPING SETS (()): a global aggregation
         self.aggs: list[R.AggCall | GroupingCall] = []
         self.agg_names: list[str] = []
 
@@ -435,8 +436,12 @@ class QueriesMixin:
                     self.unsupported,
                     self.loc,
                 )
+        only_empty_set = sets == []
+        if only_empty_set:
+            sets = None
         agg = _Aggregation(keys, sets)
-        global_agg = group is None or (group.args.get("all") and not keys)
+        agg.only_empty_set = only_empty_set
+        global_agg = group is None or (group.args.get("all") and not keys) or only_empty_set
         agg_hook = self.aggregate_hook(agg, from_ctx, global_agg)
         aliases: list[tuple[str, _E]] = []
         lca = self.lateral_alias_hook(aliases, unsupported=True)
@@ -578,6 +583,8 @@ class QueriesMixin:
         grouping sets (``grouping_id()`` is all of them; with arguments, Spark wants exactly the GROUP BY
         list)."""
         called = "grouping" if isinstance(node, exp.Grouping) else "grouping_id"
+        if agg.only_empty_set:
+            raise self.unsupported(f"{called}() with GROUPING SETS (())", node)
         if agg.sets is None:
             raise AnalysisError(
                 f"{called}() can only be used with GROUPING SETS, ROLLUP or CUBE "
