@@ -41,6 +41,10 @@ QUERIES = [
     "SELECT a, b, sum(x) FROM t GROUP BY a, b WITH CUBE",
     "SELECT a, b, sum(x) FROM t GROUP BY GROUPING SETS ((a, b), (a), (a), ())",
     "SELECT a, s, max(b) FROM t GROUP BY GROUPING SETS (a, s)",
+    # Hive's spelling (a real corpus unit): the keys are the GROUP BY list; one in no set is always NULL
+    "SELECT a, b, sum(x), grouping_id() FROM t GROUP BY a, b GROUPING SETS ((a, b), (a)) "
+    "ORDER BY a DESC NULLS LAST, b ASC NULLS LAST",
+    "SELECT a, b, sum(x) FROM t GROUP BY a, b GROUPING SETS ((b))",
     "SELECT a + 1, sum(a) FROM t GROUP BY ROLLUP(a)",
     "SELECT a, b, sum(x) AS t1 FROM t GROUP BY ROLLUP(a, b) HAVING sum(x) > 6 ORDER BY a, b",
     "SELECT a, grouping(a) + grouping(b) AS h, avg(x) FROM t GROUP BY ROLLUP(a, b) ORDER BY h, a",

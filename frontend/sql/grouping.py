@@ -76,8 +76,19 @@ def grouping_analytics(
             analytics = True
             parts = [[i] for s in per_item for i in s[0]]
             per_item = [rollup_sets(parts) if kind == "rollup" else cube_sets(parts)]
-    if group.args.get("grouping_sets"):
-        raise unsupported("GROUPING SETS in this position", group)
+    hive = group.args.get("grouping_sets")
+    if hive:  # Hive's GROUP BY a, b GROUPING SETS ((a, b), (a)): the keys are the GROUP BY list, in order
+        if analytics or len(hive) != 1:
+            raise unsupported("GROUPING SETS after ROLLUP/CUBE/GROUPING SETS", group)
+        for g in group.expressions:
+            if isinstance(g, exp.Literal) and not g.is_string:
+                raise unsupported("an integer in GROUP BY ... GROUPING SETS", g)
+        listed = len(keys)
+        sets_h = [[index(m) for m in _elements(e)] for e in hive[0].expressions]
+        if len(keys) != listed:
+            raise unsupported("a GROUPING SETS expression that is not in the GROUP BY list", group)
+        per_item = [sets_h]
+        analytics = True
     if not analytics:
         return keys, None
     if not keys:  # only empty sets: Spark 4 answers as a global aggregation (one row on an empty input)

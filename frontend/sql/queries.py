@@ -425,7 +425,7 @@ class QueriesMixin:
         keys: list[_E] = []
         sets = None
         if group is not None:
-            self.check_no_args(group, ("expressions", "rollup", "cube", "all"), "GROUP BY")
+            self.check_no_args(group, ("expressions", "rollup", "cube", "all", "grouping_sets"), "GROUP BY")
             if group.args.get("all"):
                 keys = self.group_by_all(items_nodes, from_ctx)
             else:
