@@ -91,10 +91,10 @@ def grouping_analytics(
         analytics = True
     if not analytics:
         return keys, None
-    if not keys:  # only empty sets: Spark 4 answers as a global aggregation (one row on an empty input)
-        if len(per_item) == 1 and len(per_item[0]) == 1:
-            return keys, []
-        raise unsupported("GROUPING SETS of empty sets only, more than one", group)
+    if not keys and all(len(item) == 1 for item in per_item):
+        # GROUPING SETS (()) alone: Spark 4 answers as a global aggregation (one row on an empty input);
+        # ((), ()) is two aggregations by the grouping id (no row on an empty input), as in the general case
+        return keys, []
     sets: list[list[int]] = [[]]
     for item in per_item:
         sets = [a + b for a in sets for b in item]
