@@ -201,3 +201,34 @@ def test_schema_and_rows_match_spark(views: Any, q: str) -> None:
 def test_spark_raises_the_same_errors(views: Any, q: str, code: str) -> None:
     with pytest.raises(Exception, match=code):
         views.sql(q).collect()
+
+
+DF_HEAD = ("from typing import Annotated\nfrom pyspark.sql import DataFrame, functions as F\n"
+           f"S = {DDL!r}\n")
+DF_CALLS = [
+    't.agg({"x": "stddev"})',
+    't.groupBy("a").agg({"x": "std"})',
+    't.groupBy("a").agg({"x": "variance"})',
+    't.groupBy("a").agg(F.stddev("x"), F.std("x"), F.stddev_pop("x"), F.var_samp("x"), F.var_pop("x"))',
+]
+
+
+def _df_program(body: str) -> Any:
+    from frontend.dataframe.translator import translate_dataframe_source
+
+    return translate_dataframe_source(DF_HEAD + f"def f(t: Annotated[DataFrame, S]):\n    return {body}\n",
+                                      "f", "<t>")
+
+
+@pytest.mark.spark
+@pytest.mark.parametrize("body", DF_CALLS)
+def test_dataframe_statistics_names_types_and_rows(views: Any, body: str) -> None:
+    """``F.stddev``... and ``agg({col: "stddev"})``: Spark's names and types; rows when exact."""
+    from pyspark.sql import functions as F
+
+    got = eval(body, {"t": views.table("t"), "F": F})  # noqa: S307 - our own test strings
+    result = run(_df_program(body), {"t": ROWS})
+    assert [tuple(c) for c in result.outcome.columns] == [tuple(d) for d in got.dtypes]
+    if not result.caveats:
+        assert sorted(map(tuple, result.outcome.rows.items), key=repr) == sorted(
+            (tuple(r) for r in got.collect()), key=repr)

@@ -38,6 +38,7 @@ from sparklite.relational import build
 from sparklite.relational.build import AnalysisError
 from sparklite.relational.grouping_sets import GroupingCall, GroupingSet
 from sparklite.relational.grouping_sets import lower as lower_grouping_sets
+from sparklite.relational.moments import MOMENT_NAMES
 from sparklite.relational.types import (
     Schema,
 )
@@ -47,16 +48,7 @@ from sparklite.relational.types import (
 # ---------------------------------------------------------------------------------------------------
 
 
-# the statistics aggregates (sparklite/relational/moments.py): the name written -> the kernel's
-_MOMENT_NAMES = {
-    "stddev": "stddev_samp",
-    "std": "stddev_samp",
-    "stddev_samp": "stddev_samp",
-    "stddev_pop": "stddev_pop",
-    "variance": "var_samp",
-    "var_samp": "var_samp",
-    "var_pop": "var_pop",
-}
+_MOMENT_NAMES = MOMENT_NAMES  # the statistics aggregates (sparklite/relational/moments.py)
 _MOMENT_NODES = exp.Stddev | exp.StddevSamp | exp.StddevPop | exp.Variance | exp.VariancePop
 
 

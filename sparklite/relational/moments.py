@@ -19,6 +19,17 @@ from collections.abc import Sequence
 
 MOMENT_AGGREGATES = ("stddev_samp", "stddev_pop", "var_samp", "var_pop")
 
+#: the names SQL, ``F.*`` and ``agg({col: name})`` accept -> the kernel's aggregate (Spark's aliases)
+MOMENT_NAMES = {
+    "stddev": "stddev_samp",
+    "std": "stddev_samp",
+    "stddev_samp": "stddev_samp",
+    "stddev_pop": "stddev_pop",
+    "variance": "var_samp",
+    "var_samp": "var_samp",
+    "var_pop": "var_pop",
+}
+
 Buffer = tuple[float, float, float]  # n, avg, m2
 
 
@@ -69,4 +80,4 @@ def moment(name: str, parts: Sequence[Sequence[float]]) -> tuple[float | None, b
     return value, count > 1 and not math.isnan(value)
 
 
-__all__ = ["MOMENT_AGGREGATES", "moment"]
+__all__ = ["MOMENT_AGGREGATES", "MOMENT_NAMES", "moment"]
