@@ -565,6 +565,9 @@ class QueriesMixin:
             node = target.this if isinstance(target, exp.Alias) else target
             if _has_aggregate(self.src, node):
                 continue
+            if not _has_column(node):
+                # whether Spark groups by a constant item (no row on an empty input) is not checked
+                raise self.unsupported("GROUP BY ALL with a constant SELECT item", node)
             keys.append(self.expr(node, ctx))
         return keys
 
