@@ -20,6 +20,8 @@ CALLS = [
     't.cube("a", "b").count()',
     't.rollup("a").sum("v")',
     't.cube(F.col("a"), (F.col("b") + 1).alias("b1")).agg(F.max("v"))',
+    't.rollup("a", "b").agg(F.sum("v").alias("amount"), F.grouping_id().alias("gid"))',
+    't.cube("a", "b").agg(F.grouping("a"), F.grouping_id("a", "b"), F.max("v"), F.var_pop("b"))',
 ]
 HEAD = f"from typing import Annotated\nfrom pyspark.sql import DataFrame, functions as F\nS = {S!r}\n"
 

@@ -438,7 +438,8 @@ def test_generator_is_deterministic_and_covers_the_kernel() -> None:
     assert every <= nodes, every - nodes
     assert joins == {"inner", "left", "right", "full", "semi", "anti", "cross"}
     assert len(sets) == 6
-    assert {"sum", "count", "count_star", "min", "max", "avg", "count_distinct"} <= aggs
+    assert {"sum", "count", "count_star", "min", "max", "avg", "count_distinct", "stddev_samp", "stddev_pop",
+            "var_samp", "var_pop"} <= aggs
 
 
 @pytest.mark.spark

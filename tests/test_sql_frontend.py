@@ -577,7 +577,7 @@ ERRORS = [
     ("SELECT * FROM VALUES (a) AS q(x)", NameResolutionError, (1, 23)),
     ("SELECT * FROM VALUES ((SELECT 1)) AS q(x)", UnsupportedError, (1, 22)),
     ("SELECT * FROM VALUES 1, 2 AS q(x)", UnsupportedError, (1, 15)),
-    ("SELECT a FROM t WHERE a = (SELECT count(k) FROM v WHERE v.k = t.b)", UnsupportedError, (1, 35)),
+    ("SELECT a FROM t WHERE a = (SELECT count(k) + 1 FROM v WHERE v.k = t.b)", UnsupportedError, (1, 35)),
     ("SELECT a FROM t WHERE a = (SELECT max(k) FROM v WHERE v.k > t.b)", UnsupportedError, (1, 55)),
     ("SELECT a, (SELECT max(k) FROM v) FROM t GROUP BY a", UnsupportedError, (1, 11)),
     ("SELECT d + INTERVAL '1' HOUR FROM (SELECT DATE '2000-01-01' AS d)", UnsupportedError, (1, 12)),

@@ -50,6 +50,7 @@ from sparklite.errors import InputError, UnsupportedError
 from sparklite.relational import ast as R
 from sparklite.relational import build
 from sparklite.relational.build import AnalysisError
+from sparklite.relational.moments import MOMENT_NAMES
 from sparklite.relational.types import is_numeric
 
 
@@ -171,13 +172,15 @@ class JoinsMixin:
             "max": "max",
             "count": "count",
             "size": "count",
+            **{f: MOMENT_NAMES[f] for f in MOMENT_NAMES},
         }
         if f not in kinds:
             raise UnsupportedError(f"aggregate '{f}' in agg(dict) is not supported", loc, construct=f)
         kind = kinds[f]
         if c == "*" and kind == "count":
             return Agg("count_star", (), "count", loc=loc)
-        return Agg(kind, (parse_name(c, loc),), kind, loc=loc)  # type: ignore[arg-type]
+        shown = f if f in MOMENT_NAMES else kind  # Spark names stddev(x), std(x), variance(x) as written
+        return Agg(kind, (parse_name(c, loc),), shown, loc=loc)  # type: ignore[arg-type]
 
     # joins ------------------------------------------------------------------------------------------
 

@@ -404,6 +404,9 @@ class ExpressionsMixin:
 
     def h_in(self, node: exp.In, ctx: _Ctx, loc: Loc) -> _E:
         if node.args.get("query") is not None:
+            joined = self.h_exists_column(node, ctx)  # type: ignore[attr-defined]  # subqueries.in_column
+            if joined is not None:
+                return joined
             raise self.unsupported("an IN subquery that is not a top-level AND-ed WHERE condition", node)
         if node.args.get("unnest") is not None or node.args.get("field") is not None:
             raise self.unsupported("IN UNNEST", node)

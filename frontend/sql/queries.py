@@ -10,6 +10,7 @@ from dataclasses import replace
 
 from sqlglot import exp
 
+from frontend.sql.grouping import grouping_analytics
 from frontend.sql.scopes import (
     _AGGREGATES,
     _E,
@@ -35,6 +36,9 @@ from sparklite.errors import InputError, UnsupportedError
 from sparklite.relational import ast as R
 from sparklite.relational import build
 from sparklite.relational.build import AnalysisError
+from sparklite.relational.grouping_sets import GroupingCall, GroupingSet
+from sparklite.relational.grouping_sets import lower as lower_grouping_sets
+from sparklite.relational.moments import MOMENT_NAMES
 from sparklite.relational.types import (
     Schema,
 )
@@ -45,16 +49,26 @@ from sparklite.relational.windows import WindowCalls
 # ---------------------------------------------------------------------------------------------------
 
 
+_MOMENT_NAMES = MOMENT_NAMES  # the statistics aggregates (sparklite/relational/moments.py)
+_MOMENT_NODES = exp.Stddev | exp.StddevSamp | exp.StddevPop | exp.Variance | exp.VariancePop
+
+
 class _Aggregation:
     """The grouping keys of an aggregate query and the aggregate calls its SELECT, HAVING and ORDER BY
     use (collected while translating them; one call per distinct aggregate, as Spark shares them)."""
 
-    def __init__(self, keys: list[_E]) -> None:
+    def __init__(self, keys: list[_E], sets: list[GroupingSet] | None = None) -> None:
         self.keys = keys
-        self.aggs: list[R.AggCall] = []
+        self.sets = sets  # grouping analytics (ROLLUP, CUBE, GROUPING SETS): frontend/sql/grouping.py
+        self.only_empty_set = False  # GROUPING SETS (()): a global aggregation
+        self.aggs: list[R.AggCall | GroupingCall] = []
         self.agg_names: list[str] = []
 
-    def ref(self, call: R.AggCall, name: str, loc: Loc | None) -> R.Col:
+    def rolled_up(self, i: int) -> bool:
+        """Key ``i`` is left out of some grouping set (its column is then NULL in that set's rows)."""
+        return self.sets is not None and any(i not in s for s in self.sets)
+
+    def ref(self, call: R.AggCall | GroupingCall, name: str, loc: Loc | None) -> R.Col:
         if call in self.aggs:
             i = self.aggs.index(call)
         else:
@@ -66,7 +80,7 @@ class _Aggregation:
     def key_ref(self, e: R.Expr, loc: Loc | None) -> R.Col | None:
         for i, k in enumerate(self.keys):
             if k.expr == e:
-                return R.Col(i, k.name, k.expr.type, k.expr.nullable, loc=loc)
+                return R.Col(i, k.name, k.expr.type, k.expr.nullable or self.rolled_up(i), loc=loc)
         return None
 
 
@@ -246,12 +260,13 @@ class QueriesMixin:
         )
         # scalar subqueries: WHERE always, SELECT when no aggregation (each a cross join with one row)
         where = sel.args.get("where")
-        scalar_nodes: list[exp.Subquery | exp.Exists] = []
+        scalar_nodes: list[exp.Subquery | exp.Exists | exp.In] = []
         if where is not None:
             for c in _conjuncts(where.this):
                 if not _subquery_predicate(c):
                     scalar_nodes += self.scalar_subqueries(c)
                     scalar_nodes += self.nested_exists(c)  # type: ignore[attr-defined]
+                    scalar_nodes += self.positive_in_subqueries(c)  # type: ignore[attr-defined]
         if not is_agg:
             for n in items_nodes:
                 scalar_nodes += self.scalar_subqueries(n)
@@ -259,6 +274,10 @@ class QueriesMixin:
         for sq in scalar_nodes:
             if isinstance(sq, exp.Exists):  # an existence join (subqueries.py)
                 scope, index = self.exists_column(scope, sq, env)  # type: ignore[attr-defined]
+                scalars.append((id(sq), index))
+                continue
+            if isinstance(sq, exp.In):  # an IN inside an OR (subqueries.py)
+                scope, index = self.in_column(scope, sq, env)  # type: ignore[attr-defined]
                 scalars.append((id(sq), index))
                 continue
             scope, index = self.cross_join_scalar(scope, sq, env)
@@ -412,12 +431,25 @@ class QueriesMixin:
         items_nodes = list(sel.expressions)
         from_ctx = replace(ctx, clause="GROUP BY")
         keys: list[_E] = []
+        sets = None
         if group is not None:
-            self.check_no_args(group, ("expressions",), "GROUP BY")
-            for g in group.expressions:
-                keys.append(self.group_key(g, items_nodes, from_ctx))
-        agg = _Aggregation(keys)
-        global_agg = group is None
+            self.check_no_args(group, ("expressions", "rollup", "cube", "all", "grouping_sets"), "GROUP BY")
+            if group.args.get("all"):
+                keys = self.group_by_all(items_nodes, from_ctx)
+            else:
+                keys, sets = grouping_analytics(
+                    group,
+                    lambda g: self.group_key(g, items_nodes, from_ctx),
+                    lambda a, b: a.expr == b.expr,
+                    self.unsupported,
+                    self.loc,
+                )
+        only_empty_set = sets == []
+        if only_empty_set:
+            sets = None
+        agg = _Aggregation(keys, sets)
+        agg.only_empty_set = only_empty_set
+        global_agg = group is None or (group.args.get("all") and not keys) or only_empty_set
         agg_hook = self.aggregate_hook(agg, from_ctx, global_agg)
         aliases: list[tuple[str, _E]] = []
         lca = self.lateral_alias_hook(aliases, unsupported=True)
@@ -475,9 +507,15 @@ class QueriesMixin:
         base_ctx = replace(ctx, clause="ORDER BY", hook=self.aggregate_hook(agg, from_ctx, global_agg))
         order = sel.args.get("order")
         keys_sort = self.sort_keys(order, out, base_ctx, agg, lift_check) if order is not None else None
-        rel: R.Rel = build.aggregate(
-            scope.rel, [k.expr for k in keys], [k.name for k in keys], agg.aggs, agg.agg_names, loc=agg_loc
-        )
+        rel: R.Rel
+        if sets is not None:
+            key_exprs, key_names = [k.expr for k in keys], [k.name for k in keys]
+            rel = lower_grouping_sets(scope.rel, key_exprs, key_names, agg.aggs, agg.agg_names, sets, agg_loc)
+        else:
+            rel = build.aggregate(
+                scope.rel, [k.expr for k in keys], [k.name for k in keys], agg.aggs, agg.agg_names,  # type: ignore[arg-type]
+                loc=agg_loc,
+            )
         if pred is not None:
             cond = pred.expr
             if having_scalars:  # joined after the aggregation, read by HAVING (subqueries.py)
@@ -535,6 +573,62 @@ class QueriesMixin:
             )
         return self.expr(g, ctx)
 
+    def group_by_all(self, items_nodes: list[exp.Expression], ctx: _Ctx) -> list[_E]:
+        """``GROUP BY ALL``: the SELECT items that contain no aggregate function, in order (none: a global
+        aggregation)."""
+        keys: list[_E] = []
+        for target in self.expanded_items(items_nodes, ctx.scope):
+            if isinstance(target, _Col):
+                keys.append(_E(ctx.scope.col(target, ctx.offset, None), target.name))
+                continue
+            node = target.this if isinstance(target, exp.Alias) else target
+            if _has_aggregate(self.src, node):
+                continue
+            if not _has_column(node):
+                # whether Spark groups by a constant item (no row on an empty input) is not checked
+                raise self.unsupported("GROUP BY ALL with a constant SELECT item", node)
+            keys.append(self.expr(node, ctx))
+        return keys
+
+    def grouping_call(
+        self, node: exp.Grouping | exp.GroupingId, agg: _Aggregation, from_ctx: _Ctx
+    ) -> tuple[GroupingCall, str]:
+        """``grouping(k)``/``grouping_id(k, ...)``: the keys must be grouping expressions of a query with
+        grouping sets (``grouping_id()`` is all of them; with arguments, Spark wants exactly the GROUP BY
+        list)."""
+        called = "grouping" if isinstance(node, exp.Grouping) else "grouping_id"
+        if agg.only_empty_set:
+            raise self.unsupported(f"{called}() with GROUPING SETS (())", node)
+        if agg.sets is None:
+            raise AnalysisError(
+                f"{called}() can only be used with GROUPING SETS, ROLLUP or CUBE "
+                "(UNSUPPORTED_GROUPING_EXPRESSION)",
+                self.loc(node),
+            )
+        args = [self.expr(a, replace(from_ctx, hook=None)) for a in node.expressions]
+        indices: list[int] = []
+        for a, n in zip(args, node.expressions, strict=True):
+            ref = agg.key_ref(a.expr, None)
+            if ref is None:
+                raise AnalysisError(
+                    f"{called}: {a.name} is not one of the grouping columns (GROUPING_COLUMN_MISMATCH)",
+                    self.loc(n),
+                )
+            indices.append(ref.index)
+        n_keys = len(agg.keys)
+        if called == "grouping":
+            if len(indices) != 1:
+                raise AnalysisError("grouping() takes exactly one argument", self.loc(node))
+        elif not indices:
+            indices = list(range(n_keys))
+        elif indices != list(range(n_keys)):
+            raise AnalysisError(
+                "grouping_id's columns must be the grouping columns, in order (GROUPING_ID_COLUMN_MISMATCH)",
+                self.loc(node),
+            )
+        name = f"{called}({', '.join(a.name for a in args)})"
+        return GroupingCall(called, tuple(indices), n_keys), name
+
     def expanded_items(self, items_nodes: list[exp.Expression], scope: _Scope) -> list[_Col | exp.Expression]:
         out: list[_Col | exp.Expression] = []
         for n in items_nodes:
@@ -552,6 +646,9 @@ class QueriesMixin:
         def hook(node: exp.Expression, ctx: _Ctx) -> _E | None:
             if isinstance(node, exp.Window):
                 return None
+            if isinstance(node, exp.Grouping | exp.GroupingId):
+                call, name = self.grouping_call(node, agg, from_ctx)
+                return _E(agg.ref(call, name, self.loc(node)), name)
             if _is_aggregate(self.src, node):
                 call, name = self.aggregate_call(node, from_ctx)
                 return _E(agg.ref(call, name, self.loc(node)), name)
@@ -603,7 +700,7 @@ class QueriesMixin:
         distinct = False
         star = False
         args_nodes: list[exp.Expression]
-        if isinstance(node, exp.Count | exp.Sum | exp.Min | exp.Max | exp.Avg) or (
+        if isinstance(node, exp.Count | exp.Sum | exp.Min | exp.Max | exp.Avg | _MOMENT_NODES) or (
             isinstance(node, exp.Anonymous) and called in _AGGREGATES
         ):
             first = node.this if not isinstance(node, exp.Anonymous) else None
@@ -622,13 +719,16 @@ class QueriesMixin:
             raise self.unsupported(
                 f"aggregate function {called}",
                 node,
-                "supported: count, sum, min, max, avg/mean, try_sum (with DISTINCT and FILTER)",
+                "supported: count, sum, min, max, avg/mean, try_sum (with DISTINCT and FILTER), "
+                "stddev/std/stddev_samp, stddev_pop, variance/var_samp, var_pop",
             )
         if called == "mean":
             kernel = "avg"
         else:
-            kernel = called
-        if kernel not in ("count", "sum", "min", "max", "avg", "try_sum"):
+            kernel = _MOMENT_NAMES.get(called, called)
+        if distinct and kernel in _MOMENT_NAMES.values():
+            raise self.unsupported(f"{called}(DISTINCT ...)", node)
+        if kernel not in ("count", "sum", "min", "max", "avg", "try_sum", *_MOMENT_NAMES.values()):
             raise self.unsupported(f"aggregate function {called}", node)
         args = [self.expr(a, arg_ctx) for a in args_nodes]
         cond = self.expr(filt, replace(arg_ctx, clause="FILTER")) if filt is not None else None

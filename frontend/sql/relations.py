@@ -260,8 +260,10 @@ class RelationsMixin:
         preds = [c for c in conjuncts if _subquery_predicate(c)]
         plain = [c for c in conjuncts if not _subquery_predicate(c)]
         for c in plain:
+            positive = self.positive_in_subqueries(c)  # type: ignore[attr-defined]  # read as joins (select)
             for n in _walk_here(c):
-                if isinstance(n, exp.In) and n.args.get("query") is not None:
+                nested_in = isinstance(n, exp.In) and n.args.get("query") is not None
+                if nested_in and not any(n is p for p in positive):
                     raise self.unsupported(
                         "an IN/EXISTS subquery that is not a top-level AND-ed WHERE condition", n
                     )

@@ -197,7 +197,7 @@ class _Env:
         return None
 
 
-_AGGREGATES = {"count", "sum", "min", "max", "avg", "mean", "try_sum"}
+_AGGREGATES = {"count", "sum", "min", "max", "avg", "mean", "try_sum", "std"}
 _NUMERIC_SUFFIX = re.compile(r"(?i)^(.*?)(bd|[lsydf])$")
 
 

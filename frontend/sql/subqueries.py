@@ -29,6 +29,7 @@ from frontend.sql import scopes as S
 from sparklite.errors import NameResolutionError
 from sparklite.relational import ast as R
 from sparklite.relational import build
+from sparklite.relational.build import AnalysisError
 
 #: where a HAVING condition reads a scalar subquery before the aggregation's width is known
 _PLACEHOLDER = 1 << 40
@@ -53,6 +54,47 @@ def _null_on_empty(node: exp.Expression) -> bool:
     if isinstance(node, exp.Neg | exp.Cast):
         return _null_on_empty(node.this)
     return False
+
+
+def _bare_count(node: exp.Expression) -> bool:
+    """A SELECT item that is one ``count(...)`` (aliased or not): 0 on no rows, never NULL on a group."""
+    node = S._unparen(node)
+    if isinstance(node, exp.Alias):
+        node = S._unparen(node.this)
+    return isinstance(node, exp.Count)
+
+
+def _factor_or(node: exp.Expression) -> tuple[list[exp.Expression], exp.Expression | None] | None:
+    """``(a AND b) OR (a AND c)`` as ``([a], b OR c)``: the conjuncts every disjunct shares, and the OR of
+    what is left of each (``None`` when a disjunct has nothing left: the OR is then true whenever the
+    shared conjuncts are). Distributivity holds in SQL's three-valued logic, so the WHERE keeps the same
+    rows; TPC-DS q41 correlates its count subquery this way. ``None`` when nothing is shared."""
+    node = S._unparen(node)
+    if not isinstance(node, exp.Or):
+        return None
+    disjuncts: list[exp.Expression] = []
+    stack: list[exp.Expression] = [node]
+    while stack:
+        n = S._unparen(stack.pop())
+        if isinstance(n, exp.Or):
+            stack += [n.expression, n.this]
+        else:
+            disjuncts.append(n)
+    parts = [S._conjuncts(d) for d in disjuncts]
+    common = [c for c in parts[0] if all(any(c == o for o in p) for p in parts[1:])]
+    if not common:
+        return None
+    rests = [[c for c in p if not any(c == k for k in common)] for p in parts]
+    if any(not r for r in rests):
+        return common, None
+    ors: exp.Expression | None = None
+    for r in rests:
+        conj: exp.Expression = r[0]
+        for c in r[1:]:
+            conj = exp.And(this=conj, expression=c)
+        conj = exp.Paren(this=conj)
+        ors = conj if ors is None else exp.Or(this=ors, expression=conj)
+    return common, ors
 
 
 def remap_cols(e: Any, index: dict[int, int]) -> Any:
@@ -85,10 +127,11 @@ class SubqueriesMixin:
             raise self.unsupported("this correlated scalar subquery", node,  # type: ignore[attr-defined]
                                    "one aggregate over a FROM clause is supported")
         item = sub.expressions[0]
-        if not S._has_aggregate(self.src, item) or not _null_on_empty(item):  # type: ignore[attr-defined]
+        counted = _bare_count(item)
+        if not S._has_aggregate(self.src, item) or not (_null_on_empty(item) or counted):  # type: ignore[attr-defined]
             raise self.unsupported(  # type: ignore[attr-defined]
                 "a correlated scalar subquery whose value is not NULL on no rows", item,
-                "supported: sum/avg/min/max under arithmetic and casts (count is not)",
+                "supported: sum/avg/min/max under arithmetic and casts, or a bare count",
             )
         local, pairs = self.split_correlated(scope, sub, env, node)
         if not pairs:  # pragma: no cover - the caller saw an outer reference
@@ -104,7 +147,18 @@ class SubqueriesMixin:
         except S._OuterReference:
             raise self.unsupported("a correlated reference outside the subquery's WHERE equalities",  # type: ignore[attr-defined]
                                    node) from None
-        return self.join_on_pairs(scope, rel, pairs, env, node), len(scope.rel.schema) + len(pairs)
+        joined = self.join_on_pairs(scope, rel, pairs, env, node)
+        index = len(scope.rel.schema) + len(pairs)
+        if counted:
+            # Spark's answer to the "count bug": an outer row without a matching group reads the count
+            # of no rows, 0 (a matching group's count is never NULL), so the column is coalesced to 0
+            cols = build.columns_of(joined.rel)
+            loc = self.loc(item)  # type: ignore[attr-defined]
+            filled = build.func("coalesce", [cols[index], build.lit(0, loc)], loc=loc)
+            names = [f.name for f in joined.rel.schema.fields] + [joined.rel.schema.fields[index].name]
+            joined = replace(joined, rel=build.project(joined.rel, [*cols, filled], names, loc=loc))
+            index = len(cols)
+        return joined, index
 
     def split_correlated(
         self, scope: S._Scope, sub: exp.Select, env: S._Env, node: exp.Expression
@@ -131,7 +185,27 @@ class SubqueriesMixin:
                 continue
             except S._OuterReference:
                 pass
-            pairs.append(self.correlation_pair(c, inner_ctx, outer_ctx))
+            factored = _factor_or(c)
+            if factored is None:
+                pairs.append(self.correlation_pair(c, inner_ctx, outer_ctx))
+                continue
+            common, rest = factored
+            for f in common:
+                try:
+                    self.expr(f, inner_ctx)  # type: ignore[attr-defined]
+                    local.append(f)
+                except S._OuterReference:
+                    pairs.append(self.correlation_pair(f, inner_ctx, outer_ctx))
+            if rest is not None:
+                try:
+                    self.expr(rest, inner_ctx)  # type: ignore[attr-defined]
+                except S._OuterReference:
+                    raise self.unsupported(  # type: ignore[attr-defined]
+                        "a correlated condition other than inner = outer in a scalar subquery", c,
+                        "supported: AND-ed equalities between the subquery's columns and the enclosing "
+                        "query's",
+                    ) from None
+                local.append(rest)
         return local, pairs
 
     @staticmethod
@@ -214,6 +288,41 @@ class SubqueriesMixin:
             raise self.unsupported("a correlated reference outside the subquery's WHERE equalities",  # type: ignore[attr-defined]
                                    node) from None
         return self.join_on_pairs(scope, rel, pairs, env, node), len(scope.rel.schema)
+
+    @staticmethod
+    def positive_in_subqueries(node: exp.Expression) -> list[exp.In]:
+        """The ``x IN (SELECT ..)`` of a WHERE condition reached through AND and OR only (``a OR x IN
+        (..)``): there a NULL and a FALSE of the IN drop the row alike, so the IN may be read as "a row of
+        the subquery equals x" (Spark's existence join)."""
+        node = S._unparen(node)
+        if isinstance(node, exp.And | exp.Or):
+            return (SubqueriesMixin.positive_in_subqueries(node.this)
+                    + SubqueriesMixin.positive_in_subqueries(node.expression))
+        if isinstance(node, exp.In) and node.args.get("query") is not None:
+            return [node]
+        return []
+
+    def in_column(self, scope: S._Scope, node: exp.In, env: S._Env) -> tuple[S._Scope, int]:
+        """An uncorrelated one-column ``x IN (SELECT y ..)`` read inside an OR: ``scope`` left-joined on
+        ``x = y`` with the distinct ``y`` (at most one match per row, none when x or y is NULL); the IN
+        holds exactly when the joined column is not NULL. Only for ``positive_in_subqueries``."""
+        q = node.args["query"]
+        sub = q.this if isinstance(q, exp.Subquery) else q
+        if isinstance(S._unparen(node.this), exp.Tuple):
+            raise self.unsupported("a tuple IN subquery inside a condition", node)  # type: ignore[attr-defined]
+        try:
+            rel = self.query(sub, S._Env(env.ctes, (scope,) + env.outers))  # type: ignore[attr-defined]
+        except S._OuterReference:
+            raise self.unsupported("a correlated IN subquery inside a condition", node) from None  # type: ignore[attr-defined]
+        loc = self.loc(node)  # type: ignore[attr-defined]
+        if len(rel.schema) != 1:
+            raise AnalysisError(f"IN compares 1 value with a subquery of {len(rel.schema)} column(s)", loc)
+        rel = build.distinct(rel, loc=loc)
+        x = self.expr(node.this, S._Ctx(scope, "WHERE", env.outers))  # type: ignore[attr-defined]
+        width = len(scope.rel.schema)
+        k = S._shift(build.columns_of(rel)[0], width)
+        cond = build.compare("=", x.expr, k, loc=loc)
+        return replace(scope, rel=build.join("left", scope.rel, rel, cond, loc=loc)), width
 
     def h_exists_column(self, node: exp.Exists, ctx: S._Ctx) -> S._E | None:
         for sid, index in ctx.scalars:

@@ -198,14 +198,15 @@ class Func(RNode):
 Expr = Col | Lit | Arith | Neg | Cmp | And | Or | Not | IsNull | Case | In | Cast | Func
 
 AggName = Literal["sum", "count", "count_star", "min", "max", "avg", "count_distinct", "sum_distinct",
-                  "try_sum"]
+                  "try_sum", "stddev_samp", "stddev_pop", "var_samp", "var_pop"]
 
 
 @dataclass(frozen=True)
 class AggCall(RNode):
     """An aggregate over a group: ``sum`` (of ``int``/``bigint`` a ``bigint``, overflow raises), ``count``
     of non-NULL values (``count_star`` counts rows), ``min``/``max``, ``avg`` (summed in doubles),
-    ``count_distinct`` (rows with a NULL in any argument are skipped), ``sum_distinct``. NULLs are
+    ``count_distinct`` (rows with a NULL in any argument are skipped), ``sum_distinct``, the doubles
+    ``stddev_samp``/``stddev_pop``/``var_samp``/``var_pop`` (``moments.py``). NULLs are
     ignored; an all-NULL (or empty) group gives NULL, except the counts, which give 0."""
 
     name: AggName

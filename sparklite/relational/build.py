@@ -24,6 +24,7 @@ from sparklite.ast import Loc
 from sparklite.errors import InputError, UnsupportedError
 from sparklite.relational import ast as R
 from sparklite.relational.javaregex import NotModelled
+from sparklite.relational.moments import MOMENT_AGGREGATES
 from sparklite.relational.types import (
     BIGINT,
     BOOLEAN,
@@ -355,6 +356,8 @@ def agg(name: R.AggName, args: Sequence[R.Expr], loc: Loc | None = None) -> R.Ag
             return R.AggCall(name, (a,), DecimalType(min(MAX_PRECISION, t.precision + 10), t.scale), True,
                              loc=loc)
         return R.AggCall(name, (a,), DOUBLE, True, loc=loc)
+    if name in MOMENT_AGGREGATES:  # Spark casts the argument to double (ImplicitCastInputTypes)
+        return R.AggCall(name, (coerce(a, DOUBLE),), DOUBLE, True, loc=loc)
     if name == "avg":
         if isinstance(t, DecimalType):  # bounded: avg of decimal(38,18) is decimal(38,22)
             return R.AggCall(name, (a,), DecimalType(min(MAX_PRECISION, t.precision + 4),

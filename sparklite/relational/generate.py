@@ -33,6 +33,9 @@ from sparklite.errors import InputError
 from sparklite.partitions import random_partitioning as _random_partitioning
 from sparklite.relational import ast as R
 from sparklite.relational import build as B
+from sparklite.relational.grouping_sets import GroupingCall, cube_sets, rollup_sets
+from sparklite.relational.grouping_sets import lower as lower_grouping_sets
+from sparklite.relational.moments import MOMENT_AGGREGATES
 from sparklite.relational.types import (
     BIGINT,
     BOOLEAN,
@@ -530,11 +533,12 @@ class _Exprs:
         for _ in range(6):
             name = _weighted(rng, [("sum", 3), ("count", 2), ("count_star", 1.5), ("min", 2), ("max", 2),
                                    ("avg", 2), ("count_distinct", 1), ("sum_distinct", 0.7),
-                                   ("try_sum", 0.7)])
+                                   ("try_sum", 0.7), ("stddev_samp", 0.3), ("stddev_pop", 0.3),
+                                   ("var_samp", 0.3), ("var_pop", 0.3)])
             try:
                 if name == "count_star":
                     return B.agg(name, [])
-                if name in ("sum", "avg", "sum_distinct", "try_sum"):
+                if name in ("sum", "avg", "sum_distinct", "try_sum", *MOMENT_AGGREGATES):
                     numeric = [k for k in self.kinds() if k in ("int", "double", "decimal")] or ["int"]
                     return B.agg(name, [self.expr(rng.choice(numeric), d)])
                 if name == "count_distinct":
@@ -661,12 +665,36 @@ class _Rels:
                 key_names.append(self.name())
         naggs = rng.randint(0 if nkeys else 1, 3)
         aggs = [gen.aggregate(rng.randint(0, 2)) for _ in range(naggs)]
+        if nkeys and rng.random() < 0.2:
+            return self.grouping_sets(src, keys, key_names, aggs)
         return B.aggregate(src, keys, key_names, aggs, [self.name() for _ in aggs])
 
     def window(self, depth: int) -> R.Rel:
         from sparklite.relational.window_gen import random_window
 
         return random_window(self, depth)
+
+    def grouping_sets(self, src: R.Rel, keys: list[R.Expr], key_names: list[str],
+                      aggs: list[R.AggCall]) -> R.Rel:
+        """ROLLUP, CUBE or explicit GROUPING SETS (duplicates and the empty set included) over the keys,
+        with ``grouping()``/``grouping_id()`` columns (``grouping_sets.py``)."""
+        rng = self.rng
+        n = len(keys)
+        parts = [[i] for i in range(n)]
+        kind = _weighted(rng, [("rollup", 2), ("cube", 1.5), ("sets", 1)])
+        if kind == "rollup":
+            sets = [tuple(s) for s in rollup_sets(parts)]
+        elif kind == "cube":
+            sets = [tuple(s) for s in cube_sets(parts)]
+        else:
+            sets = [tuple(i for i in range(n) if rng.random() < 0.5) for _ in range(rng.randint(1, 3))]
+        calls: list[R.AggCall | GroupingCall] = list(aggs)
+        for _ in range(rng.randint(0, 2)):
+            if rng.random() < 0.5:
+                calls.insert(rng.randint(0, len(calls)), GroupingCall("grouping", (rng.randrange(n),), n))
+            else:
+                calls.insert(rng.randint(0, len(calls)), GroupingCall("grouping_id", tuple(range(n)), n))
+        return lower_grouping_sets(src, keys, key_names, calls, [self.name() for _ in calls], sets, None)
 
     def distinct(self, depth: int) -> R.Rel:
         return B.distinct(self._child(depth))

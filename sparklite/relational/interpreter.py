@@ -107,6 +107,7 @@ from sparklite.relational.functions import (
     norm_value,
     values_equal,
 )
+from sparklite.relational.moments import MOMENT_AGGREGATES, moment
 from sparklite.relational.rows import may_keep_signed_zeros, under_aggregate
 from sparklite.relational.types import BIGINT, DecimalType, DoubleType, IntegralType, Schema, StringType
 from sparklite.relational.values import (
@@ -125,6 +126,7 @@ Partitions = Mapping[str, Sequence[Sequence[Sequence[Any]]]]
 
 CAVEAT_SUM_PARTITIONS = "partition-dependent: partial sums may overflow"
 CAVEAT_DOUBLE_SUM = "partition-dependent: double sum"
+CAVEAT_MOMENTS = "partition-dependent: stddev/variance of doubles (Spark's update and merge order)"
 CAVEAT_SIGNED_ZERO = "partition-dependent: min/max of -0.0 and 0.0 (the first met is kept)"
 CAVEAT_DROP_DUPLICATES = "nondeterministic: dropDuplicates keeps any row"
 CAVEAT_LIMIT = "nondeterministic: limit without orderBy"
@@ -742,6 +744,11 @@ class _Interp:
             values = list(seen.values())
             narrow = False
         arg_type = call.args[0].type
+        if call.name in MOMENT_AGGREGATES:
+            value, order_dependent = moment(call.name, _by_partition(values, narrow))
+            if order_dependent:
+                self.caveats.add(CAVEAT_MOMENTS)
+            return value
         if call.name in ("sum", "sum_distinct", "try_sum"):
             try_ = call.name == "try_sum"
             if isinstance(arg_type, IntegralType):

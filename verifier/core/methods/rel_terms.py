@@ -574,6 +574,11 @@ class Prover:
             self.assumptions.add(
                 "sums of doubles are compared as exact (Spark rounds them in the order rows are met)"
             )
+        if call.name in ("stddev_samp", "stddev_pop", "var_samp", "var_pop"):
+            self.assumptions.add(
+                "stddev/variance of doubles are compared as exact (Spark rounds them in the order rows "
+                "are met)"
+            )
         if call.name == "avg" and arg is not None and isinstance(_uncast(arg).type, IntegralType):
             self.assumptions.add("avg of integers: the sum stays below 2^53, where doubles are exact")
 
