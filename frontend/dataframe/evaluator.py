@@ -43,6 +43,7 @@ from frontend.dataframe.module import (
     ModuleNames,
     scan_names,
 )
+from frontend.dataframe.scalars import assumption_text, missing_text, split_declarations
 from frontend.dataframe.values import (
     DFV,
     FUNCTIONS_MODULE,
@@ -73,6 +74,14 @@ from sparklite.errors import AnnotationNeededError, InputError, NameResolutionEr
 from sparklite.relational import ast as R
 from sparklite.relational import build
 from sparklite.relational.types import Schema, SchemaError, parse_ddl
+
+
+def scalar_value(value: Any) -> Value:
+    """A declared scalar argument as the evaluator's value (lists and tuples as sequences)."""
+    if isinstance(value, list | tuple):
+        return SeqV(tuple(scalar_value(v) for v in value), isinstance(value, list))
+    return PyV(value)
+
 
 # ---------------------------------------------------------------------------------------------------
 # Scopes of the driver code
@@ -130,6 +139,8 @@ class Evaluator:
         self.evaluating: set[str] = set()
         self.depth = 0
         self.param_names: set[str] = set()
+        self.schemas, self.scalars = split_declarations(schemas)
+        self.assumed: list[str] = []
 
     # -- locations ------------------------------------------------------------------------------
 
@@ -158,6 +169,11 @@ class Evaluator:
         self.param_names = {a.arg for a in args.args}
         for a in args.args:
             kind, schema = self._param_kind(a, fn)
+            if kind == "scalar":
+                arg = self.scalars[a.arg.lower()]
+                env.vars[a.arg] = scalar_value(arg.value)
+                self.assumed.append(assumption_text(a.arg, arg))
+                continue
             if kind == "session":
                 env.vars[a.arg] = SessionV()
                 continue
@@ -171,7 +187,10 @@ class Evaluator:
         result = self.exec_body(fn.body, env, fn)
         body = self._result(result, fn)
         params += [R.TableParam(t.name, t.schema, loc=self.loc(fn)) for t in self.tables_used]
-        return R.RelProgram(fn.name, tuple(params), body, language="dataframe", loc=self.loc(fn))
+        scalars = tuple((a.arg, self.scalars[a.arg.lower()].value) for a in args.args
+                        if a.arg.lower() in self.scalars and a.arg.lower() not in self.schemas)
+        return R.RelProgram(fn.name, tuple(params), body, language="dataframe", loc=self.loc(fn),
+                            assumed=tuple(self.assumed), scalars=scalars)
 
     def _result(self, value: Value, fn: pyast.FunctionDef) -> R.Rel | R.Action:
         if isinstance(value, DFV):
@@ -187,9 +206,13 @@ class Evaluator:
         )
 
     def _param_kind(self, a: pyast.arg, fn: pyast.FunctionDef) -> tuple[str, Schema | None]:
-        """``("table", schema)`` or ``("session", None)``: from the annotation, else ``schemas``."""
+        """``("table", schema)``, ``("session", None)`` or ``("scalar", None)`` (a value declared with
+        ``--schema 'name=LITERAL'``, ``frontend.dataframe.scalars``): from the annotation, else the
+        declarations."""
         loc = self.loc(a)
         given = self.schemas.get(a.arg, self.schemas.get(a.arg.lower()))
+        if given is None and a.arg.lower() in self.scalars:
+            return "scalar", None
         if a.annotation is not None:
             ann = self.annotation_value(a.annotation)
             if isinstance(ann, AnnotatedV) and self._is_class(ann.base, "DataFrame"):
@@ -211,8 +234,8 @@ class Evaluator:
             if self._is_class(ann, "SparkSession"):
                 return "session", None
             raise UnsupportedError(
-                f"parameter '{a.arg}': only DataFrame (and SparkSession) parameters are "
-                "supported; scalar parameters are not",
+                f"parameter '{a.arg}' is a scalar parameter (not a DataFrame): its argument is needed as "
+                f"a constant; {missing_text(a.arg)}",
                 loc,
                 construct="scalar-parameter",
             )
@@ -226,7 +249,8 @@ class Evaluator:
         return AnnotationNeededError(
             f"parameter '{a.arg}' has no schema: annotate it, e.g. "
             f'`{a.arg}: Annotated[DataFrame, "id INT NOT NULL, name STRING"]` '
-            f"(from typing import Annotated), or pass --schema '{a.arg}=id INT, name STRING'",
+            f"(from typing import Annotated), or pass --schema '{a.arg}=id INT, name STRING'; "
+            f"{missing_text(a.arg)}",
             self.loc(a),
         )
 

@@ -129,13 +129,20 @@ def _load_sql_file(path: str, schemas: Schemas) -> LoadedProgram:
     from frontend.sql.translator import translate_sql_file
 
     source = _read(path)
-    program = translate_sql_file(source, schemas or {}, filename=path)
+    program = translate_sql_file(source, _tables(schemas), filename=path)
     return LoadedProgram(program, "sql", path=path, source=_query_text(source))
 
 
 def _query_text(source: str) -> str:
     """The query as ``spark.sql`` takes it (replay): without the trailing semicolon a file may end with."""
     return source.rstrip().rstrip(";").rstrip()
+
+
+def _tables(schemas: Schemas) -> dict[str, Any]:
+    """The table schemas among ``--schema`` values (scalar arguments are for DataFrame functions)."""
+    from frontend.dataframe.scalars import split_declarations
+
+    return split_declarations(schemas)[0]
 
 
 def load_schemas(spec: Any) -> dict[str, Any]:
@@ -156,13 +163,29 @@ def load_schemas(spec: Any) -> dict[str, Any]:
 
     for item in [spec] if isinstance(spec, str | os.PathLike) else list(spec):
         item = os.fspath(item)
-        if "=" in item and not item.endswith(".sql"):
+        scalar = _scalar_option(item)
+        if scalar is not None:
+            out[scalar[0].lower()] = scalar[1]
+        elif "=" in item and not item.endswith(".sql"):
             name, schema = schema_option(item)
             out[name.lower()] = schema
         else:
             for name, schema in parse_schema_file(_read(item), item).items():
                 out[name.lower()] = schema
     return out
+
+
+def _scalar_option(item: str) -> tuple[str, Any] | None:
+    """``--schema 'column_name="NAME"'``: the argument of a DataFrame function's scalar parameter
+    (``frontend.dataframe.scalars``), told from ``NAME=DDL`` by its value being a Python literal."""
+    from frontend.dataframe.scalars import scalar_declaration
+
+    name, sep, text = item.partition("=")
+    name = name.strip()
+    if not sep or not name.isidentifier():
+        return None
+    arg = scalar_declaration(text)
+    return (name, arg) if arg is not None else None
 
 
 def _program_function(program: Program) -> str | None:
