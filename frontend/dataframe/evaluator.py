@@ -18,6 +18,7 @@ from types import MappingProxyType
 from typing import Any
 
 from frontend.dataframe import functions as DFF
+from frontend.dataframe import schema_values as SV
 from frontend.dataframe.columns import (
     DF,
     Attr,
@@ -77,9 +78,12 @@ from sparklite.relational.types import Schema, SchemaError, parse_ddl
 
 
 def scalar_value(value: Any) -> Value:
-    """A declared scalar argument as the evaluator's value (lists and tuples as sequences)."""
+    """A declared scalar argument (or a schema's part, ``schema_values``) as the evaluator's value
+    (lists and tuples as sequences)."""
     if isinstance(value, list | tuple):
         return SeqV(tuple(scalar_value(v) for v in value), isinstance(value, list))
+    if isinstance(value, SV.SCHEMA_VALUES):
+        return value  # type: ignore[no-any-return]
     return PyV(value)
 
 
@@ -420,6 +424,8 @@ class Evaluator:
             items = [k for k, _ in v.items]
         elif isinstance(v, PyV) and isinstance(v.value, str):
             items = [PyV(c) for c in v.value]
+        elif isinstance(v, SV.SchemaV):  # for field in df.schema: its StructFields
+            items = [SV.FieldV(f) for f in v.fields]  # type: ignore[misc]
         else:
             raise UnsupportedError(
                 f"iterating over {describe(v)} is not supported (only constant lists, "
@@ -710,6 +716,8 @@ class Evaluator:
             return self._py(lambda: _PY_CMP[sym](left.value, right.value), loc)
         if sym in ("==", "!=") and isinstance(left, SeqV | PyV) and isinstance(right, SeqV | PyV):
             return PyV((left == right) == (sym == "=="))
+        if sym in ("==", "!=") and isinstance(left, SV.TypeV) and isinstance(right, SV.TypeV):
+            return PyV((left.type == right.type) == (sym == "=="))  # PySpark: same class, same parameters
         raise UnsupportedError(
             f"comparison between {describe(left)} and {describe(right)} is not supported",
             loc,
@@ -732,6 +740,9 @@ class Evaluator:
         loc = self.attr_loc(node)
         if isinstance(base, ModV):
             return ModV(f"{base.path}.{attr}")
+        if isinstance(base, SV.SCHEMA_VALUES):
+            part = SV.attribute(base, attr, loc)
+            return BoundV(base, attr, loc) if part is None else scalar_value(part)  # type: ignore[arg-type]
         if isinstance(base, DFV):
             if attr == "columns":
                 return SeqV(tuple(PyV(a.name) for a in base.df.attrs))
@@ -746,6 +757,8 @@ class Evaluator:
                 return SessionV()
             if attr == "na":
                 return NaV(base.df)
+            if attr == "schema":  # known statically, as columns and dtypes (schema_values)
+                return SV.schema_of(base.df.columns, base.df.fields)  # type: ignore[return-value]
             if attr in _DF_PROPERTIES and attr in UNSUPPORTED_DF_METHODS:
                 raise UnsupportedError(
                     f"DataFrame.{attr}: {UNSUPPORTED_DF_METHODS[attr]}", loc, construct=attr
@@ -902,6 +915,8 @@ class Evaluator:
             return acc
         if name == "len" and len(args) == 1 and isinstance(args[0], SeqV | DictV):
             return PyV(len(args[0].items))
+        if name == "len" and len(args) == 1 and isinstance(args[0], SV.SchemaV):
+            return PyV(len(args[0].fields))
         if name in ("list", "tuple") and len(args) == 1:
             return SeqV(tuple(self.iterate(args[0], node)), name == "list")
         if name in ("enumerate", "zip", "reversed", "sorted", "range", "min", "max") and not any(
@@ -916,6 +931,10 @@ class Evaluator:
                 return SeqV(tuple(SeqV(t, False) for t in zip(*seqs, strict=False)))
             if name == "reversed" and len(args) == 1:
                 return SeqV(tuple(reversed(self.iterate(args[0], node))))
+        if name == "isinstance" and len(args) == 2 and isinstance(args[0], SV.SCHEMA_VALUES) and not kwargs:
+            classes = args[1].items if isinstance(args[1], SeqV) else (args[1],)
+            paths = [canonical(c.path) if isinstance(c, ModV) else describe(c) for c in classes]
+            return PyV(SV.is_instance(args[0], paths, loc))
         if name == "isinstance":
             raise UnsupportedError("isinstance() is not supported", loc, construct=name)
         pyargs = [py_value(a, loc) for a in args]
@@ -975,6 +994,10 @@ class Evaluator:
     ) -> Value:
         if isinstance(recv, DFV):
             return self.df_method(recv.df, name, args, kwargs, loc, node)
+        if isinstance(recv, SV.SCHEMA_VALUES):
+            if args or kwargs:
+                raise UnsupportedError(f"{name}() with arguments is not modelled", loc, construct="schema")
+            return scalar_value(SV.call(recv, name, loc))
         if isinstance(recv, ColV):
             return DFF.column_method(recv.expr, name, args, kwargs, loc)
         if isinstance(recv, GroupedV):

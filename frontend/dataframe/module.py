@@ -96,7 +96,6 @@ UNSUPPORTED_DF_METHODS = MappingProxyType(
         "approxQuantile": "approximate",
         "cov": "statistics",
         "corr": "statistics",
-        "schema": "df.schema",
         "exceptAll_": "",
         "hint": "hints are not supported",
         "createGlobalTempView": "global views",
