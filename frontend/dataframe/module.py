@@ -98,8 +98,6 @@ UNSUPPORTED_DF_METHODS = MappingProxyType(
         "corr": "statistics",
         "exceptAll_": "",
         "hint": "hints are not supported",
-        "createGlobalTempView": "global views",
-        "createOrReplaceGlobalTempView": "global views",
         "registerTempTable": "use createOrReplaceTempView",
         "offset": "offset is not supported yet",
         "colRegex": "colRegex is not supported",
