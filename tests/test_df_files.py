@@ -48,3 +48,10 @@ def test_what_is_not_modelled_is_refused_located(code: str, line: int, text: str
         translate_df_script(HEAD + code, "job.py")
     assert err.value.loc is not None and err.value.loc.line == line, str(err.value)
     assert text in str(err.value)
+
+
+@pytest.mark.parametrize("binding", ["from gzip import open\n", "from gzip import *\n"])
+def test_an_open_the_module_binds_is_not_the_builtin(binding: str) -> None:
+    src = binding + HEAD + 'print(open(sys.argv[1]).read())\n' + READ + "df.show()\n"
+    with pytest.raises(InputError):
+        translate_df_script(src, "job.py")

@@ -46,6 +46,15 @@ class OpenFile:
     loc: Loc
 
 
+def is_builtin_open(info: Any) -> bool:
+    """Is ``open`` the builtin here: not bound by the module (an import, a def, an assignment), and no
+    star import of a module other than pyspark's could bind it (``from gzip import *``)?"""
+    from frontend.dataframe.values import FUNCTIONS_MODULE, TYPES_MODULE
+
+    bound = "open" in info.imports or "open" in info.defs or "open" in info.assigned or "open" in info.opaque
+    return not bound and all(m in (FUNCTIONS_MODULE, TYPES_MODULE) for m in info.star_modules)
+
+
 def open_call(path: str, args: list[Any], kwargs: dict[str, Any], loc: Loc) -> OpenFile:
     """``open(p)``, ``open(p, "r")``, ``open(p, encoding="utf-8")``: ``path`` is the path expression of
     ``p`` (``sys.argv[1]``, ``'data/x.csv'``)."""

@@ -268,7 +268,7 @@ class _ScriptTranslator(DataFrameTranslator):
     def module_value(self, name: str, node: pyast.AST) -> Value:
         if name in self.module_env.vars:
             return self.module_env.vars[name]
-        if name == "open" and name not in self.info.defs:
+        if name == "open" and df_files.is_builtin_open(self.info):
             return df_files.OpenBuiltin()  # type: ignore[return-value]
         try:
             return super().module_value(name, node)
