@@ -86,3 +86,10 @@ def test_what_is_not_modelled_is_refused_located(body: str, col: int, text: str)
         translate_dataframe_source(HEAD + body, "f", "f.py", SCHEMAS)
     assert err.value.loc is not None and err.value.loc.line == 4, str(err.value)
     assert text in str(err.value)
+
+
+def test_a_function_returning_a_type_says_what_it_returns() -> None:
+    body = "def f(df):\n    return df.select('a').schema.fields[0].dataType\n"
+    with pytest.raises(UnsupportedError) as err:
+        translate_dataframe_source(HEAD + body, "f", "f.py", SCHEMAS)
+    assert "not a column type (DataType)" in str(err.value)

@@ -28,6 +28,8 @@ TYPES_PREFIX = "pyspark.sql.types."
 class SchemaV:
     """A DataFrame's ``StructType``."""
 
+    DESCRIPTION = "a schema (StructType)"
+
     fields: tuple[T.Field, ...]
 
 
@@ -35,12 +37,16 @@ class SchemaV:
 class FieldV:
     """One ``StructField``."""
 
+    DESCRIPTION = "a StructField"
+
     field: T.Field
 
 
 @dataclass(frozen=True)
 class TypeV:
     """A column's ``DataType``."""
+
+    DESCRIPTION = "a column type (DataType): a value known before any job runs, not a result to compare"
 
     type: T.SqlType
 
