@@ -18,6 +18,7 @@ from types import MappingProxyType
 from typing import Any
 
 from frontend.dataframe import functions as DFF
+from frontend.dataframe import schema_values as SV
 from frontend.dataframe import windows as DFW
 from frontend.dataframe.columns import (
     DF,
@@ -44,6 +45,7 @@ from frontend.dataframe.module import (
     ModuleNames,
     scan_names,
 )
+from frontend.dataframe.scalars import assumption_text, missing_text, split_declarations
 from frontend.dataframe.values import (
     DFV,
     FUNCTIONS_MODULE,
@@ -75,6 +77,17 @@ from sparklite.errors import AnnotationNeededError, InputError, NameResolutionEr
 from sparklite.relational import ast as R
 from sparklite.relational import build
 from sparklite.relational.types import Schema, SchemaError, parse_ddl
+
+
+def scalar_value(value: Any) -> Value:
+    """A declared scalar argument (or a schema's part, ``schema_values``) as the evaluator's value
+    (lists and tuples as sequences)."""
+    if isinstance(value, list | tuple):
+        return SeqV(tuple(scalar_value(v) for v in value), isinstance(value, list))
+    if isinstance(value, SV.SCHEMA_VALUES):
+        return value  # type: ignore[no-any-return]
+    return PyV(value)
+
 
 # ---------------------------------------------------------------------------------------------------
 # Scopes of the driver code
@@ -132,6 +145,8 @@ class Evaluator:
         self.evaluating: set[str] = set()
         self.depth = 0
         self.param_names: set[str] = set()
+        self.schemas, self.scalars = split_declarations(schemas)
+        self.assumed: list[str] = []
 
     # -- locations ------------------------------------------------------------------------------
 
@@ -160,6 +175,11 @@ class Evaluator:
         self.param_names = {a.arg for a in args.args}
         for a in args.args:
             kind, schema = self._param_kind(a, fn)
+            if kind == "scalar":
+                arg = self.scalars[a.arg.lower()]
+                env.vars[a.arg] = scalar_value(arg.value)
+                self.assumed.append(assumption_text(a.arg, arg))
+                continue
             if kind == "session":
                 env.vars[a.arg] = SessionV()
                 continue
@@ -173,7 +193,10 @@ class Evaluator:
         result = self.exec_body(fn.body, env, fn)
         body = self._result(result, fn)
         params += [R.TableParam(t.name, t.schema, loc=self.loc(fn)) for t in self.tables_used]
-        return R.RelProgram(fn.name, tuple(params), body, language="dataframe", loc=self.loc(fn))
+        scalars = tuple((a.arg, self.scalars[a.arg.lower()].value) for a in args.args
+                        if a.arg.lower() in self.scalars and a.arg.lower() not in self.schemas)
+        return R.RelProgram(fn.name, tuple(params), body, language="dataframe", loc=self.loc(fn),
+                            assumed=tuple(self.assumed), scalars=scalars)
 
     def _result(self, value: Value, fn: pyast.FunctionDef) -> R.Rel | R.Action:
         if isinstance(value, DFV):
@@ -189,9 +212,13 @@ class Evaluator:
         )
 
     def _param_kind(self, a: pyast.arg, fn: pyast.FunctionDef) -> tuple[str, Schema | None]:
-        """``("table", schema)`` or ``("session", None)``: from the annotation, else ``schemas``."""
+        """``("table", schema)``, ``("session", None)`` or ``("scalar", None)`` (a value declared with
+        ``--schema 'name=LITERAL'``, ``frontend.dataframe.scalars``): from the annotation, else the
+        declarations."""
         loc = self.loc(a)
         given = self.schemas.get(a.arg, self.schemas.get(a.arg.lower()))
+        if given is None and a.arg.lower() in self.scalars:
+            return "scalar", None
         if a.annotation is not None:
             ann = self.annotation_value(a.annotation)
             if isinstance(ann, AnnotatedV) and self._is_class(ann.base, "DataFrame"):
@@ -213,8 +240,8 @@ class Evaluator:
             if self._is_class(ann, "SparkSession"):
                 return "session", None
             raise UnsupportedError(
-                f"parameter '{a.arg}': only DataFrame (and SparkSession) parameters are "
-                "supported; scalar parameters are not",
+                f"parameter '{a.arg}' is a scalar parameter (not a DataFrame): its argument is needed as "
+                f"a constant; {missing_text(a.arg)}",
                 loc,
                 construct="scalar-parameter",
             )
@@ -228,7 +255,8 @@ class Evaluator:
         return AnnotationNeededError(
             f"parameter '{a.arg}' has no schema: annotate it, e.g. "
             f'`{a.arg}: Annotated[DataFrame, "id INT NOT NULL, name STRING"]` '
-            f"(from typing import Annotated), or pass --schema '{a.arg}=id INT, name STRING'",
+            f"(from typing import Annotated), or pass --schema '{a.arg}=id INT, name STRING'; "
+            f"{missing_text(a.arg)}",
             self.loc(a),
         )
 
@@ -398,6 +426,8 @@ class Evaluator:
             items = [k for k, _ in v.items]
         elif isinstance(v, PyV) and isinstance(v.value, str):
             items = [PyV(c) for c in v.value]
+        elif isinstance(v, SV.SchemaV):  # for field in df.schema: its StructFields
+            items = [SV.FieldV(f) for f in v.fields]  # type: ignore[misc]
         else:
             raise UnsupportedError(
                 f"iterating over {describe(v)} is not supported (only constant lists, "
@@ -688,6 +718,8 @@ class Evaluator:
             return self._py(lambda: _PY_CMP[sym](left.value, right.value), loc)
         if sym in ("==", "!=") and isinstance(left, SeqV | PyV) and isinstance(right, SeqV | PyV):
             return PyV((left == right) == (sym == "=="))
+        if sym in ("==", "!=") and isinstance(left, SV.TypeV) and isinstance(right, SV.TypeV):
+            return PyV((left.type == right.type) == (sym == "=="))  # PySpark: same class, same parameters
         raise UnsupportedError(
             f"comparison between {describe(left)} and {describe(right)} is not supported",
             loc,
@@ -710,6 +742,9 @@ class Evaluator:
         loc = self.attr_loc(node)
         if isinstance(base, ModV):
             return ModV(f"{base.path}.{attr}")
+        if isinstance(base, SV.SCHEMA_VALUES):
+            part = SV.attribute(base, attr, loc)
+            return BoundV(base, attr, loc) if part is None else scalar_value(part)  # type: ignore[arg-type]
         if isinstance(base, DFV):
             if attr == "columns":
                 return SeqV(tuple(PyV(a.name) for a in base.df.attrs))
@@ -724,6 +759,8 @@ class Evaluator:
                 return SessionV()
             if attr == "na":
                 return NaV(base.df)
+            if attr == "schema":  # known statically, as columns and dtypes (schema_values)
+                return SV.schema_of(base.df.columns, base.df.fields)  # type: ignore[return-value]
             if attr in _DF_PROPERTIES and attr in UNSUPPORTED_DF_METHODS:
                 raise UnsupportedError(
                     f"DataFrame.{attr}: {UNSUPPORTED_DF_METHODS[attr]}", loc, construct=attr
@@ -885,6 +922,8 @@ class Evaluator:
             return acc
         if name == "len" and len(args) == 1 and isinstance(args[0], SeqV | DictV):
             return PyV(len(args[0].items))
+        if name == "len" and len(args) == 1 and isinstance(args[0], SV.SchemaV):
+            return PyV(len(args[0].fields))
         if name in ("list", "tuple") and len(args) == 1:
             return SeqV(tuple(self.iterate(args[0], node)), name == "list")
         if name in ("enumerate", "zip", "reversed", "sorted", "range", "min", "max") and not any(
@@ -899,6 +938,10 @@ class Evaluator:
                 return SeqV(tuple(SeqV(t, False) for t in zip(*seqs, strict=False)))
             if name == "reversed" and len(args) == 1:
                 return SeqV(tuple(reversed(self.iterate(args[0], node))))
+        if name == "isinstance" and len(args) == 2 and isinstance(args[0], SV.SCHEMA_VALUES) and not kwargs:
+            classes = args[1].items if isinstance(args[1], SeqV) else (args[1],)
+            paths = [canonical(c.path) if isinstance(c, ModV) else describe(c) for c in classes]
+            return PyV(SV.is_instance(args[0], paths, loc))
         if name == "isinstance":
             raise UnsupportedError("isinstance() is not supported", loc, construct=name)
         pyargs = [py_value(a, loc) for a in args]
@@ -958,6 +1001,10 @@ class Evaluator:
     ) -> Value:
         if isinstance(recv, DFV):
             return self.df_method(recv.df, name, args, kwargs, loc, node)
+        if isinstance(recv, SV.SCHEMA_VALUES):
+            if args or kwargs:
+                raise UnsupportedError(f"{name}() with arguments is not modelled", loc, construct="schema")
+            return scalar_value(SV.call(recv, name, loc))
         if isinstance(recv, ColV):
             if name == "over":
                 return DFW.over(recv.expr, args, kwargs, loc)

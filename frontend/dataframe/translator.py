@@ -337,18 +337,19 @@ def _m_transform(
     return t.call(args[0], [DFV(df), *args[1:]], kw, loc, node)
 
 
+GLOBAL_TEMP = "global_temp"
+
+
 def _m_view(
     t: DataFrameTranslator, df: DF, args: list[Value], kw: dict[str, Value], loc: Loc, node: Any
 ) -> Value:
-    b, _ = DFF.sig("name").bind("createOrReplaceTempView", args, kw, loc)
+    method = node.func.attr if isinstance(node, pyast.Call) and isinstance(node.func, pyast.Attribute) else ""
+    b, _ = DFF.sig("name").bind(method or "createOrReplaceTempView", args, kw, loc)
     name = as_str(b["name"], loc, "a view name")
     key = name.lower()
-    if (
-        isinstance(node, pyast.Call)
-        and isinstance(node.func, pyast.Attribute)
-        and node.func.attr == "createTempView"
-        and key in t.views
-    ):
+    if "Global" in method:  # Spark's global_temp database: read as global_temp.name (semantics-notes)
+        key = f"{GLOBAL_TEMP}.{key}"
+    if method in ("createTempView", "createGlobalTempView") and key in t.views:
         raise AnalysisError(
             f"[TEMP_TABLE_OR_VIEW_ALREADY_EXISTS] temporary view '{name}' already exists", loc
         )
@@ -429,6 +430,8 @@ _DF_METHODS = MappingProxyType(
         "transform": _m_transform,
         "createOrReplaceTempView": _m_view,
         "createTempView": _m_view,
+        "createGlobalTempView": _m_view,
+        "createOrReplaceGlobalTempView": _m_view,
         "count": _action("count"),
         "collect": _action("collect"),
         "first": _action("first"),

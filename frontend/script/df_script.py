@@ -55,6 +55,7 @@ from frontend.dataframe.values import (
     canonical,
     describe,
 )
+from frontend.script import df_files
 from frontend.script.df_meta import (
     _DONE,
     SESSION_REPR,
@@ -262,10 +263,13 @@ class _ScriptTranslator(DataFrameTranslator):
         self.opaque: list[tuple[str, Loc]] = []
         self.stopped: Loc | None = None  # where spark.stop() ran: no job may run after it
         self.unknown_stars: list[str] = []  # star imports of modules script mode does not read
+        self.opened: list[df_files.OpenFile] = []  # open(p) of an input file (df_files)
 
     def module_value(self, name: str, node: pyast.AST) -> Value:
         if name in self.module_env.vars:
             return self.module_env.vars[name]
+        if name == "open" and df_files.is_builtin_open(self.info):
+            return df_files.OpenBuiltin()  # type: ignore[return-value]
         try:
             return super().module_value(name, node)
         except NameResolutionError:
@@ -310,6 +314,7 @@ class _ScriptTranslator(DataFrameTranslator):
                 "script shows (show()), prints (count(), collect()) or writes (df.write)",
                 Loc(self.filename, 1, 1),
             )
+        df_files.check_opened(self.opened, self.sources)
         params = tuple(R.TableParam(s.param, s.schema, loc=s.loc) for s in self.sources)
         actions = tuple(replace(a, params=params) for a in self.actions)
         return DfScriptProgram(
@@ -779,7 +784,8 @@ class _ScriptTranslator(DataFrameTranslator):
             return _SparkContextV()  # type: ignore[return-value]
         if isinstance(base, _RowV):
             return self.row_field(base, attr, node)  # type: ignore[return-value]
-        if isinstance(base, _ReaderChain | _Writer | _SparkContextV | _Kept | _RuntimeConf):
+        if isinstance(base, _ReaderChain | _Writer | _SparkContextV | _Kept | _RuntimeConf
+                      | df_files.OpenFile):
             return BoundV(base, attr, self.attr_loc(node))  # type: ignore[arg-type]
         return super().attribute(base, attr, node)
 
@@ -1028,6 +1034,14 @@ class _ScriptTranslator(DataFrameTranslator):
     ) -> Value:
         if isinstance(func, BoundV) and isinstance(func.receiver, _ReaderChain):
             return self.reader_method(func.receiver, func.name, args, kwargs, loc, node)
+        if isinstance(func, df_files.OpenBuiltin):
+            path = self.path_of(args[0] if args else kwargs.get("file"), node)[0]
+            self.opened.append(df_files.open_call(path, args, kwargs, loc))
+            return self.opened[-1]  # type: ignore[return-value]
+        if isinstance(func, BoundV) and isinstance(func.receiver, df_files.OpenFile):
+            if func.name == "close":
+                self.ignore(node, "f.close()", "closing a file read with open() changes no output")
+            return df_files.file_method(func.receiver, func.name, args, kwargs, loc)  # type: ignore
         if isinstance(func, BoundV) and isinstance(func.receiver, _Writer):
             return self.writer_method(func.receiver, func.name, args, kwargs, loc)
         if isinstance(func, BoundV) and isinstance(func.receiver, _RuntimeConf) and func.name == "set":

@@ -47,15 +47,19 @@ class RelationsMixin:
 
     def table_factor(self, node: exp.Expression, env: _Env) -> _Scope:
         if isinstance(node, exp.Table):
-            self.check_no_args(node, ("this", "alias", "joins"), "table")
-            if node.args.get("db") is not None:
+            self.check_no_args(node, ("this", "alias", "joins", "db"), "table")
+            db = node.args.get("db")
+            qualified = f"{db.name.lower()}.{node.name.lower()}" if db is not None else ""
+            if qualified.startswith("global_temp.") and qualified in self.catalog:
+                db = None  # a global temp view (createGlobalTempView), named global_temp.name
+            if db is not None:
                 raise self.unsupported(
                     "a qualified table name", node, f"write the table name alone ({node.name})"
                 )
             if not isinstance(node.this, exp.Identifier):
                 raise self.unsupported(f"table-valued function {self.sql(node)}", node)
             name = node.name
-            rel = env.cte(name)
+            rel = self.catalog[qualified] if qualified and db is None else env.cte(name)
             if rel is None:
                 if name.lower() not in self.catalog:
                     raise self.missing(name, self.loc(node))

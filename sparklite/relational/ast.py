@@ -451,3 +451,7 @@ class RelProgram(RNode):
     params: tuple[TableParam, ...]
     body: Rel | Action
     language: str = field(default="dataframe", compare=False)
+    # what the frontend assumed (a declared scalar argument: frontend.dataframe.scalars), and the
+    # scalar arguments themselves (name, value) for replay to call the function with
+    assumed: tuple[str, ...] = field(default=(), compare=False)
+    scalars: tuple[tuple[str, Any], ...] = field(default=(), compare=False)

@@ -320,6 +320,8 @@ def _text(parts: tuple[Part, ...]) -> str:
     for p in parts:
         if p.kind in ("lit", "arg", "opaque"):
             out.append(repr(p.text) if p.kind == "lit" else f"<{p.text}>")
+        elif p.kind == "file":
+            out.append(f"<the text of {p.text}>")
         elif p.kind == "action":
             out.append("<action result>")
         else:

@@ -205,9 +205,10 @@ def observe(sp: DfScriptProgram, tables: Mapping[str, list[tuple]]) -> DfObserva
 
     stdout: list[tuple[str, Any]] = []
     files: dict[str, Any] = {}
+    texts = _file_texts(sp, full)
     try:
         for sink in sp.sinks:
-            _observe_sink(sp, sink, result, stdout, files, caveats)
+            _observe_sink(sp, sink, result, stdout, files, caveats, texts)
     except _Raised as raised:
         err = raised.error
         return DfObservation(
@@ -241,13 +242,14 @@ def _observe_sink(
     stdout: list[tuple[str, Any]],
     files: dict[str, Any],
     caveats: set[str],
+    texts: Mapping[str, str] | None = None,
 ) -> None:
     if sink.kind == "job":
         assert sink.action is not None
         result(sink.action)
         return
     if sink.kind == "print":
-        stdout.append(("text", "".join(_part_text(p, None, result) for p in sink.parts)))
+        stdout.append(("text", "".join(_part_text(p, None, result, texts) for p in sink.parts)))
         return
     assert sink.action is not None
     outcome = result(sink.action)
@@ -259,13 +261,13 @@ def _observe_sink(
         texts = _map_rows(
             outcome.rows,
             lambda row: "".join(
-                _part_text(p, (row, outcome.columns), result) for line in sink.lines for p in line
+                _part_text(p, (row, outcome.columns), result, texts) for line in sink.lines for p in line
             ),
         )
         stdout.append((_kind(texts), texts))
         return
     if sink.kind == "print_collection":
-        stdout.append(("text", "".join(_part_text(p, None, result) for p in sink.parts)))
+        stdout.append(("text", "".join(_part_text(p, None, result, texts) for p in sink.parts)))
         stdout.append(
             ("list", _map_rows(outcome.rows, lambda row: _normal_repr(_row_repr(row, outcome.columns))))
         )
@@ -302,9 +304,27 @@ def _all_rows(rows: Any) -> list[tuple]:
     return _all_items(rows)
 
 
-def _part_text(p: Part, row: tuple[tuple, Any] | None, result: Any) -> str:
+def _file_texts(sp: DfScriptProgram, full: Mapping[str, list[tuple]]) -> dict[str, str]:
+    """The text of each input file by path expression, as the replay writes it (``open(p).read()``
+    printed, ``frontend.script.df_files``); only computed when the script prints one."""
+    parts = [p for k in sp.sinks for p in (*k.parts, *(q for line in k.lines for q in line))]
+    if not any(p.kind == "file" for p in parts):
+        return {}
+    out: dict[str, str] = {}
+    for s in sp.sources:
+        if s.kind in FILE_KINDS and s.path not in out:
+            lines = source_lines(s.schema, full.get(s.param, []), s.kind, s.header, s.sep)
+            out[s.path] = "".join(f"{line}\n" for line in lines)
+    return out
+
+
+def _part_text(p: Part, row: tuple[tuple, Any] | None, result: Any, texts: Mapping[str, str] | None = None
+               ) -> str:
     if p.kind in ("lit", "arg", "opaque"):  # an argument or an opaque value: its stand-in on both sides
         return p.text
+    if p.kind == "file":  # an input file's text (open(p).read())
+        assert texts is not None
+        return texts[p.text]
     if p.kind == "action":
         value = result(p.action)
         if value is None or isinstance(value, int):

@@ -43,6 +43,7 @@ def _load_sparklite_file(path: str) -> LoadedProgram:
 
 def _load_python_file(path: str, function: str | None, schemas: Schemas = None) -> LoadedProgram:
     source = _read(path)
+    _refuse_glue_job(source, path, function)
     df_script = _load_df_script(source, path, function, schemas)
     if df_script is not None:
         return df_script
@@ -51,6 +52,22 @@ def _load_python_file(path: str, function: str | None, schemas: Schemas = None) 
         if script is not None:
             return script
     return load_python_source(source, function, path, schemas)
+
+
+def _refuse_glue_job(source: str, path: str, function: str | None) -> None:
+    """An AWS Glue job (``awsglue`` names used by the script) is refused at its first Glue name
+    (``frontend.script.glue``); a function named with ``::`` is read on its own terms."""
+    import ast
+
+    if function is not None:
+        return
+    from frontend.script.glue import check_no_glue
+
+    try:
+        tree = ast.parse(source, filename=path)
+    except (SyntaxError, ValueError):
+        return  # the frontends report it, located
+    check_no_glue(tree, path)
 
 
 def _load_script(source: str, path: str, function: str | None, schemas: Schemas) -> LoadedProgram | None:
@@ -129,13 +146,20 @@ def _load_sql_file(path: str, schemas: Schemas) -> LoadedProgram:
     from frontend.sql.translator import translate_sql_file
 
     source = _read(path)
-    program = translate_sql_file(source, schemas or {}, filename=path)
+    program = translate_sql_file(source, _tables(schemas), filename=path)
     return LoadedProgram(program, "sql", path=path, source=_query_text(source))
 
 
 def _query_text(source: str) -> str:
     """The query as ``spark.sql`` takes it (replay): without the trailing semicolon a file may end with."""
     return source.rstrip().rstrip(";").rstrip()
+
+
+def _tables(schemas: Schemas) -> dict[str, Any]:
+    """The table schemas among ``--schema`` values (scalar arguments are for DataFrame functions)."""
+    from frontend.dataframe.scalars import split_declarations
+
+    return split_declarations(schemas)[0]
 
 
 def load_schemas(spec: Any) -> dict[str, Any]:
@@ -156,13 +180,29 @@ def load_schemas(spec: Any) -> dict[str, Any]:
 
     for item in [spec] if isinstance(spec, str | os.PathLike) else list(spec):
         item = os.fspath(item)
-        if "=" in item and not item.endswith(".sql"):
+        scalar = _scalar_option(item)
+        if scalar is not None:
+            out[scalar[0].lower()] = scalar[1]
+        elif "=" in item and not item.endswith(".sql"):
             name, schema = schema_option(item)
             out[name.lower()] = schema
         else:
             for name, schema in parse_schema_file(_read(item), item).items():
                 out[name.lower()] = schema
     return out
+
+
+def _scalar_option(item: str) -> tuple[str, Any] | None:
+    """``--schema 'column_name="NAME"'``: the argument of a DataFrame function's scalar parameter
+    (``frontend.dataframe.scalars``), told from ``NAME=DDL`` by its value being a Python literal."""
+    from frontend.dataframe.scalars import scalar_declaration
+
+    name, sep, text = item.partition("=")
+    name = name.strip()
+    if not sep or not name.isidentifier():
+        return None
+    arg = scalar_declaration(text)
+    return (name, arg) if arg is not None else None
 
 
 def _program_function(program: Program) -> str | None:

@@ -134,7 +134,8 @@ def call_arguments(loaded: LoadedProgram, params: Sequence[R.TableParam], frames
                    ) -> list[Any]:
     """The arguments of the user's function, in its parameters' order: each DataFrame parameter's frame,
     and the replay's own session for a session parameter (``def f(spark: SparkSession, df)``, which the
-    frontend reads as no input; it was called without it: TypeError, issue 25). The tables the function
+    frontend reads as no input; it was called without it: TypeError, issue 25), and a scalar parameter's
+    declared argument (``--schema 'name="NAME"'``). The tables the function
     reads from the catalog (``spark.table("emp")``, the parameters past its own) become temp views."""
     import ast
 
@@ -147,7 +148,8 @@ def call_arguments(loaded: LoadedProgram, params: Sequence[R.TableParam], frames
     for name, frame in by_name.items():
         if name not in own:
             frame.createOrReplaceTempView(name)
-    return [by_name[a] if a in by_name else spark for a in own]
+    scalars = dict(getattr(loaded.program, "scalars", ()))  # declared arguments (frontend.dataframe.scalars)
+    return [by_name[a] if a in by_name else scalars[a] if a in scalars else spark for a in own]
 
 
 def _function(loaded: LoadedProgram, spark: Any, stack: ExitStack) -> Any:
