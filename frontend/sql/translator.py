@@ -55,6 +55,7 @@ from frontend.sql.queries import QueriesMixin
 from frontend.sql.relations import RelationsMixin
 from frontend.sql.scopes import _KEYWORDS, SqlSyntaxError, _end, _parse, _Source, _start
 from frontend.sql.subqueries import SubqueriesMixin
+from frontend.sql.timestamps import TimestampsMixin
 from sparklite.ast import Loc
 from sparklite.errors import InputError, NameResolutionError, UnsupportedError
 from sparklite.relational import ast as R
@@ -154,7 +155,8 @@ def translate_sql_file(
 
 
 
-class _Translator(QueriesMixin, RelationsMixin, ExpressionsMixin, DatesMixin, SubqueriesMixin):
+class _Translator(QueriesMixin, RelationsMixin, ExpressionsMixin, DatesMixin, SubqueriesMixin,
+                  TimestampsMixin):
     """One query's translation: the source (for locations and raw tokens) and the catalog. Holds no
     state between calls beyond those. Its parts are the mixins ``queries``, ``relations`` and
     ``expressions``."""

@@ -50,6 +50,7 @@ from sparklite.relational.types import (
     NullType,
     SqlType,
     StringType,
+    TimestampType,
     decimal_of_integral,
 )
 
@@ -131,6 +132,8 @@ def lit_code(value: object, t: SqlType) -> str:
         return code if natural == t else f"{code}.cast({_str(type_name(t))})"
     if isinstance(t, StringType):
         return f"F.lit({_str(str(value))})"
+    if isinstance(t, TimestampType):
+        return f"F.expr({sql_lit(value, t)!r})"  # a true literal, read in the session time zone (UTC)
     if isinstance(t, DateType):
         assert isinstance(value, datetime.date)
         if value.year >= 1000:
@@ -456,6 +459,11 @@ def sql_lit(value: object, t: SqlType) -> str:
         return f"{text}BD" if natural == t else f"CAST({text}BD AS {type_name(t).upper()})"
     if isinstance(t, StringType):
         return "'" + str(value).replace("\\", "\\\\").replace("'", "\\'") + "'"
+    if isinstance(t, TimestampType):
+        from sparklite.relational.timestamps import format_default
+
+        assert isinstance(value, datetime.datetime)
+        return f"{t.simple.upper()} '{format_default(value)}'"
     if isinstance(t, DateType):
         assert isinstance(value, datetime.date)
         return f"DATE '{value.isoformat()}'"

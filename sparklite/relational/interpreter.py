@@ -285,7 +285,7 @@ class _Interp:
             return fn()
         except SqlError as exc:
             if isinstance(exc, DateOutOfRange):  # Spark has a value here; the interpreter has none
-                self.caveats.add(CAVEAT_DATE_RANGE)
+                self.caveats.add(getattr(exc, "caveat", CAVEAT_DATE_RANGE))
             return None if try_ else self.fail(exc.error)
 
     # -- expressions -----------------------------------------------------------------------------

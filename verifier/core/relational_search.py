@@ -40,6 +40,7 @@ from sparklite.relational.types import (
     Schema,
     SqlType,
     StringType,
+    TimestampType,
 )
 
 Tables = dict[str, list[tuple]]
@@ -406,6 +407,12 @@ def value_pool(t: SqlType, constants: Sequence[tuple[SqlType, Any]]) -> list[Any
         import datetime
 
         return [datetime.date(2024, 1, 1), datetime.date(1970, 1, 1), datetime.date(2024, 2, 29)]
+    if isinstance(t, TimestampType):
+        import datetime
+
+        return [datetime.datetime(2024, 1, 1, 12, 30), datetime.datetime(1970, 1, 1),
+                datetime.datetime(2024, 2, 29, 23, 59, 59, 999999),
+                datetime.datetime(1969, 12, 31, 23, 59, 59, 500000)]
     return [None]
 
 
@@ -639,6 +646,8 @@ def value_json(v: Any) -> Any:
         return float_json(v)
     if isinstance(v, Decimal):
         return {"decimal": str(v)}
+    if isinstance(v, datetime.datetime):  # a timestamp, in the session time zone sparkeq runs Spark with
+        return {"timestamp": v.isoformat(sep=" "), "time_zone": "UTC"}
     if isinstance(v, datetime.date):
         return {"date": v.isoformat()}
     return v
