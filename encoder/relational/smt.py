@@ -443,6 +443,9 @@ class Encoder:
     def _func(self, e: R.Func) -> Sym:
         from sparklite.relational.functions import FUNCTIONS
 
+        if e.udf is not None:  # sparklite.relational.pyudf: its body is not encoded
+            raise NotEncodable(f"the Python UDF {e.udf.shown} (UDF bodies are not encoded; a proof needs "
+                               "the same UDF called on the same arguments on both sides)")
         args = [self.expr(x) for x in e.args]
         t = e.type
         if e.name in ("coalesce", "nvl", "ifnull"):

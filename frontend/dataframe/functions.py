@@ -754,7 +754,6 @@ FUNCTIONS = MappingProxyType(
 
 UNSUPPORTED_FUNCTIONS = MappingProxyType(
     {
-        "udf": "Python UDFs are not supported yet",
         "pandas_udf": "pandas UDFs are not supported",
         "explode": "arrays are not supported",
         "explode_outer": "arrays are not supported",

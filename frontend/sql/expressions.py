@@ -523,6 +523,10 @@ class ExpressionsMixin:
         """Other functions: a few are operators in Spark (``pmod``, ``positive``, ``nullif``...); the
         rest go to ``build.func`` under Spark's name for them (``ifnull``/``nvl`` are ``coalesce``)."""
         called = _called_name(self.src, node)
+        if isinstance(node, exp.Anonymous) and called in getattr(self, "registered", {}):  # a registered UDF
+            udf_args = self.args(list(node.expressions), ctx)
+            return _E(self.registered[called]([a.expr for a in udf_args], loc),  # type: ignore[attr-defined]
+                      f"{called}({', '.join(a.name for a in udf_args)})")
         if isinstance(node, exp.Anonymous):
             arg_nodes = list(node.expressions)
         else:

@@ -424,6 +424,10 @@ class _Gen:
         if isinstance(e, R.Cast):
             return f"{ex(e.operand, cols)}.{'try_cast' if e.try_ else 'cast'}({_str(type_name(e.type))})"
         if isinstance(e, R.Func):
+            if e.udf is not None:  # a Python UDF: its body as Python code (sparklite.relational.pyudf)
+                from sparklite.relational.pyudf import codegen as udf_code
+
+                return udf_code(e.udf, [ex(a, cols) for a in e.args])
             ordered = e.args
             if e.name in ("trim", "ltrim", "rtrim") and len(ordered) == 2:
                 ordered = (ordered[1], ordered[0])  # the registry's trim(chars, s): the kernel has (s, chars)
@@ -492,6 +496,8 @@ def sql_expr(e: R.Expr) -> str:
     if compound is not None:
         return compound
     if isinstance(e, R.Func):
+        if e.udf is not None:
+            raise CodegenError(f"the Python UDF {e.udf.shown} has no SQL spelling")
         ordered = e.args
         if e.name in ("trim", "ltrim", "rtrim") and len(ordered) == 2:
             ordered = (ordered[1], ordered[0])  # the registry's trim(chars, s), as in the DataFrame code

@@ -105,6 +105,8 @@ def own_kinds(e: R.Expr) -> frozenset[str]:
             return frozenset()
         return cast_kinds(e.operand.type, e.type)
     if isinstance(e, R.Func):
+        if e.udf is not None:  # a Python UDF may raise anything (sparklite.relational.pyudf)
+            return frozenset({"PythonException"})
         if (e.name in _SAFE_FUNCTIONS or e.name in dates.NEVER_RAISE or e.name in strings.NAMES
                 or e.name in timestamps.NEVER_RAISE
                 or e.name in mathfuncs.NAMES):

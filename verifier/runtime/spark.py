@@ -91,6 +91,8 @@ def get_context(master: str = DEFAULT_MASTER) -> Any:
         .set("spark.driver.bindAddress", "127.0.0.1")
         # timestamps are read and shown in this zone (sparklite.relational.timestamps.SESSION_TIME_ZONE)
         .set("spark.sql.session.timeZone", "UTC")
+        # Python UDFs as pickled UDFs whatever is installed (sparklite.relational.pyudf models them)
+        .set("spark.sql.execution.pythonUDF.arrow.enabled", "false")
     )
     log = jvm_log_path()
     try:
