@@ -165,3 +165,39 @@ def test_unmodelled_patterns_and_literals_are_located_refusals() -> None:
         with pytest.raises(UnsupportedError) as info:
             translate_sql_file(query, SCHEMAS, filename="q.sql")
         assert info.value.loc is not None, query
+
+
+PROVER_SOURCE = '''
+from typing import Annotated
+from pyspark.sql import DataFrame, functions as F
+
+S = "id INT, t TIMESTAMP, s STRING"
+START = F.lit("2024-01-01").cast("timestamp")
+
+
+def both(df: Annotated[DataFrame, S]):
+    return df.filter((F.col("t") > START) & (F.col("id") > 1)).select("id", F.hour("t").alias("h"))
+
+
+def chained(df: Annotated[DataFrame, S]):
+    return df.filter(F.col("id") > 1).filter(F.col("t") > START).select("id", F.hour("t").alias("h"))
+
+
+def inclusive(df: Annotated[DataFrame, S]):
+    return df.filter(F.col("id") > 1).filter(F.col("t") >= START).select("id", F.hour("t").alias("h"))
+'''
+
+
+def test_timestamp_programs_are_proved_and_refuted(tmp_path: Any) -> None:
+    """Timestamps are microseconds to the prover; the search draws the program's own instants (the
+    string it casts), so ``>`` against ``>=`` is refuted at exactly 2024-01-01 00:00, shown in UTC."""
+    from verifier.core.check import check
+
+    path = tmp_path / "stamps.py"
+    path.write_text(PROVER_SOURCE, encoding="utf-8")
+    proved = check(f"{path}::both", f"{path}::chained", timeout=60)
+    assert proved.verdict == "equivalent", proved.reason
+    refuted = check(f"{path}::both", f"{path}::inclusive", timeout=60)
+    assert refuted.verdict == "not_equivalent", refuted.reason
+    assert refuted.counterexample is not None
+    assert "'time_zone': 'UTC'" in str(refuted.counterexample.inputs)

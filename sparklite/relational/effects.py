@@ -120,6 +120,8 @@ def own_kinds(e: R.Expr) -> frozenset[str]:
             return frozenset({"INVALID_FORMAT"})
         if e.name in ("abs", "negative"):
             return _overflow(e.type)
+        if e.name in timestamps.RAISES:
+            return timestamps.RAISES[e.name]
         return frozenset({OVERFLOW, DECIMAL_OVERFLOW})  # round/bround/floor/ceil and anything new
     return frozenset()
 

@@ -513,6 +513,11 @@ TIMESTAMP_FUNCTIONS: tuple[Spec, ...] = (
 
 FUNCTIONS_BY_NAME = {spec[0]: spec for spec in TIMESTAMP_FUNCTIONS}
 
+#: what the others may raise (error conditions, as ``effects`` names them)
+RAISES = {"to_timestamp": frozenset({"CANNOT_PARSE_TIMESTAMP"}),
+          "unix_timestamp": frozenset({"CANNOT_PARSE_TIMESTAMP"}),
+          "from_unixtime": frozenset({"CAST_OVERFLOW"})}
+
 #: functions here that never raise in Spark (their implicit casts are separate ``Cast`` nodes)
 NEVER_RAISE = frozenset({"hour", "minute", "second", "date_format", "date_trunc", "months_between"})
 

@@ -18,6 +18,7 @@ replay on Spark reproduces it; the search keeps looking for a definite one first
 
 from __future__ import annotations
 
+import contextlib
 import math
 import random
 import time
@@ -410,9 +411,19 @@ def value_pool(t: SqlType, constants: Sequence[tuple[SqlType, Any]]) -> list[Any
     if isinstance(t, TimestampType):
         import datetime
 
-        return [datetime.datetime(2024, 1, 1, 12, 30), datetime.datetime(1970, 1, 1),
+        from sparklite.relational.sqlerror import SqlError
+        from sparklite.relational.timestamps import parse_timestamp
+
+        pool = [datetime.datetime(2024, 1, 1, 12, 30), datetime.datetime(1970, 1, 1),
                 datetime.datetime(2024, 2, 29, 23, 59, 59, 999999),
                 datetime.datetime(1969, 12, 31, 23, 59, 59, 500000)]
+        for _, v in constants:  # the program's own instants, and the strings it casts to one
+            if isinstance(v, datetime.datetime):
+                pool.append(v)
+            elif isinstance(v, str):
+                with contextlib.suppress(SqlError):
+                    pool.append(parse_timestamp(v))
+        return pool
     return [None]
 
 
