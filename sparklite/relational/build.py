@@ -124,7 +124,8 @@ def cast(e: R.Expr, to: SqlType, try_: bool = False, loc: Loc | None = None) -> 
     if not can_cast(e.type, to):
         raise AnalysisError(f"cannot cast {e.type.simple} to {to.simple}", loc or e.loc)
     if not timestamps.cast_supported(e.type, to) and timestamps.can_cast(e.type, to):
-        raise UnsupportedError(f"CAST({e.type.simple} AS {to.simple})", loc or e.loc, construct="cast")
+        raise UnsupportedError(f"CAST({e.type.simple} AS {to.simple}) is not modelled (Spark allows it)",
+                               loc or e.loc, construct="cast")
     return R.Cast(e, to, e.nullable or try_, try_, loc=loc or e.loc)
 
 

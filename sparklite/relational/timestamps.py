@@ -135,14 +135,17 @@ def can_cast(src: SqlType, dst: SqlType) -> bool | None:
     assert isinstance(ts, T.TimestampType)
     if isinstance(other, T.StringType | T.DateType | T.TimestampType | T.NullType):
         return True
-    if isinstance(other, T.IntegralType | T.DoubleType):
+    if isinstance(other, T.IntegralType | T.DoubleType | T.DecimalType):  # decimals: assumed like doubles
         return not ts.ntz
     return False
 
 
 def cast_supported(src: SqlType, dst: SqlType) -> bool:
-    """The allowed casts this module evaluates (a decimal or a double to a timestamp are not)."""
+    """The allowed casts this module evaluates (a double or a decimal to a timestamp, and a timestamp
+    to a decimal, are not: a located refusal)."""
     if not can_cast(src, dst):
+        return False
+    if isinstance(src, T.DecimalType) or isinstance(dst, T.DecimalType):
         return False
     return not (is_timestamp(dst) and isinstance(src, T.DoubleType))
 
