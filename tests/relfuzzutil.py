@@ -41,6 +41,7 @@ from sparklite.relational.types import (
     IntegralType,
     Schema,
     StringType,
+    TimestampType,
 )
 
 # ---------------------------------------------------------------------------------------------------
@@ -1119,6 +1120,9 @@ def value_from_json(v: Any, t: Any) -> Any:
         return decimal.Decimal(v["decimal"])
     if isinstance(t, DateType):
         return datetime.date.fromisoformat(v["date"])
+    if isinstance(t, TimestampType):  # {"timestamp": ..., "time_zone": "UTC"}, the session time zone
+        assert v["time_zone"] == "UTC"
+        return datetime.datetime.fromisoformat(v["timestamp"])
     return v
 
 

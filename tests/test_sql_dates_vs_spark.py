@@ -63,10 +63,12 @@ QUERIES = [
 ]
 
 
-def _outcome(query: str, tables: dict[str, list[tuple]]) -> tuple[Any, Any]:
+def _outcome(query: str, tables: dict[str, list[tuple]],
+             schemas: dict[str, Any] = SCHEMAS) -> tuple[Any, Any]:
+    """The interpreter's run of ``query`` and Spark's outcome (``tests/test_timestamps_vs_spark.py`` too)."""
     from verifier.runtime.replay_df import run_on_spark
 
-    program = translate_sql_file(query, SCHEMAS, filename="q.sql")
+    program = translate_sql_file(query, schemas, filename="q.sql")
     expected = run(program, tables)
     loaded = LoadedProgram(program, "sql", path="q.sql", source=query)
     got = run_on_spark(loaded, tables, None, {}, "local[2]", reference=expected.outcome)

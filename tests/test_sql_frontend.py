@@ -593,7 +593,7 @@ ERRORS = [
     ("SELECT a FROM t JOIN u USING (zz)", AnalysisError, (1, 17)),
     ("SELECT count(*) AS c, c + 1 FROM t", UnsupportedError, (1, 23)),
     ("SELECT CAST(a AS FLOAT) FROM t", UnsupportedError, (1, 8)),
-    ("SELECT CAST(a AS TIMESTAMP) FROM t", UnsupportedError, (1, 8)),
+    ("SELECT CAST(a AS BINARY) FROM t", UnsupportedError, (1, 8)),
     ("SELECT 1F FROM t", UnsupportedError, (1, 8)),
     ("SELECT 128Y FROM t", AnalysisError, (1, 8)),
     ("SELECT a FROM t LIMIT a", UnsupportedError, (1, 17)),

@@ -47,6 +47,7 @@ from sparklite.relational.types import (
     NullType,
     SqlType,
     StringType,
+    TimestampType,
 )
 
 FP64 = z3.Float64()
@@ -58,7 +59,7 @@ class NotEncodable(Exception):
 
 
 def sort_of(t: SqlType) -> z3.SortRef:
-    if isinstance(t, IntegralType | DateType | DecimalType):
+    if isinstance(t, IntegralType | DateType | DecimalType | TimestampType):  # a timestamp: its microseconds
         return z3.IntSort()
     if isinstance(t, DoubleType):
         return FP64
@@ -146,6 +147,12 @@ def literal(value: Any, t: SqlType) -> z3.ExprRef:
         return z3.FPVal(x, FP64)
     if isinstance(t, StringType):
         return z3.StringVal(str(value))
+    if isinstance(t, TimestampType):
+        if not isinstance(value, datetime.datetime):
+            raise NotEncodable(f"timestamp literal {value!r}")
+        from sparklite.relational.timestamps import micros
+
+        return z3.IntVal(micros(value))
     if isinstance(t, DateType):
         if not isinstance(value, datetime.date):
             raise NotEncodable(f"date literal {value!r}")
@@ -443,6 +450,9 @@ class Encoder:
     def _func(self, e: R.Func) -> Sym:
         from sparklite.relational.functions import FUNCTIONS
 
+        if e.udf is not None:  # sparklite.relational.pyudf: its body is not encoded
+            raise NotEncodable(f"the Python UDF {e.udf.shown} (UDF bodies are not encoded; a proof needs "
+                               "the same UDF called on the same arguments on both sides)")
         args = [self.expr(x) for x in e.args]
         t = e.type
         if e.name in ("coalesce", "nvl", "ifnull"):

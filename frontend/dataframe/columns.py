@@ -600,6 +600,8 @@ class Resolver:
         if isinstance(e, Cast):
             return build.cast(self.expr(e.operand), e.type, e.try_, loc)
         if isinstance(e, Call):
+            if getattr(e, "udf", None) is not None:  # a Python UDF (frontend.dataframe.udfs.UdfCall)
+                return e.resolved([self.expr(a) for a in e.args], loc)  # type: ignore[attr-defined]
             return call_function(e.name, [self.expr(a) for a in e.args], loc)
         if isinstance(e, Alias):
             return self.expr(e.operand)

@@ -19,6 +19,7 @@ from typing import Any
 
 from frontend.dataframe import functions as DFF
 from frontend.dataframe import schema_values as SV
+from frontend.dataframe import udfs
 from frontend.dataframe import windows as DFW
 from frontend.dataframe.columns import (
     DF,
@@ -147,6 +148,7 @@ class Evaluator:
         self.param_names: set[str] = set()
         self.schemas, self.scalars = split_declarations(schemas)
         self.assumed: list[str] = []
+        self.registered_udfs: dict[str, udfs.UdfV] = {}  # spark.udf.register (frontend.dataframe.udfs)
 
     # -- locations ------------------------------------------------------------------------------
 
@@ -360,6 +362,10 @@ class Evaluator:
                     return out
             return None
         if isinstance(stmt, pyast.FunctionDef):
+            udf = udfs.decorated(self, stmt, env) if stmt.decorator_list else None
+            if udf is not None:
+                env.vars[stmt.name] = udf
+                return None
             if stmt.decorator_list:
                 raise UnsupportedError("decorated functions are not supported", loc, construct="decorator")
             env.vars[stmt.name] = FuncV(stmt, env)
@@ -452,6 +458,12 @@ class Evaluator:
         loc = self.loc(node)
         if name in self.module_values:
             return self.module_values[name]
+        decorated = [s for s in info.tree.body if isinstance(s, pyast.FunctionDef) and s.name == name]
+        if len(decorated) == 1 and decorated[0].decorator_list:  # @udf def f(...) (frontend.dataframe.udfs)
+            udf = udfs.decorated(self, decorated[0], Env({}))
+            if udf is not None:
+                self.module_values[name] = udf
+                return udf
         if name in info.opaque:
             raise UnsupportedError(
                 f"module-level name '{name}' is bound more than once (or by a statement the "
@@ -777,9 +789,15 @@ class Evaluator:
         if isinstance(base, SessionV):
             if attr == "read":
                 return ReaderV()
+            if attr == "udf":
+                return udfs.RegistryV()
             return BoundV(base, attr, loc)
         if isinstance(base, ColV | GroupedV | PyV | ReaderV | SeqV | DictV | NaV | WinSpecV):
             return BoundV(base, attr, loc)
+        if isinstance(base, udfs.UdfV):
+            return udfs.method(base, attr, loc)
+        if isinstance(base, udfs.RegistryV):
+            return udfs.registry_attribute(self, attr, loc)
         raise UnsupportedError(
             f"attribute '{attr}' of {describe(base)} is not supported", loc, construct=attr
         )
@@ -846,6 +864,12 @@ class Evaluator:
             return self.inline(func, args, kwargs, loc)
         if isinstance(func, BuiltinV):
             return self.builtin(func.name, args, kwargs, loc, node)
+        if isinstance(func, udfs.UdfV):
+            return udfs.call(func, args, kwargs, loc)
+        if isinstance(func, udfs._Register):
+            return udfs.register(func, args, kwargs, loc)
+        if isinstance(func, udfs.UdfFactoryV) and len(args) == 1 and not kwargs:
+            return udfs.wrap(self, args[0], func.return_type, loc)
         raise UnsupportedError(f"calling {describe(func)} is not supported", loc, construct="call")
 
     def module_call(
@@ -862,6 +886,8 @@ class Evaluator:
                 if not isinstance(b["df"], DFV):
                     raise UnsupportedError("broadcast() takes a DataFrame", loc, construct="broadcast")
                 return b["df"]  # a hint: same result
+            if name == "udf":  # frontend.dataframe.udfs
+                return udfs.make(self, args, kwargs, loc)
             if name in DFF.FUNCTIONS:
                 return DFF.FUNCTIONS[name](args, kwargs, loc)
             if name in DFW.FUNCTIONS:

@@ -138,13 +138,13 @@ _TYPE_CLASSES = MappingProxyType(
         "StringType": "string",
         "BooleanType": "boolean",
         "DateType": "date",
+        "TimestampType": "timestamp",
+        "TimestampNTZType": "timestamp_ntz",
     }
 )
 _UNSUPPORTED_TYPE_CLASSES = frozenset(
     {
         "FloatType",
-        "TimestampType",
-        "TimestampNTZType",
         "BinaryType",
         "ArrayType",
         "MapType",
@@ -169,7 +169,7 @@ def type_constructor(name: str, args: Sequence[Value], kwargs: dict[str, Value],
     if name in _UNSUPPORTED_TYPE_CLASSES:
         raise UnsupportedError(
             f"data type {name} is not supported (supported: INT, BIGINT, SMALLINT, TINYINT, "
-            "DOUBLE, DECIMAL, STRING, BOOLEAN, DATE)",
+            "DOUBLE, DECIMAL, STRING, BOOLEAN, DATE, TIMESTAMP, TIMESTAMP_NTZ)",
             loc,
             construct=name,
         )
@@ -620,7 +620,50 @@ def _f_datediff(args: list[Value], kwargs: dict[str, Value], loc: Loc) -> Value:
     return ColV(Call("datediff", (as_col(b["end"], loc), as_col(b["start"], loc)), loc=loc))
 
 
+_DEFAULT_TS_FORMAT = "yyyy-MM-dd HH:mm:ss"
+
+
+def _ts_fmt(fname: str, first: str, fmt: str) -> Handler:
+    """``F.to_timestamp(col, format=None)``, ``unix_timestamp``, ``from_unixtime``, ``date_format``
+    (sparklite/relational/timestamps.py). Spark shows a default format in the column's name
+    (``unix_timestamp(s, yyyy-MM-dd HH:mm:ss)``), so the default is written as an argument."""
+
+    def h(args: list[Value], kwargs: dict[str, Value], loc: Loc) -> Value:
+        b, _ = sig(first, fmt).bind(fname, args, kwargs, loc)
+        col_v, fmt_v = b[first.split("=")[0]], b[fmt.split("=")[0]]
+        if col_v == NONE and fname == "unix_timestamp":
+            raise UnsupportedError("F.unix_timestamp() without a column: the current time (nondeterministic)",
+                                   loc, construct="unix_timestamp")
+        col = as_col(col_v, loc)
+        if fmt_v == NONE:
+            return ColV(Call(fname, (col,), loc=loc))
+        return ColV(Call(fname, (col, _lit_str(fmt_v, loc, "format")), loc=loc))
+
+    return h
+
+
+def _f_date_trunc(args: list[Value], kwargs: dict[str, Value], loc: Loc) -> Value:
+    b, _ = sig("format", "timestamp").bind("date_trunc", args, kwargs, loc)
+    return ColV(Call("date_trunc", (_lit_str(b["format"], loc, "format"), as_col(b["timestamp"], loc)),
+                loc=loc))
+
+
+def _f_months_between(args: list[Value], kwargs: dict[str, Value], loc: Loc) -> Value:
+    b, _ = sig("date1", "date2", "roundOff=True").bind("months_between", args, kwargs, loc)
+    round_off = b["roundOff"]
+    flag = Lit(round_off.value, loc=loc) if isinstance(round_off, PyV) and isinstance(round_off.value, bool) \
+        else as_col(round_off, loc)
+    return ColV(Call("months_between", (as_col(b["date1"], loc), as_col(b["date2"], loc), flag), loc=loc))
+
+
 _DATE_HANDLERS: dict[str, Handler] = {
+    **{name: _call(name) for name in ("hour", "minute", "second")},
+    "to_timestamp": _ts_fmt("to_timestamp", "col", "format=None"),
+    "unix_timestamp": _ts_fmt("unix_timestamp", "timestamp=None", f"format={_DEFAULT_TS_FORMAT!r}"),
+    "from_unixtime": _ts_fmt("from_unixtime", "timestamp", f"format={_DEFAULT_TS_FORMAT!r}"),
+    "date_format": _ts_fmt("date_format", "date", "format"),
+    "date_trunc": _f_date_trunc,
+    "months_between": _f_months_between,
     **{name: _call(name) for name in ("year", "month", "day", "dayofmonth", "quarter", "dayofweek",
                                       "dayofyear", "weekofyear")},
     "date_add": _date_count("date_add", "days"),
@@ -720,7 +763,6 @@ FUNCTIONS = MappingProxyType(
 
 UNSUPPORTED_FUNCTIONS = MappingProxyType(
     {
-        "udf": "Python UDFs are not supported yet",
         "pandas_udf": "pandas UDFs are not supported",
         "explode": "arrays are not supported",
         "explode_outer": "arrays are not supported",

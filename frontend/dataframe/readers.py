@@ -115,7 +115,9 @@ class ReadersMixin:
         catalog: dict[str, R.Rel] = {k: v for k, v in self.catalog.items()}
         catalog.update({k: v.rel for k, v in self.views.items()})
         line, col = self._sql_position(node)
-        rel = sqlfront.translate_query(text, catalog, filename=self.filename, line=line, col=col)
+        registered = {name: udf.sql_call for name, udf in getattr(self, "registered_udfs", {}).items()}
+        rel = sqlfront.translate_query(text, catalog, filename=self.filename, line=line, col=col,
+                                       functions=registered)
         for t in _tables_in(rel):
             if any(t is c for c in self.catalog.values()):
                 self._use_table(t)

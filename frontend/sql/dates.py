@@ -35,6 +35,8 @@ _EXTRACT = {
     "dow": "dayofweek", "dayofweek": "dayofweek",
     "doy": "dayofyear",
     "week": "weekofyear", "weeks": "weekofyear", "w": "weekofyear",
+    "hour": "hour", "hours": "hour", "h": "hour", "hr": "hour", "hrs": "hour",
+    "minute": "minute", "minutes": "minute", "m": "minute", "min": "minute", "mins": "minute",
 }
 
 #: the date functions sqlglot wraps or rewrites, by the name the user called
@@ -88,7 +90,8 @@ class DatesMixin:
         fn = _EXTRACT.get(field.lower())
         if fn is None:
             raise self.unsupported(f"EXTRACT({field.upper()} FROM ...)", node,  # type: ignore[attr-defined]
-                                   "supported fields: YEAR, MONTH, DAY, QUARTER, DOW, DOY, WEEK")
+                                   "supported fields: YEAR, MONTH, DAY, QUARTER, DOW, DOY, WEEK, "
+                                   "HOUR, MINUTE")
         e = self.expr(node.expression, ctx)  # type: ignore[attr-defined]
         return _E(self.func(fn, [e.expr], node, loc), f"extract({field} FROM {e.name})")  # type: ignore[attr-defined]
 

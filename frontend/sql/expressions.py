@@ -48,6 +48,8 @@ from sparklite.relational.types import (
     INT,
     SMALLINT,
     STRING,
+    TIMESTAMP,
+    TIMESTAMP_NTZ,
     TINYINT,
     DecimalType,
     IntegralType,
@@ -453,6 +455,12 @@ class ExpressionsMixin:
     def h_cast(self, node: exp.Cast, ctx: _Ctx, loc: Loc) -> _E:
         if self.literal_cast(node):
             return self.typed_literal(node, ctx, loc)  # type: ignore[arg-type]
+        stamped = self.timestamp_literal(node, loc)  # type: ignore[attr-defined]
+        if stamped is not None:
+            return stamped
+        call = self.to_timestamp_call(node, loc)  # type: ignore[attr-defined]
+        if call is not None:
+            return self.function(call, ctx, loc)
         to = node.to
         inner = node.this
         if (
@@ -496,6 +504,8 @@ class ExpressionsMixin:
             T.NCHAR: STRING,
             T.BOOLEAN: BOOLEAN,
             T.DATE: DATE,
+            T.TIMESTAMP: TIMESTAMP, T.TIMESTAMPTZ: TIMESTAMP, T.TIMESTAMPLTZ: TIMESTAMP,
+            T.TIMESTAMPNTZ: TIMESTAMP_NTZ,
         }
         if kind in simple:
             return simple[kind]
@@ -516,6 +526,10 @@ class ExpressionsMixin:
         """Other functions: a few are operators in Spark (``pmod``, ``positive``, ``nullif``...); the
         rest go to ``build.func`` under Spark's name for them (``ifnull``/``nvl`` are ``coalesce``)."""
         called = _called_name(self.src, node)
+        if isinstance(node, exp.Anonymous) and called in getattr(self, "registered", {}):  # a registered UDF
+            udf_args = self.args(list(node.expressions), ctx)
+            return _E(self.registered[called]([a.expr for a in udf_args], loc),  # type: ignore[attr-defined]
+                      f"{called}({', '.join(a.name for a in udf_args)})")
         if isinstance(node, exp.Anonymous):
             arg_nodes = list(node.expressions)
         else:
@@ -531,6 +545,7 @@ class ExpressionsMixin:
                     # sqlglot keeps str before substr, and a NULL has no position to sort by
                     arg_nodes[:2] = arg_nodes[1::-1]
         arg_nodes = self.date_call_args(node, called, arg_nodes)  # type: ignore[attr-defined]
+        arg_nodes = self.timestamp_call_args(node, called, arg_nodes)  # type: ignore[attr-defined]
         args = self.args(arg_nodes, ctx)
         names = ", ".join(a.name for a in args)
         exprs = [a.expr for a in args]

@@ -380,6 +380,7 @@ class QueriesMixin:
         if (
             isinstance(inner, exp.Cast | exp.TryCast)
             and not self.literal_cast(inner)
+            and not (inner.meta and "start" in inner.meta)  # a call sqlglot reads as a cast: to_timestamp(s)
             and isinstance(_unparen(inner.this), exp.Column)
         ):
             # Spark names a top-level cast of a column after the column (ResolveAliases)

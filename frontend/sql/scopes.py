@@ -293,6 +293,8 @@ def _type_sql(t: SqlType) -> str:
         "string": "STRING",
         "boolean": "BOOLEAN",
         "date": "DATE",
+        "timestamp": "TIMESTAMP",
+        "timestamp_ntz": "TIMESTAMP_NTZ",
         "void": "VOID",
     }[t.simple]
 
@@ -333,6 +335,10 @@ def _lit_name(value: object, t: SqlType) -> str:
         return _java_double(float(value))  # type: ignore[arg-type]
     if isinstance(value, decimal.Decimal):
         return _decimal_str(value)
+    if isinstance(value, datetime.datetime):  # sparklite.relational.timestamps
+        from sparklite.relational.timestamps import format_default
+
+        return f"{t.simple.upper()} '{format_default(value)}'"
     if isinstance(value, datetime.date):
         return f"DATE '{value.isoformat()}'"
     return str(value)

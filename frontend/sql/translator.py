@@ -55,6 +55,7 @@ from frontend.sql.queries import QueriesMixin
 from frontend.sql.relations import RelationsMixin
 from frontend.sql.scopes import _KEYWORDS, SqlSyntaxError, _end, _parse, _Source, _start
 from frontend.sql.subqueries import SubqueriesMixin
+from frontend.sql.timestamps import TimestampsMixin
 from frontend.sql.windows import WindowsMixin
 from sparklite.ast import Loc
 from sparklite.errors import InputError, NameResolutionError, UnsupportedError
@@ -73,10 +74,12 @@ __all__ = ["translate_query", "translate_sql_file", "SqlSyntaxError"]
 
 
 def translate_query(
-    text: str, catalog: Mapping[str, R.Rel], *, filename: str | None = None, line: int = 1, col: int = 1
+    text: str, catalog: Mapping[str, R.Rel], *, filename: str | None = None, line: int = 1, col: int = 1,
+    functions: Mapping[str, Callable[[list[R.Expr], Loc | None], R.Expr]] | None = None,
 ) -> R.Rel:
     """The relation one SQL query computes. ``catalog`` maps lower-cased table/view names to relations;
-    ``line``/``col`` are where ``text`` starts in ``filename`` (errors are located there)."""
+    ``line``/``col`` are where ``text`` starts in ``filename`` (errors are located there); ``functions``
+    maps lower-cased names of functions the session registered (``spark.udf.register``) to their call."""
     src = _Source(text, filename, line, col)
 
     def missing(name: str, loc: Loc | None) -> InputError:
@@ -88,7 +91,9 @@ def translate_query(
         )
 
     tree = _parse(src)
-    return _Translator(src, catalog, missing, tree).top(tree)
+    tr = _Translator(src, catalog, missing, tree)
+    tr.registered = dict(functions or {})
+    return tr.top(tree)
 
 
 def translate_sql_file(
@@ -155,7 +160,8 @@ def translate_sql_file(
 
 
 
-class _Translator(QueriesMixin, RelationsMixin, ExpressionsMixin, DatesMixin, SubqueriesMixin, WindowsMixin):
+class _Translator(QueriesMixin, RelationsMixin, ExpressionsMixin, DatesMixin, SubqueriesMixin,
+                  WindowsMixin, TimestampsMixin):
     """One query's translation: the source (for locations and raw tokens) and the catalog. Holds no
     state between calls beyond those. Its parts are the mixins ``queries``, ``relations`` and
     ``expressions``."""
@@ -170,6 +176,7 @@ class _Translator(QueriesMixin, RelationsMixin, ExpressionsMixin, DatesMixin, Su
         self.src = src
         self.catalog = catalog
         self.missing = missing
+        self.registered: dict[str, Callable[[list[R.Expr], Loc | None], R.Expr]] = {}  # spark.udf.register
         try:
             self.raw_tokens = sqlglot.tokenize(src.text, read="spark")
         except TokenError:  # pragma: no cover - the text parsed, so it tokenizes

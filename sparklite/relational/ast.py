@@ -193,6 +193,8 @@ class Func(RNode):
     args: tuple[Expr, ...]
     type: SqlType
     nullable: bool
+    #: a Python UDF's body (``sparklite.relational.pyudf.PyUdf``), whose digest ``name`` carries
+    udf: Any = field(default=None, compare=False, repr=False)
 
 
 Expr = Col | Lit | Arith | Neg | Cmp | And | Or | Not | IsNull | Case | In | Cast | Func

@@ -23,6 +23,7 @@ from typing import Any
 from sparklite.ast import Loc
 from sparklite.errors import InputError, UnsupportedError
 from sparklite.relational import ast as R
+from sparklite.relational import timestamps
 from sparklite.relational.javaregex import NotModelled
 from sparklite.relational.moments import MOMENT_AGGREGATES
 from sparklite.relational.types import (
@@ -33,6 +34,7 @@ from sparklite.relational.types import (
     INT,
     NULL,
     STRING,
+    TIMESTAMP,
     BooleanType,
     DateType,
     DecimalType,
@@ -81,6 +83,8 @@ def lit(value: object, loc: Loc | None = None) -> R.Lit:
         return R.Lit(None, NULL, loc=loc)
     if isinstance(value, decimal.Decimal):
         return R.Lit(value, decimal_type_of(value), loc=loc)
+    if isinstance(value, datetime.datetime):
+        return R.Lit(value, TIMESTAMP, loc=loc)
     if isinstance(value, datetime.date):
         return R.Lit(value, DATE, loc=loc)
     raise UnsupportedError(f"literal of Python type {type(value).__name__} is not supported", loc)
@@ -101,6 +105,9 @@ def can_cast(src: SqlType, dst: SqlType) -> bool:
     """Whether ``CAST(src AS dst)`` is allowed at all (ANSI); whether it raises is the interpreter's."""
     if src == dst or isinstance(src, NullType):
         return True
+    stamped = timestamps.can_cast(src, dst)  # sparklite.relational.timestamps
+    if stamped is not None:
+        return stamped
     if isinstance(dst, StringType):
         return True
     if isinstance(src, StringType):
@@ -117,6 +124,9 @@ def cast(e: R.Expr, to: SqlType, try_: bool = False, loc: Loc | None = None) -> 
     translation keeps what the user wrote); only implicit coercions are skipped when not needed."""
     if not can_cast(e.type, to):
         raise AnalysisError(f"cannot cast {e.type.simple} to {to.simple}", loc or e.loc)
+    if not timestamps.cast_supported(e.type, to) and timestamps.can_cast(e.type, to):
+        raise UnsupportedError(f"CAST({e.type.simple} AS {to.simple}) is not modelled (Spark allows it)",
+                               loc or e.loc, construct="cast")
     return R.Cast(e, to, e.nullable or try_, try_, loc=loc or e.loc)
 
 

@@ -50,6 +50,7 @@ from sparklite.relational.types import (
     NullType,
     SqlType,
     StringType,
+    TimestampType,
     decimal_of_integral,
 )
 
@@ -132,6 +133,8 @@ def lit_code(value: object, t: SqlType) -> str:
         return code if natural == t else f"{code}.cast({_str(type_name(t))})"
     if isinstance(t, StringType):
         return f"F.lit({_str(str(value))})"
+    if isinstance(t, TimestampType):
+        return f"F.expr({sql_lit(value, t)!r})"  # a true literal, read in the session time zone (UTC)
     if isinstance(t, DateType):
         assert isinstance(value, datetime.date)
         if value.year >= 1000:
@@ -440,6 +443,10 @@ class _Gen:
         if isinstance(e, R.Cast):
             return f"{ex(e.operand, cols)}.{'try_cast' if e.try_ else 'cast'}({_str(type_name(e.type))})"
         if isinstance(e, R.Func):
+            if e.udf is not None:  # a Python UDF: its body as Python code (sparklite.relational.pyudf)
+                from sparklite.relational.pyudf import codegen as udf_code
+
+                return udf_code(e.udf, [ex(a, cols) for a in e.args])
             ordered = e.args
             if e.name in ("trim", "ltrim", "rtrim") and len(ordered) == 2:
                 ordered = (ordered[1], ordered[0])  # the registry's trim(chars, s): the kernel has (s, chars)
@@ -475,6 +482,11 @@ def sql_lit(value: object, t: SqlType) -> str:
         return f"{text}BD" if natural == t else f"CAST({text}BD AS {type_name(t).upper()})"
     if isinstance(t, StringType):
         return "'" + str(value).replace("\\", "\\\\").replace("'", "\\'") + "'"
+    if isinstance(t, TimestampType):
+        from sparklite.relational.timestamps import format_default
+
+        assert isinstance(value, datetime.datetime)
+        return f"{t.simple.upper()} '{format_default(value)}'"
     if isinstance(t, DateType):
         assert isinstance(value, datetime.date)
         return f"DATE '{value.isoformat()}'"
@@ -503,6 +515,8 @@ def sql_expr(e: R.Expr) -> str:
     if compound is not None:
         return compound
     if isinstance(e, R.Func):
+        if e.udf is not None:
+            raise CodegenError(f"the Python UDF {e.udf.shown} has no SQL spelling")
         ordered = e.args
         if e.name in ("trim", "ltrim", "rtrim") and len(ordered) == 2:
             ordered = (ordered[1], ordered[0])  # the registry's trim(chars, s), as in the DataFrame code

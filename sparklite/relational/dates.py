@@ -58,7 +58,7 @@ def _date_arg(name: str, t: SqlType) -> SqlType | None:
     analysis error."""
     if isinstance(t, T.DateType):
         return None
-    if isinstance(t, T.StringType | T.NullType):
+    if isinstance(t, T.StringType | T.NullType | T.TimestampType):  # a timestamp: its date (UTC)
         return DATE
     raise ValueError(f"{name}: cannot take a {t.simple} (a date is expected)")
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from sparklite.relational import ast as R
-from sparklite.relational import dates, mathfuncs, strings
+from sparklite.relational import dates, mathfuncs, strings, timestamps
 from sparklite.relational.types import (
     BooleanType,
     DateType,
@@ -105,7 +105,10 @@ def own_kinds(e: R.Expr) -> frozenset[str]:
             return frozenset()
         return cast_kinds(e.operand.type, e.type)
     if isinstance(e, R.Func):
+        if e.udf is not None:  # a Python UDF may raise anything (sparklite.relational.pyudf)
+            return frozenset({"PythonException"})
         if (e.name in _SAFE_FUNCTIONS or e.name in dates.NEVER_RAISE or e.name in strings.NAMES
+                or e.name in timestamps.NEVER_RAISE
                 or e.name in mathfuncs.NAMES):
             return frozenset()
         if e.name == "like":  # only an invalid pattern raises; a valid literal one never does
@@ -117,6 +120,8 @@ def own_kinds(e: R.Expr) -> frozenset[str]:
             return frozenset({"INVALID_FORMAT"})
         if e.name in ("abs", "negative"):
             return _overflow(e.type)
+        if e.name in timestamps.RAISES:
+            return timestamps.RAISES[e.name]
         return frozenset({OVERFLOW, DECIMAL_OVERFLOW})  # round/bround/floor/ceil and anything new
     return frozenset()
 
@@ -171,6 +176,9 @@ def cast_kinds(src: SqlType, dst: SqlType) -> frozenset[str]:
     """What ``CAST(x AS dst)`` of a ``src`` value may raise under ANSI rules."""
     if src == dst or isinstance(src, NullType) or isinstance(dst, StringType):
         return frozenset()
+    stamped = timestamps.cast_kinds(src, dst)
+    if stamped is not None:  # sparklite.relational.timestamps
+        return stamped
     if isinstance(src, StringType):
         return frozenset({CAST_INVALID_INPUT, CAST_OVERFLOW, DECIMAL_OVERFLOW})
     if isinstance(dst, IntegralType):

@@ -34,7 +34,7 @@ from fractions import Fraction
 from types import MappingProxyType
 from typing import Any
 
-from sparklite.relational import mathfuncs, strings
+from sparklite.relational import mathfuncs, strings, timestamps
 from sparklite.relational.dates import DATE_FUNCTIONS
 from sparklite.relational.sqlerror import DateOutOfRange, SqlError
 from sparklite.relational.types import (
@@ -51,6 +51,7 @@ from sparklite.relational.types import (
     NullType,
     SqlType,
     StringType,
+    TimestampType,
     is_numeric,
     string_promotion,
     wider,
@@ -442,6 +443,8 @@ def cast_supported(src: SqlType, dst: SqlType) -> bool:
     kernel's types, minus date <-> numeric, which Spark rejects at analysis)."""
     if src == dst or isinstance(src, NullType):
         return True
+    if timestamps.can_cast(src, dst) is not None:  # sparklite.relational.timestamps
+        return timestamps.cast_supported(src, dst)
     if isinstance(dst, StringType):
         return True
     if isinstance(src, StringType):
@@ -459,6 +462,8 @@ def cast_value(v: Any, src: SqlType, dst: SqlType) -> Any:
         return v
     if isinstance(src, NullType):
         return None
+    if timestamps.can_cast(src, dst) is not None:
+        return timestamps.cast(v, src, dst)
     if isinstance(dst, IntegralType):
         if isinstance(src, IntegralType):
             return check_integral(v, dst, CAST_OVERFLOW)
@@ -650,7 +655,8 @@ def _same_rule(name: str, lo: int, promote_strings: bool, nullable: Callable[[Se
     return rule
 
 
-_STRINGABLE = (IntegralType, DoubleType, DecimalType, BooleanType, DateType, StringType, NullType)
+_STRINGABLE = (IntegralType, DoubleType, DecimalType, BooleanType, DateType, StringType, NullType,
+               TimestampType)
 
 
 def _stringish(name: str, t: SqlType) -> SqlType | None:
@@ -969,6 +975,7 @@ FUNCTIONS: MappingProxyType[str, FuncSpec] = MappingProxyType({
         FuncSpec("concat_ws", "all", _concat_ws_eval, _concat_ws_type),
         FuncSpec("substring", "null_stop", _substring_eval, _substring_type),
         *(FuncSpec(*d) for d in DATE_FUNCTIONS),  # sparklite.relational.dates
+        *(FuncSpec(*d) for d in timestamps.TIMESTAMP_FUNCTIONS),  # sparklite.relational.timestamps
         FuncSpec("scalar_subquery_too_many_rows", "all", _too_many_rows_eval, _too_many_rows_type),
     )
 } | _more_functions())

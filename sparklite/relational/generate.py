@@ -44,6 +44,7 @@ from sparklite.relational.types import (
     INT,
     SMALLINT,
     STRING,
+    TIMESTAMP,
     BooleanType,
     DateType,
     DecimalType,
@@ -53,13 +54,14 @@ from sparklite.relational.types import (
     Schema,
     SqlType,
     StringType,
+    TimestampType,
 )
 
 __all__ = ["random_program", "random_tables", "random_partitioning", "random_partitionings", "random_schemas",
            "random_value", "kind_of", "FUNCTIONS"]
 
-Kind = str  # "int" | "double" | "decimal" | "string" | "bool" | "date"
-KINDS: tuple[Kind, ...] = ("int", "double", "decimal", "string", "bool", "date")
+Kind = str  # "int" | "double" | "decimal" | "string" | "bool" | "date" | "ts"
+KINDS: tuple[Kind, ...] = ("int", "double", "decimal", "string", "bool", "date", "ts")
 
 # ---------------------------------------------------------------------------------------------------
 # Value pools
@@ -72,7 +74,13 @@ _SMALLINT_VALUES = (0, 1, -1, 2, 32767, -32768)
 _DOUBLE_VALUES = (0.0, -0.0, 1.0, -1.0, 1.5, -2.5, 0.1, 3.0, math.nan, math.inf, -math.inf, 1e308, 1e16,
                   2147483647.0, 9.3e18)
 _STRING_VALUES = ("", "a", "b", "A", "é", "abc", "1", "-7", " 2 ", "2147483648", "1.5", "NaN", "true",
-                  "2024-02-29", "zz", "x\n", "a\r\nb", "a1b22", "hello wORLD", "ßa")
+                  "2024-02-29", "zz", "x\n", "a\r\nb", "a1b22", "hello wORLD", "ßa", "2024-01-02 03:04:05",
+                  "2023-12-31T23:59:59.999", "2024/03/01", "2024-1-2 3:4")
+#: timestamps (sparklite.relational.timestamps; the session time zone is UTC)
+_TS_VALUES = (datetime.datetime(2024, 2, 29, 23, 59, 59, 999999), datetime.datetime(1970, 1, 1),
+              datetime.datetime(2023, 12, 31, 12, 30, 5, 120000), datetime.datetime(1969, 12, 31, 23, 59,
+                                59, 500000),
+              datetime.datetime(2024, 3, 31, 1, 2, 3), datetime.datetime(1900, 1, 31, 6, 0))
 _DATE_VALUES = (datetime.date(2024, 2, 29), datetime.date(1970, 1, 1), datetime.date(2023, 12, 31),
                 datetime.date(1900, 3, 1))
 _DECIMAL_LITERALS = ("0", "1", "-1", "1.5", "-2.25", "0.05", "99.99", "123456789.123", "0.000001",
@@ -81,6 +89,7 @@ _DECIMAL_LITERALS = ("0", "1", "-1", "1.5", "-2.25", "0.05", "99.99", "123456789
 _COLUMN_TYPES: tuple[tuple[SqlType, float], ...] = (
     (INT, 5), (BIGINT, 3), (DOUBLE, 3), (STRING, 3), (BOOLEAN, 1.5), (DecimalType(5, 2), 1.5),
     (DecimalType(10, 0), 0.7), (DecimalType(38, 18), 0.5), (SMALLINT, 0.5), (DATE, 0.5),
+    (TIMESTAMP, 0.5),
 )
 _NAMES = ("a", "b", "c", "k", "v", "x", "s", "A", "id")
 
@@ -111,6 +120,16 @@ FUNCTIONS: tuple[tuple[str, tuple[Kind, ...], Kind], ...] = (
     ("date_add", ("date", "days"), "date"), ("date_sub", ("date", "days"), "date"),
     ("add_months", ("date", "days"), "date"), ("year", ("string",), "int"), ("to_date", ("string",), "date"),
     ("like", ("string", "pattern"), "bool"),
+    # timestamps (sparklite.relational.timestamps); "tsfmt", "tsparse", "secs", "unit" are literals
+    ("hour", ("ts",), "int"), ("minute", ("ts",), "int"), ("second", ("ts",), "int"), ("year", ("ts",),
+     "int"),
+    ("to_date", ("ts",), "date"), ("datediff", ("ts", "date"), "int"), ("hour", ("string",), "int"),
+    ("date_format", ("ts", "tsfmt"), "string"), ("date_format", ("date", "tsfmt"), "string"),
+    ("to_timestamp", ("string",), "ts"), ("to_timestamp", ("string", "tsparse"), "ts"),
+    ("to_timestamp", ("date",), "ts"), ("unix_timestamp", ("ts",), "int"),
+    ("unix_timestamp", ("string", "tsparse"), "int"), ("from_unixtime", ("secs", "tsfmt"), "string"),
+    ("date_trunc", ("unit", "ts"), "ts"), ("months_between", ("ts", "ts"), "double"),
+    ("months_between", ("date", "ts", "bool"), "double"),
     # sparklite.relational.strings and mathfuncs; kinds in _SMALL_ARGS are literals of their pools
     ("instr", ("string", "string"), "int"), ("locate", ("string", "string", "int"), "int"),
     ("lpad", ("string", "padlen", "string"), "string"), ("rpad", ("string", "padlen", "string"), "string"),
@@ -136,6 +155,11 @@ _SMALL_ARGS: dict[str, tuple[Any, ...]] = {
     "replacement": ("", "-", "<$1>", "$0$0", "\\$", "x$1y"),
     "group": (0, 1),
     "padlen": (-1, 0, 1, 2, 3, 5),
+    "tsfmt": ("yyyy-MM-dd HH:mm:ss", "yyyy/MM/dd", "HH:mm", "d M yyyy H m s", "yyyy-MM-dd'T'HH:mm:ss.SSS",
+              "ss.SSSSSS"),
+    "tsparse": ("yyyy-MM-dd HH:mm:ss", "yyyy/MM/dd", "yyyy-MM-dd", "dd-MM-yyyy HH:mm"),
+    "secs": (0, -1, 1704164645, 86399, 951782400, -2208988800),
+    "unit": ("year", "QUARTER", "month", "week", "day", "HOUR", "minute", "second", "millisecond", "bogus"),
 }
 
 
@@ -153,6 +177,8 @@ def kind_of(t: SqlType) -> Kind | None:
         return "bool"
     if isinstance(t, DateType):
         return "date"
+    if isinstance(t, TimestampType):
+        return "ts"
     return None
 
 
@@ -249,6 +275,8 @@ def random_value(rng: random.Random, t: SqlType, nullable: bool = True, constant
         return rng.random() < 0.5
     if isinstance(t, DateType):
         return rng.choice(_DATE_VALUES)
+    if isinstance(t, TimestampType):
+        return rng.choice(_TS_VALUES)
     return None
 
 
@@ -265,8 +293,10 @@ def _fits(c: Any, t: SqlType) -> bool:
         return isinstance(c, str)
     if isinstance(t, BooleanType):
         return isinstance(c, bool)
+    if isinstance(t, TimestampType):
+        return isinstance(c, datetime.datetime)
     if isinstance(t, DateType):
-        return isinstance(c, datetime.date)
+        return isinstance(c, datetime.date) and not isinstance(c, datetime.datetime)
     return False
 
 
@@ -353,7 +383,7 @@ class _Exprs:
         if present and self.rng.random() < 0.8:
             return self.rng.choice(present)
         return _weighted(self.rng, [("int", 4), ("double", 2), ("decimal", 1), ("string", 2), ("bool", 1),
-                                    ("date", 0.3)])
+                                    ("date", 0.3), ("ts", 0.3)])
 
     def column(self, kind: Kind) -> R.Col | None:
         matching = [c for c in self.cols if kind_of(c.type) == kind]
@@ -367,7 +397,7 @@ class _Exprs:
             return B.lit(None)
         if rng.random() < 0.05 and self.foldable:
             t = {"int": INT, "double": DOUBLE, "decimal": DecimalType(5, 2), "string": STRING,
-                 "bool": BOOLEAN, "date": DATE}[kind]
+                 "bool": BOOLEAN, "date": DATE, "ts": TIMESTAMP}[kind]
             return R.Lit(None, t)
         if kind == "int":
             if rng.random() < 0.3:
@@ -383,6 +413,8 @@ class _Exprs:
             return B.lit(rng.choice(_STRING_VALUES))
         if kind == "bool":
             return B.lit(rng.random() < 0.5)
+        if kind == "ts":
+            return B.lit(rng.choice(_TS_VALUES))
         return B.lit(rng.choice(_DATE_VALUES))
 
     def leaf(self, kind: Kind) -> R.Expr:
@@ -432,8 +464,8 @@ class _Exprs:
                       (lambda: B.is_null(self.expr(self.any_kind(), d), rng.random() < 0.5), 1.0),
                       (lambda: self.in_list(d), 1.5),
                       (lambda: self.cast_to("bool", d), 0.3)]
-        else:  # date
-            forms += [(lambda: self.cast_to("date", d), 1.0)]
+        else:  # date, ts
+            forms += [(lambda: self.cast_to(kind, d), 1.0)]
         return _weighted(rng, forms)()
 
     def arith(self, kind: Kind, d: int) -> R.Expr:
@@ -466,13 +498,14 @@ class _Exprs:
             "double": DOUBLE,
             "decimal": rng.choice((DecimalType(5, 2), DecimalType(10, 0), DecimalType(12, 4),
                                    DecimalType(3, 0))),
-            "string": STRING, "bool": BOOLEAN, "date": DATE,
+            "string": STRING, "bool": BOOLEAN, "date": DATE, "ts": TIMESTAMP,
         }[kind]
-        src_options = {"int": ("double", "decimal", "string", "int", "bool"),
-                       "double": ("int", "decimal", "string"),
+        src_options = {"int": ("double", "decimal", "string", "int", "bool", "ts"),
+                       "double": ("int", "decimal", "string", "ts"),
                        "decimal": ("int", "double", "string", "decimal"),
-                       "string": ("int", "double", "decimal", "bool", "date"),
-                       "bool": ("int", "string"), "date": ("string",)}[kind]
+                       "string": ("int", "double", "decimal", "bool", "date", "ts"),
+                       "bool": ("int", "string"), "date": ("string", "ts"),
+                       "ts": ("string", "date", "ts")}[kind]
         src = self.expr(rng.choice(src_options), d)
         return B.cast(src, target, try_=rng.random() < 0.25)
 
@@ -499,7 +532,7 @@ class _Exprs:
         if rng.random() < 0.12:  # mixed kinds: coercions that may raise (a string meets a number)
             k2 = rng.choice({"int": ("double", "decimal", "string"), "double": ("int", "decimal", "string"),
                              "decimal": ("int", "double"), "string": ("int", "double", "date"),
-                             "bool": ("bool",), "date": ("string",)}[k1])
+                             "bool": ("bool",), "date": ("string", "ts"), "ts": ("string", "date")}[k1])
         else:
             k2 = k1
         left, right = self.expr(k1, d), self.expr(k2, d)

@@ -60,7 +60,7 @@ from fractions import Fraction
 from types import MappingProxyType
 from typing import Any
 
-from sparklite.relational import mathfuncs, windows
+from sparklite.relational import mathfuncs, pyudf, windows
 from sparklite.relational.ast import (
     Action,
     AggCall,
@@ -288,7 +288,7 @@ class _Interp:
             return fn()
         except SqlError as exc:
             if isinstance(exc, DateOutOfRange):  # Spark has a value here; the interpreter has none
-                self.caveats.add(CAVEAT_DATE_RANGE)
+                self.caveats.add(getattr(exc, "caveat", CAVEAT_DATE_RANGE))
             return None if try_ else self.fail(exc.error)
 
     # -- expressions -----------------------------------------------------------------------------
@@ -425,6 +425,15 @@ class _Interp:
         return self.compute(lambda: cast_value(v, src, e.type), e.try_)
 
     def _func(self, e: Func, row: Row) -> Any:
+        if e.udf is not None:  # a Python UDF (sparklite.relational.pyudf): every argument, NULL as None
+            values = []
+            for i, arg in enumerate(e.args):
+                v = self.ev(arg, row)
+                if isinstance(v, _Poison):
+                    self.speculate(e.args[i + 1:], row)
+                    return v
+                values.append(v)
+            return self.compute(lambda: pyudf.evaluate(e.udf, values))
         spec = FUNCTIONS.get(e.name.lower())
         if spec is None:
             raise ValueError(f"unsupported function {e.name!r}")

@@ -35,6 +35,7 @@ from sparklite.relational.types import (
     NullType,
     SqlType,
     StringType,
+    TimestampType,
 )
 
 __all__ = ["show", "show_expr", "show_rel", "show_lit", "show_compound"]
@@ -163,6 +164,10 @@ def show_lit(value: object, t: SqlType) -> str:
         return f"{value}BD" if t.scale or "E" not in str(value) else f"CAST({value} AS {_type(t)})"
     if isinstance(t, StringType):
         return "'" + str(value).replace("\\", "\\\\").replace("'", "\\'") + "'"
+    if isinstance(t, TimestampType):
+        from sparklite.relational.timestamps import format_default
+
+        return f"{t.simple.upper()} '{format_default(value)}'"
     if isinstance(t, DateType):
         return f"DATE '{value}'"
     return repr(value)

@@ -88,6 +88,19 @@ class DateType(SqlType):
 
 
 @dataclass(frozen=True)
+class TimestampType(SqlType):
+    """``timestamp`` (an instant, shown in the session time zone, which sparkeq fixes to UTC) or, with
+    ``ntz``, ``timestamp_ntz`` (a wall-clock reading); both microsecond precision
+    (``sparklite.relational.timestamps``)."""
+
+    ntz: bool = False
+
+    @property
+    def simple(self) -> str:
+        return "timestamp_ntz" if self.ntz else "timestamp"
+
+
+@dataclass(frozen=True)
 class NullType(SqlType):
     """The type of an untyped ``NULL`` literal (Spark's ``void``); coerces to any type."""
 
@@ -104,6 +117,8 @@ DOUBLE = DoubleType()
 STRING = StringType()
 BOOLEAN = BooleanType()
 DATE = DateType()
+TIMESTAMP = TimestampType()
+TIMESTAMP_NTZ = TimestampType(ntz=True)
 NULL = NullType()
 
 
@@ -163,6 +178,7 @@ _TYPE_NAMES: dict[str, SqlType] = {
     "int": INT, "integer": INT, "bigint": BIGINT, "long": BIGINT, "smallint": SMALLINT, "short": SMALLINT,
     "tinyint": TINYINT, "byte": TINYINT, "double": DOUBLE, "float": DOUBLE, "real": DOUBLE,
     "string": STRING, "text": STRING, "boolean": BOOLEAN, "bool": BOOLEAN, "date": DATE,
+    "timestamp": TIMESTAMP, "timestamp_ltz": TIMESTAMP, "timestamp_ntz": TIMESTAMP_NTZ,
 }
 
 
@@ -187,11 +203,11 @@ def parse_type(text: str, loc: Loc | None = None) -> SqlType:
     if re.fullmatch(r"(?:var)?char\s*\(\s*\d+\s*\)|varchar", t):
         return STRING
     raise SchemaError(f"unsupported column type {text!r} (supported: INT, BIGINT, SMALLINT, TINYINT, DOUBLE, "
-                      "DECIMAL(p,s), STRING, VARCHAR(n), BOOLEAN, DATE)", loc)
+                      "DECIMAL(p,s), STRING, VARCHAR(n), BOOLEAN, DATE, TIMESTAMP, TIMESTAMP_NTZ)", loc)
 
 
 _COLUMN_DEF = re.compile(r"(?is)(?:([A-Za-z_][\w]*)|`((?:[^`]|``)+)`)"  # a name, or any text in back quotes
-                         r"\s*:?\s*([A-Za-z]+(?:\s*\([^)]*\))?)(.*)")  # the type, then NOT NULL...
+                         r"\s*:?\s*([A-Za-z][A-Za-z_]*(?:\s*\([^)]*\))?)(.*)")  # the type, then NOT NULL...
 
 
 def parse_ddl(text: str, loc: Loc | None = None) -> Schema:
@@ -290,7 +306,7 @@ def string_promotion(a: SqlType, b: SqlType) -> SqlType | None:
                 return BIGINT
             if isinstance(o, DoubleType | DecimalType):
                 return DOUBLE
-            if isinstance(o, DateType | BooleanType):
+            if isinstance(o, DateType | BooleanType | TimestampType):
                 return o
     return None
 
@@ -306,6 +322,9 @@ def wider(a: SqlType, b: SqlType) -> SqlType | None:
         return a
     if isinstance(a, IntegralType) and isinstance(b, IntegralType):
         return a if a.bits >= b.bits else b
+    if isinstance(a, TimestampType | DateType) and isinstance(b, TimestampType | DateType):
+        # a date meets a timestamp as its midnight; timestamp_ntz meets timestamp as timestamp
+        return TIMESTAMP if TIMESTAMP in (a, b) else TIMESTAMP_NTZ
     if isinstance(a, DoubleType) and is_numeric(b) or isinstance(b, DoubleType) and is_numeric(a):
         return DOUBLE
     if isinstance(a, DecimalType | IntegralType) and isinstance(b, DecimalType | IntegralType):

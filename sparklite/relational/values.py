@@ -189,6 +189,8 @@ def value_json(v: Any) -> Any:
         return float_json(v)
     if isinstance(v, decimal.Decimal):
         return {"decimal": format(v, "f")}
+    if isinstance(v, datetime.datetime):  # a timestamp (either type), in the session time zone UTC
+        return {"timestamp": v.isoformat(sep=" "), "time_zone": "UTC"}
     if isinstance(v, datetime.date):
         return {"date": v.isoformat()}
     return v
@@ -209,6 +211,8 @@ def _value_key(v: Any) -> tuple:
         return (4, v)
     if isinstance(v, str):
         return (5, v)
+    if isinstance(v, datetime.datetime):
+        return (6, v.toordinal(), v.time())
     if isinstance(v, datetime.date):
         return (6, v.toordinal())
     return (7, repr(v))

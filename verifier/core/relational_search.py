@@ -18,6 +18,7 @@ replay on Spark reproduces it; the search keeps looking for a definite one first
 
 from __future__ import annotations
 
+import contextlib
 import math
 import random
 import time
@@ -40,6 +41,7 @@ from sparklite.relational.types import (
     Schema,
     SqlType,
     StringType,
+    TimestampType,
 )
 
 Tables = dict[str, list[tuple]]
@@ -406,6 +408,22 @@ def value_pool(t: SqlType, constants: Sequence[tuple[SqlType, Any]]) -> list[Any
         import datetime
 
         return [datetime.date(2024, 1, 1), datetime.date(1970, 1, 1), datetime.date(2024, 2, 29)]
+    if isinstance(t, TimestampType):
+        import datetime
+
+        from sparklite.relational.sqlerror import SqlError
+        from sparklite.relational.timestamps import parse_timestamp
+
+        pool = [datetime.datetime(2024, 1, 1, 12, 30), datetime.datetime(1970, 1, 1),
+                datetime.datetime(2024, 2, 29, 23, 59, 59, 999999),
+                datetime.datetime(1969, 12, 31, 23, 59, 59, 500000)]
+        for _, v in constants:  # the program's own instants, and the strings it casts to one
+            if isinstance(v, datetime.datetime):
+                pool.append(v)
+            elif isinstance(v, str):
+                with contextlib.suppress(SqlError):
+                    pool.append(parse_timestamp(v))
+        return pool
     return [None]
 
 
@@ -639,6 +657,8 @@ def value_json(v: Any) -> Any:
         return float_json(v)
     if isinstance(v, Decimal):
         return {"decimal": str(v)}
+    if isinstance(v, datetime.datetime):  # a timestamp, in the session time zone sparkeq runs Spark with
+        return {"timestamp": v.isoformat(sep=" "), "time_zone": "UTC"}
     if isinstance(v, datetime.date):
         return {"date": v.isoformat()}
     return v

@@ -15,6 +15,7 @@ import re
 import shutil
 import subprocess
 import sys
+import time
 from collections.abc import Iterator, Sequence
 from typing import Any
 
@@ -68,6 +69,10 @@ def get_context(master: str = DEFAULT_MASTER) -> Any:
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
     os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
+    # PySpark converts naive datetime values with the Python process's local zone: UTC, like the session
+    os.environ["TZ"] = "UTC"
+    if hasattr(time, "tzset"):
+        time.tzset()
     if "PYSPARK_SUBMIT_ARGS" not in os.environ:  # quiet JVM logging unless the user configured Spark
         log_conf = os.path.join(os.path.dirname(os.path.abspath(__file__)), "log4j2.properties")
         os.environ["PYSPARK_SUBMIT_ARGS"] = (
@@ -84,6 +89,10 @@ def get_context(master: str = DEFAULT_MASTER) -> Any:
         .set("spark.ui.showConsoleProgress", "false")
         .set("spark.driver.host", "127.0.0.1")
         .set("spark.driver.bindAddress", "127.0.0.1")
+        # timestamps are read and shown in this zone (sparklite.relational.timestamps.SESSION_TIME_ZONE)
+        .set("spark.sql.session.timeZone", "UTC")
+        # Python UDFs as pickled UDFs whatever is installed (sparklite.relational.pyudf models them)
+        .set("spark.sql.execution.pythonUDF.arrow.enabled", "false")
     )
     log = jvm_log_path()
     try:
