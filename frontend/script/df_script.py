@@ -55,7 +55,7 @@ from frontend.dataframe.values import (
     canonical,
     describe,
 )
-from frontend.script import df_files
+from frontend.script import df_files, mixed_df
 from frontend.script.df_meta import (
     _DONE,
     SESSION_REPR,
@@ -160,10 +160,11 @@ def is_df_script(source: str, filename: str = "<input>") -> bool:
         return False
     words = {n.attr for n in pyast.walk(tree) if isinstance(n, pyast.Attribute)}
     names = {n.id for n in pyast.walk(tree) if isinstance(n, pyast.Name)}
-    if words & _RDD_WORDS or "SparkContext" in names:
+    mixed = bool(words & _RDD_WORDS) and mixed_df.reads_as_df_script(words)  # issue 23
+    if (words & _RDD_WORDS and not mixed) or "SparkContext" in names:
         return False
     given = given_session(tree)  # shell or notebook code: spark is predefined
-    sources = {"read", "createDataFrame", "sql", "table", "range"}
+    sources = {"read", "createDataFrame", "sql", "table", "range"} | ({"toDF", "rdd"} if mixed else set())
     if ("builder" not in words and not given) or not words & sources:
         return False
     for fn in tree.body:
@@ -634,6 +635,9 @@ class _ScriptTranslator(DataFrameTranslator):
         if isinstance(v, SessionV):
             self.opaque.append(("the SparkSession's repr (an object address)", self.loc(node)))
             return [Part("opaque", SESSION_REPR)]
+        if isinstance(v, mixed_df.LiteralRddV | mixed_df.DfRddV):
+            self.opaque.append(("an RDD's repr (its id and lineage)", self.loc(node)))
+            return [Part("opaque", mixed_df.RDD_REPR)]
         if isinstance(v, _ArgV):
             return [Part("arg", f"sys.argv[{v.index}]", column=v.index)]
         if isinstance(v, _StrV):
@@ -784,8 +788,10 @@ class _ScriptTranslator(DataFrameTranslator):
             return _SparkContextV()  # type: ignore[return-value]
         if isinstance(base, _RowV):
             return self.row_field(base, attr, node)  # type: ignore[return-value]
+        if isinstance(base, DFV) and attr == "rdd":  # a mixed script (issue 23): frontend.script.mixed_df
+            return mixed_df.DfRddV(base)  # type: ignore[return-value]
         if isinstance(base, _ReaderChain | _Writer | _SparkContextV | _Kept | _RuntimeConf
-                      | df_files.OpenFile):
+                      | df_files.OpenFile | mixed_df.LiteralRddV | mixed_df.DfRddV):
             return BoundV(base, attr, self.attr_loc(node))  # type: ignore[arg-type]
         return super().attribute(base, attr, node)
 
@@ -1049,6 +1055,12 @@ class _ScriptTranslator(DataFrameTranslator):
             self.ignore(node, "spark.conf.set()", "a setting that cannot change results (names, memory, UI, "
                         "partition counts: results are compared as bags)")
             return PyV(None)
+        if isinstance(func, BoundV) and isinstance(func.receiver, _SparkContextV) and (
+            func.name == "parallelize"
+        ):
+            return mixed_df.parallelize(args, kwargs, loc)  # type: ignore[return-value]
+        if isinstance(func, BoundV) and isinstance(func.receiver, mixed_df.LiteralRddV | mixed_df.DfRddV):
+            return mixed_df.rdd_method(self, func.receiver, func.name, args, kwargs, loc, node)
         if isinstance(func, BoundV) and isinstance(func.receiver, _SparkContextV):
             raise UnsupportedError(
                 f"sc.{func.name} is not understood in a DataFrame script", loc, construct=func.name
@@ -1360,6 +1372,9 @@ class _ScriptTranslator(DataFrameTranslator):
             "createDataFrame", args, kwargs, loc
         )
         data = b["data"]
+        if isinstance(data, mixed_df.LiteralRddV):  # createDataFrame(rdd, ...): as Spark converts an RDD
+            schema, rows = mixed_df.to_dataframe(self, data, b["schema"], loc, "createDataFrame")
+            return self.literal_df(schema, rows, loc, node)
         rows, names = self.literal_rows(data, loc)
         schema_v = b["schema"]
         if isinstance(schema_v, SeqV) and all(
@@ -1372,6 +1387,10 @@ class _ScriptTranslator(DataFrameTranslator):
         else:
             schema = self.schema_of(schema_v, loc)
         rows = [_verified(r, schema, loc) for r in rows]
+        return self.literal_df(schema, rows, loc, node)
+
+    def literal_df(self, schema: Schema, rows: list[tuple[Any, ...]], loc: Loc, node: pyast.AST) -> DFV:
+        """A DataFrame of rows the script fixes (a literal source)."""
         param = self.fresh_param()
         text = pyast.unparse(node.args[0]) if isinstance(node, pyast.Call) and node.args else param
         src = self._add_source(param, "literal", "spark.createDataFrame", text, loc, schema, rows=tuple(rows))

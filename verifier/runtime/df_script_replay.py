@@ -29,6 +29,8 @@ from verifier.core.df_script_search import (
 )
 
 _ADDRESS = re.compile(r"(<pyspark\.sql\.session\.SparkSession object at )0x[0-9a-fA-F]+>")
+# an RDD's repr (ParallelCollectionRDD[0] at readRDDFromFile at PythonRDD.scala:326): id and lineage
+_RDD = re.compile(r"\b\w*RDD\[\d+\] at \w+ at [\w.]+:\d+")
 
 
 def _stand_ins(line: str, argv: Sequence[str]) -> str:
@@ -37,6 +39,7 @@ def _stand_ins(line: str, argv: Sequence[str]) -> str:
     SparkSession's object address as ``0x…``. The comparison excludes the address; the arguments are the
     same for both scripts of a pair by construction, so they are compared as their names."""
     line = _ADDRESS.sub(r"\g<1>0x…>", line)
+    line = _RDD.sub("<RDD: its id and lineage>", line)  # frontend.script.mixed_df.RDD_REPR
     for i, arg in sorted(enumerate(argv, 1), key=lambda ia: -len(ia[1])):
         if arg:
             line = line.replace(arg, f"sys.argv[{i}]")
