@@ -76,6 +76,19 @@ def _keys_may_raise(src: Source) -> bool:
 
 
 NAME = "NoAgg"
+JOINED_ERRORS_AS_SETS = (
+    "a condition that may raise inside a join: Spark decides on which rows it evaluates it, so both "
+    "programs may raise on the same combinations of rows (errors compared as sets of possible errors)"
+)
+LIMIT_ERRORS_AS_SETS = (
+    "a limit over rows that may raise: Spark may or may not compute the rows it drops, so each program "
+    "may raise on any raising row of its input; both have the same possible errors (compared as sets)"
+)
+LATENT_AS_SETS = (
+    "where Spark may raise on rows the interpreter skips (an operand after a NULL, a condition it "
+    "evaluates early), both programs may raise alike: their outcomes are the same sets of possible "
+    "outcomes, errors compared as sets, and two runs may still differ"
+)
 NAME_AGG = "byKey"
 MAX_RENAMINGS = 256
 RIGHT_VARS = 1_000_000  # RIGHT's variables are numbered from here, LEFT's from 1
@@ -342,14 +355,18 @@ class Prover:
 
             first = {b.var: k for k, b in enumerate(canon)}
             sides: list[list[tuple[z3.BoolRef, list[Sym], z3.BoolRef]]] = [[], []]
-            slack: list[z3.BoolRef] = []
+            slack: tuple[list[z3.BoolRef], list[z3.BoolRef]] = ([], [])
+            by_vars: tuple[dict[frozenset[int], list[z3.BoolRef]], ...] = (
+                defaultdict(list), defaultdict(list))
             for side, terms in ((0, ls), (1, rs)):
                 for t in terms:
                     m = first if t is ls[0] else mapping[id(t)]
                     sides[side].append(
-                        self.encode_term(scope_for(t, m), t, demanded, errors_ok, ordered, slack)
+                        self.encode_term(scope_for(t, m), t, demanded, errors_ok, ordered, slack[side],
+                                         (m, by_vars[side]))
                     )
-            query = z3.Or(self.differ(sides[0], sides[1]), *slack)
+            query = z3.Or(self.differ(sides[0], sides[1]), self.latent_differ(sides, slack),
+                          *joined_errors_differ(by_vars))
             if self.unsat(ctx, facts, query):
                 return
             reason = (
@@ -379,29 +396,55 @@ class Prover:
             yield {id(t): m for t, m in zip(terms, combo, strict=True)}
 
     def encode_term(
-        self, scope: Scope, t: Term, demanded: bool, errors_ok: bool, ordered: bool, slack: list[z3.BoolRef]
+        self, scope: Scope, t: Term, demanded: bool, errors_ok: bool, ordered: bool, slack: list[z3.BoolRef],
+        joined: tuple[dict[int, int], dict[frozenset[int], list[z3.BoolRef]]] | None = None,
     ) -> tuple[z3.BoolRef, list[Sym], z3.BoolRef]:
         """(the assignment counts, its output row, it raises). The error condition follows the
         interpreter's order; Spark may evaluate a condition on rows an earlier one rejects (or a
         conjunct it infers from it), and an operand the interpreter skips at a NULL: the term's
         ``slack`` (appended to ``slack``) says where that would raise although the modelled error
-        does not, and the proof must show it never does."""
+        does not, and the proof must show it never does.
+
+        A ``joined`` term's conditions that may raise (``joined``: the term's variables -> canonical
+        positions, and where to record each possible error by the set of positions it reads): Spark
+        decides on which rows it evaluates them, so their errors are *possible* errors, compared per
+        combination of rows of the sources they read (``joined_errors_differ``), and a *sure* error
+        where no condition is FALSE and one raises."""
         holds: z3.BoolRef = z3.BoolVal(True)
         err: z3.BoolRef = z3.BoolVal(False)
         loose: list[z3.BoolRef] = []
-        for c in t.conds:
+        must: list[z3.BoolRef] = []  # joined terms: every condition TRUE or raising
+        raised: list[z3.BoolRef] = []
+        # a joined term's conditions as conjuncts: Spark's optimiser splits them and places each alone
+        conds = conjuncts(t.conds) if t.joined and joined is not None else t.conds
+        for c in conds:
             s = scope.expr(c)
             if s.kinds:
-                if not errors_ok or t.joined:
+                if not errors_ok or t.joined and (joined is None or not joined_raising_ok(c)):
                     raise Unproved(
                         "an expression that may raise ("
                         + ", ".join(sorted(s.kinds))
                         + ") is evaluated where Spark's optimiser decides on which rows"
                     )
                 self.kinds |= s.kinds
-                err = z3.Or(err, z3.And(holds, s.err))
-                loose.append(z3.Or(s.err, s.latent))
+                if t.joined and joined is not None:
+                    # Spark may evaluate it on any combination of rows of the sources it reads
+                    # (pushed below the join, or on pairs the join forms), whatever the other
+                    # conditions keep: a possible error per combination of those sources' rows
+                    mapping, possible = joined
+                    possible[frozenset(mapping[v] for v in vars_of(c))].append(z3.Or(s.err, s.latent))
+                    raised.append(s.err)
+                    must.append(z3.Or(true_(s), s.err))
+                else:
+                    err = z3.Or(err, z3.And(holds, s.err))
+                    loose.append(z3.Or(s.err, s.latent))
+            elif t.joined and joined is not None:
+                must.append(true_(s))
             holds = z3.And(holds, true_(s))
+        if raised:
+            # it surely raises where no condition is FALSE and one raises: Spark must evaluate it there
+            self.warnings.add(JOINED_ERRORS_AS_SETS)
+            err = z3.Or(err, z3.And(*must, z3.Or(*raised)))
         outs = [scope.expr(o) for o in t.out] + ([scope.expr(k) for k in t.keys] if ordered else [])
         if demanded:
             for s in outs:
@@ -416,17 +459,44 @@ class Prover:
                     err = z3.Or(err, z3.And(holds, s.err))
                     loose.append(z3.And(holds, s.latent))
         read = _poison_reads([*t.conds, *((*t.out, *(t.keys if ordered else ())) if demanded else ())])
-        if read and t.joined:
+        if read and t.joined and joined is None:
             raise Unproved(
                 "an aggregate whose arguments may raise is read after a join: Spark computes it "
                 "for groups the join does not keep"
             )
-        # Spark computes an aggregate it reads for every group, whatever the conditions keep (the
-        # interpreter raises only for the groups kept, with a latent-error caveat for the others)
-        err = z3.Or(err, *[scope.expr(v).err for v in read])
+        if read and t.joined and joined is not None:
+            # Spark computes it for every group, kept by the join or not: an error per row of the
+            # aggregation, compared as such (``joined_errors_differ``)
+            mapping, possible = joined
+            for v in read:
+                possible[frozenset({mapping[v.var]})].append(scope.expr(v).err)
+            self.warnings.add(JOINED_ERRORS_AS_SETS)
+        else:
+            # Spark computes an aggregate it reads for every group, whatever the conditions keep (the
+            # interpreter raises only for the groups kept, with a latent-error caveat for the others)
+            err = z3.Or(err, *[scope.expr(v).err for v in read])
         if loose:
-            slack.append(z3.And(z3.Or(*loose), z3.Not(err)))
+            slack.append(z3.Or(*loose))
         return holds, outs, err
+
+    def latent_differ(
+        self,
+        sides: list[list[tuple[z3.BoolRef, list[Sym], z3.BoolRef]]],
+        slack: tuple[list[z3.BoolRef], list[z3.BoolRef]],
+    ) -> z3.BoolRef:
+        """Where one side may raise beyond its modelled error (Spark evaluating an operand or a
+        condition the interpreter skips) and the other may not. Outcomes are compared as *sets of
+        possible outcomes* (``docs/soundness.md``, "Errors as sets"): on an assignment where both sides
+        may raise alike -- the same expression over the same rows, as in a program and its rewrite --
+        Spark may pick an error on either, and the sets agree; a proof fails only where one side's set
+        holds a latent error the other's lacks."""
+        may = []
+        for side, loose in zip(sides, slack, strict=True):
+            err = z3.Or(*[e for _, _, e in side]) if side else z3.BoolVal(False)
+            may.append(z3.And(z3.Or(*loose), z3.Not(err)) if loose else z3.BoolVal(False))
+        if all(slack):
+            self.warnings.add(LATENT_AS_SETS)
+        return may[0] != may[1]
 
     def differ(
         self,
@@ -508,10 +578,16 @@ class Prover:
         if isinstance(a, OpaqueSrc) and isinstance(b, OpaqueSrc):
             if a.kind != b.kind or a.params != b.params or len(a.parts) != len(b.parts) or a.types != b.types:
                 return False
+            # a limit's input compared row by row *with* each row's error: Spark may compute the
+            # outputs of rows the limit drops, or not, so each side may raise on any raising row of
+            # its input; equal inputs with equal errors give equal sets of possible outcomes
+            errors_ok = a.kind == "limit"
             for pa, pb in zip(a.parts, b.parts, strict=True):
                 if (pa.order is None) != (pb.order is None):
                     return False
-                self.bag_equal(pa, pb, demanded=True, errors_ok=False)
+                self.bag_equal(pa, pb, demanded=True, errors_ok=errors_ok)
+            if errors_ok and self.kinds:
+                self.warnings.add(LIMIT_ERRORS_AS_SETS)
             if a.nondeterministic:
                 self.warnings.add(
                     f"{a.kind} is nondeterministic: both programs have the same possible results"
@@ -613,6 +689,37 @@ class Prover:
                     raise Unproved("the rows under distinct differ")
 
 
+def conjuncts(conds: Sequence[Any]) -> list[Any]:
+    out: list[Any] = []
+    for c in conds:
+        out.extend(conjuncts((c.left, c.right)) if isinstance(c, R.And) else [c])
+    return out
+
+
+def vars_of(e: Any) -> set[int]:
+    out: set[int] = set()
+    walk(e, lambda x: out.add(x.var) if isinstance(x, VCol) else None)
+    return out
+
+
+def joined_raising_ok(c: Any) -> bool:
+    """A condition of a joined term whose possible errors the prover compares as sets: it reads at
+    least one variable and no subquery (``Exists``: its rows are other sources'). (An aggregate that
+    may raise, ``VCol.kinds``, is compared per row of the aggregation too: ``encode_term``.)"""
+    found: list[Any] = []
+    walk(c, lambda x: found.append(x) if isinstance(x, Exists) else None)
+    return not found and bool(vars_of(c))
+
+
+def joined_errors_differ(by_vars: tuple[dict[frozenset[int], list[z3.BoolRef]], ...]) -> list[z3.BoolRef]:
+    """For each set of sources read by conditions that may raise in joined terms: where one side may
+    raise on a combination of their rows and the other may not. Each formula reads only the rows of
+    its sources, so equal formulas mean equal possible errors even where another source is empty."""
+    left, right = by_vars
+    false = z3.BoolVal(False)
+    return [z3.Or(*left.get(k, [false])) != z3.Or(*right.get(k, [false])) for k in set(left) | set(right)]
+
+
 def constraint_texts(tables: Any) -> list[str]:
     """The declared keys and references of ``tables`` (``TableSrc``), as ``assumptions`` list them."""
     from verifier.core.relational_search import constraint_texts as texts
@@ -658,7 +765,7 @@ def _raising_constant(program: R.RelProgram) -> str | None:
     def visit(e: Any) -> str | None:
         if isinstance(e, R.AggCall):
             return next((f for f in map(visit, e.args) if f is not None), None)
-        if build.reads_no_column(e) and effects.may_raise(e):
+        if build.reads_no_column(e) and effects.may_raise(e) and not _subquery_check(e):
             try:
                 sym = Scope(Context(Classes()), {}).expr(e)
             except NotEncodable:
@@ -677,6 +784,15 @@ def _raising_constant(program: R.RelProgram) -> str | None:
         if found is not None:
             return found
     return None
+
+
+def _subquery_check(e: Any) -> bool:
+    """Whether ``e`` holds the error value of a scalar subquery's row-count check (the SQL frontend's
+    ``scalar_subquery_too_many_rows()``, under the ``CASE`` that tests the count): not a constant Spark
+    folds, but its runtime check of the subquery, raised only where the ``CASE`` reaches it."""
+    if isinstance(e, R.Func) and e.name == "scalar_subquery_too_many_rows":
+        return True
+    return any(_subquery_check(c) for c in effects.children(e))
 
 
 def _may_keep_minus_zero(program: R.RelProgram) -> str | None:

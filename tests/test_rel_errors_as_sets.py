@@ -1,0 +1,105 @@
+"""The prover's error model where Spark decides which rows it evaluates (``rel_terms``, "errors as sets").
+
+Three places where the interpreter's one error is not Spark's, and the prover now compares the sets of
+possible errors instead of giving up:
+
+- a condition that may raise inside a join (Spark pushes it below the join or evaluates it on the pairs
+  the join forms): a possible error per combination of rows of the sources it reads, a sure error where
+  no condition is FALSE and it raises;
+- an aggregate whose arguments may raise, read after a join: Spark computes it for every group, so a
+  possible error per row of the aggregation;
+- a limit over rows whose outputs may raise: Spark may compute the rows it drops, so each side may raise
+  on any raising row of its input, compared row by row.
+
+Each proved pair has a trap next to it that differs in exactly the possible errors and must not be proved
+(``test_traps_are_not_proved``); none is ``equivalent`` end to end, and the search refutes those it can
+(``test_traps_are_refuted_end_to_end``, slow: it runs the search to its budget).
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+
+from verifier.core.loading import load, load_schemas
+from verifier.core.methods import rel_terms
+from verifier.core.relational_search import align
+
+SCHEMA = """CREATE TABLE t (a INT, b INT, c DECIMAL(10,0));
+CREATE TABLE u (k INT, v INT, w DECIMAL(10,0));
+"""
+
+PROVED = [
+    # a raising condition in WHERE over a join, pushed into the join's ON and onto one side
+    ("select t.a, u.v from t, u where t.a = u.k and 10 / t.b > 1",
+     "select t.a, u.v from t join u on t.a = u.k and 10 / t.b > 1"),
+    ("select t.a, u.v from t, u where t.a = u.k and 10 / t.b > 1",
+     "select x.a, u.v from (select * from t where 10 / t.b > 1) x join u on x.a = u.k"),
+    # an aggregate argument that may raise after a join, the join's filter moved into ON
+    ("select t.a, sum(t.c * (1 - u.w)) as s from t, u where t.a = u.k and u.v < 3 group by t.a",
+     "select t.a, sum(t.c * (1 - u.w)) as s from t join u on t.a = u.k and u.v < 3 where true group by t.a"),
+    # an aggregate that may raise, read after a join
+    ("select g.a, u.v from (select a, sum(c * c) as s from t group by a) g, u where g.a = u.k and g.s > 1",
+     "select g.a, u.v from (select a, sum(c * c) as s from t group by a) g join u on g.a = u.k and g.s > 1"),
+    # a limit over outputs that may raise
+    ("select a, 10 / b as q from t order by a limit 2",
+     "select x.a, 10 / x.b as q from t x order by x.a limit 2"),
+]
+
+TRAPS = [
+    # the raising condition evaluated on the other table's rows only: other possible errors
+    ("select t.a, u.v from t, u where t.a = u.k and 10 / t.b > 1",
+     "select t.a, u.v from t, u where t.a = u.k and 10 / u.v > 1"),
+    # the raising condition dropped on one side
+    ("select t.a, u.v from t, u where t.a = u.k and 10 / t.b > 1",
+     "select t.a, u.v from t, u where t.a = u.k and t.b < 10"),
+    # another raising argument
+    ("select t.a, sum(t.c * (1 - u.w)) as s from t, u where t.a = u.k group by t.a",
+     "select t.a, sum(t.c * (1 - t.c)) as s from t, u where t.a = u.k group by t.a"),
+    # limit pushed below a projection that may raise: the rows it drops no longer raise
+    ("select q from (select a, 10 / b as q from t) x limit 1",
+     "select 10 / b as q from (select a, b from t limit 1) x"),
+]
+
+
+def _prove(left: str, right: str, tmp: Path):
+    schema = tmp / "schema.sql"
+    schema.write_text(SCHEMA)
+    (tmp / "l.sql").write_text(left)
+    (tmp / "r.sql").write_text(right)
+    schemas = load_schemas(str(schema))
+    lp = load(str(tmp / "l.sql"), schemas=schemas).program
+    rp = load(str(tmp / "r.sql"), schemas=schemas).program
+    lp, rp, _ = align(lp, rp)
+    return rel_terms.run(lp, rp, timeout_s=5.0, until=time.monotonic() + 20, ignore_names=True)
+
+
+@pytest.mark.parametrize(("left", "right"), PROVED)
+def test_proved_with_errors_as_sets(left: str, right: str, tmp_path: Path) -> None:
+    result = _prove(left, right, tmp_path)
+    assert isinstance(result, rel_terms.RelProof), result
+    assert any("as sets" in w for w in result.warnings), result.warnings
+
+
+@pytest.mark.parametrize(("left", "right"), TRAPS)
+def test_traps_are_not_proved(left: str, right: str, tmp_path: Path) -> None:
+    result = _prove(left, right, tmp_path)
+    assert not isinstance(result, rel_terms.RelProof), result
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("left", "right"), TRAPS)
+def test_traps_are_refuted_end_to_end(left: str, right: str, tmp_path: Path) -> None:
+    from verifier import check
+
+    schema = tmp_path / "schema.sql"
+    schema.write_text(SCHEMA)
+    (tmp_path / "l.sql").write_text(left)
+    (tmp_path / "r.sql").write_text(right)
+    result = check(str(tmp_path / "l.sql"), str(tmp_path / "r.sql"), schema=str(schema), timeout=10,
+                   replay=False, ignore_names=True)
+    assert result.verdict in ("not_equivalent", "unknown"), result.reason
+    if result.verdict == "unknown":
+        pytest.skip(f"not refuted by the search: {result.reason[:120]}")
