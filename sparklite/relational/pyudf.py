@@ -95,7 +95,7 @@ def convert(v: Any, t: T.SqlType) -> Any:
     - ``double``: a float as it is (-0.0 kept); an int or anything else is NULL;
     - ``boolean``: a bool; anything else NULL.
     What this module does not model (containers, other types) raises ``UdfOutsideModel``."""
-    from sparklite.relational.functions import java_double_str
+    from sparklite.relational.functions import java_double_str, jvm_may_print_otherwise
 
     if v is None:
         return None
@@ -109,6 +109,8 @@ def convert(v: Any, t: T.SqlType) -> Any:
                 raise UdfOutsideModel(PYTHON_UDF_ERROR)
             return str(v)
         if isinstance(v, float):
+            if jvm_may_print_otherwise(v):  # Double.toString differs between JDKs there
+                raise UdfOutsideModel(PYTHON_UDF_ERROR)
             return java_double_str(v)
         return v
     if isinstance(t, T.BooleanType):
