@@ -19,7 +19,8 @@ Agreement (``classify``):
 - *disagree*: anything else; the test fails on any, printing the program and both outcomes.
 
 Cases run a few at a time from threads on the one session. ``SPARKEQ_MIXED_DIFF_CASES`` sets the
-number (default 300 in CI) and ``SPARKEQ_MIXED_DIFF_FIRST`` the first seed; the slow run (``-m slow``) runs 1,000 more seeds.
+number (default 300 in CI) and ``SPARKEQ_MIXED_DIFF_FIRST`` the first seed; the slow run (``-m slow``)
+runs 1,000 more seeds.
 """
 
 from __future__ import annotations
