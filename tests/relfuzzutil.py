@@ -4,10 +4,12 @@ Like ``fuzzutil`` for RDD programs: rewrites meant to preserve meaning (filter s
 operands commuted, De Morgan in three-valued logic, filters pushed below inner joins and below the
 preserved side of outer joins, join sides swapped with the columns re-selected, projections fused, split
 and reordered, set operations commuted, ``count(*)`` against ``sum(1)`` per group, ``coalesce`` against
-``CASE WHEN .. IS NULL``, a semi join against an inner join + ``distinct`` on a key...) and mutations
+``CASE WHEN .. IS NULL``, a semi join against an inner join + ``distinct`` on a key, a filter moved into
+an inner join's ON leaving ``WHERE TRUE``, a limit pushed through ``UNION ALL``...) and mutations
 meant to change it (a filter on the wrong side of an outer join, ``NOT p`` against the complement that
 forgets NULLs, ``%`` against ``pmod``, ``UNION`` against ``UNION ALL``, a constant changed, a join kind
-changed, ``count(col)`` against ``count(*)``, ``NOT IN`` against ``NOT EXISTS``...).
+changed, ``count(col)`` against ``count(*)``, ``NOT IN`` against ``NOT EXISTS``, a limit pushed below a
+projection that may raise...).
 
 The labels are never trusted: the reference interpreter (``sparklite.relational.interpreter``) is the
 fuzzer's only oracle, so a "preserving" rewrite that is wrong under Spark's semantics (an error on a row
@@ -767,7 +769,37 @@ def _date_part_swap(n: R.RNode, rng: random.Random) -> R.RNode | None:
     return None
 
 
+def _limit_through_union(n: R.RNode, rng: random.Random) -> R.RNode | None:
+    """limit(n) of UNION ALL = limit(n) of the union of each side's limit(n) (an optimizer's limit
+    pushdown through a union; Spark's choice of rows is nondeterministic either way)."""
+    if isinstance(n, R.Limit) and isinstance(n.source, R.SetOp) and n.source.kind == "union" and n.source.all:
+        s = n.source
+        return B.limit(replace(s, left=B.limit(s.left, n.count), right=B.limit(s.right, n.count)), n.count)
+    return None
+
+
+def _filter_into_join_on(n: R.RNode, rng: random.Random) -> R.RNode | None:
+    """A filter above an inner join as a conjunct of its ON clause, the WHERE left as ``TRUE`` (what
+    sqlglot's ``pushdown_predicates`` leaves): the optimizer rewrite of ``cases/tpc_rewrites``."""
+    if isinstance(n, R.Filter) and isinstance(n.source, R.Join) and n.source.kind in ("inner", "cross"):
+        j = n.source
+        cond = n.pred if j.cond is None else B.and_(j.cond, n.pred)
+        return B.filter_(B.join("inner", j.left, j.right, cond), B.lit(True))
+    return None
+
+
+def _limit_below_project(n: R.RNode, rng: random.Random) -> R.RNode | None:
+    """limit over a projection moved below it (a mutation where the projection may raise: the rows the
+    limit drops no longer raise)."""
+    if isinstance(n, R.Limit) and isinstance(n.source, R.Project):
+        pr = n.source
+        return replace(pr, source=B.limit(pr.source, n.count))
+    return None
+
+
 PRESERVING.update({
+    "limit_through_union": _limit_through_union,
+    "filter_into_join_on": _filter_into_join_on,
     "date_sub_as_add": _date_sub_as_add,
     "minus_minus": _minus_minus,
     "minus_zero": _zero_operand("-"),
@@ -795,6 +827,7 @@ MUTATING: dict[str, Rule] = {
     "except_swap": _except_swap,
     "coalesce_order": _coalesce_order,
     "date_part_swap": _date_part_swap,
+    "limit_below_project": _limit_below_project,
 }
 
 # -- window functions (issues 21, 22) --
@@ -863,7 +896,8 @@ FOCUS = ("filter_pushdown", "filter_pullup", "semi_as_inner_distinct", "count_st
          "setop_commute", "de_morgan", "filter_wrong_side", "not_in_vs_not_exists", "mod_pmod", "setop_all",
          "join_kind", "count_col_star", "not_as_complement", "abs_as_case", "negation_as_subtraction",
          "flip_zero_sign", "date_sub_as_add", "date_part_swap", "filter_past_window_partition",
-         "filter_past_window_other", "window_rows_as_range")
+         "filter_past_window_other", "window_rows_as_range", "limit_through_union", "filter_into_join_on",
+         "limit_below_project")
 
 
 # ---------------------------------------------------------------------------------------------------

@@ -77,8 +77,8 @@ def _keys_may_raise(src: Source) -> bool:
 
 NAME = "NoAgg"
 JOINED_ERRORS_AS_SETS = (
-    "a condition that may raise inside a join: Spark decides on which rows it evaluates it, so both "
-    "programs may raise on the same combinations of rows (errors compared as sets of possible errors)"
+    "an aggregate that may raise, read after a join: Spark computes it for every group, so both "
+    "programs raise on the same groups (errors compared as sets of possible errors)"
 )
 LIMIT_ERRORS_AS_SETS = (
     "a limit over rows that may raise: Spark may or may not compute the rows it drops, so each program "
@@ -405,46 +405,30 @@ class Prover:
         ``slack`` (appended to ``slack``) says where that would raise although the modelled error
         does not, and the proof must show it never does.
 
-        A ``joined`` term's conditions that may raise (``joined``: the term's variables -> canonical
-        positions, and where to record each possible error by the set of positions it reads): Spark
-        decides on which rows it evaluates them, so their errors are *possible* errors, compared per
-        combination of rows of the sources they read (``joined_errors_differ``), and a *sure* error
-        where no condition is FALSE and one raises."""
+        An aggregate whose arguments may raise, read by a ``joined`` term (``joined``: the term's
+        variables -> canonical positions, and where to record each error by the positions it reads):
+        Spark computes it for every group, so its error is one per row of the aggregation, compared
+        as such (``joined_errors_differ``)."""
         holds: z3.BoolRef = z3.BoolVal(True)
         err: z3.BoolRef = z3.BoolVal(False)
         loose: list[z3.BoolRef] = []
-        must: list[z3.BoolRef] = []  # joined terms: every condition TRUE or raising
-        raised: list[z3.BoolRef] = []
-        # a joined term's conditions as conjuncts: Spark's optimiser splits them and places each alone
-        conds = conjuncts(t.conds) if t.joined and joined is not None else t.conds
-        for c in conds:
+        for c in t.conds:
             s = scope.expr(c)
-            if s.kinds:
-                if not errors_ok or t.joined and (joined is None or not joined_raising_ok(c)):
+            if s.kinds and not (t.joined and joined is not None and only_reads_raise(c)):
+                # not in a joined term: where the other conditions keep a row decides whether Spark
+                # evaluates it (a FALSE filter above a join prunes it; the same conjunct pushed below
+                # the join raises on its table's rows), and the two programs' plans may differ there
+                # (rel fuzzer seed 20170724, pair 305)
+                if not errors_ok or t.joined:
                     raise Unproved(
                         "an expression that may raise ("
                         + ", ".join(sorted(s.kinds))
                         + ") is evaluated where Spark's optimiser decides on which rows"
                     )
                 self.kinds |= s.kinds
-                if t.joined and joined is not None:
-                    # Spark may evaluate it on any combination of rows of the sources it reads
-                    # (pushed below the join, or on pairs the join forms), whatever the other
-                    # conditions keep: a possible error per combination of those sources' rows
-                    mapping, possible = joined
-                    possible[frozenset(mapping[v] for v in vars_of(c))].append(z3.Or(s.err, s.latent))
-                    raised.append(s.err)
-                    must.append(z3.Or(true_(s), s.err))
-                else:
-                    err = z3.Or(err, z3.And(holds, s.err))
-                    loose.append(z3.Or(s.err, s.latent))
-            elif t.joined and joined is not None:
-                must.append(true_(s))
+                err = z3.Or(err, z3.And(holds, s.err))
+                loose.append(z3.Or(s.err, s.latent))
             holds = z3.And(holds, true_(s))
-        if raised:
-            # it surely raises where no condition is FALSE and one raises: Spark must evaluate it there
-            self.warnings.add(JOINED_ERRORS_AS_SETS)
-            err = z3.Or(err, z3.And(*must, z3.Or(*raised)))
         outs = [scope.expr(o) for o in t.out] + ([scope.expr(k) for k in t.keys] if ordered else [])
         if demanded:
             for s in outs:
@@ -689,32 +673,26 @@ class Prover:
                     raise Unproved("the rows under distinct differ")
 
 
-def conjuncts(conds: Sequence[Any]) -> list[Any]:
-    out: list[Any] = []
-    for c in conds:
-        out.extend(conjuncts((c.left, c.right)) if isinstance(c, R.And) else [c])
-    return out
+def only_reads_raise(e: Any) -> bool:
+    """Whether what ``e`` may raise comes only from aggregate columns it reads (``VCol.kinds``): their
+    errors are the aggregation's, counted per group (``encode_term``), not this expression's."""
+    own: set[str] = set()
 
+    def visit(x: Any) -> None:
+        if isinstance(x, Exists):
+            own.add("subquery")
+        elif isinstance(x, R.RNode) and not isinstance(x, R.SortKey):
+            own.update(effects.own_kinds(x))
 
-def vars_of(e: Any) -> set[int]:
-    out: set[int] = set()
-    walk(e, lambda x: out.add(x.var) if isinstance(x, VCol) else None)
-    return out
-
-
-def joined_raising_ok(c: Any) -> bool:
-    """A condition of a joined term whose possible errors the prover compares as sets: it reads at
-    least one variable and no subquery (``Exists``: its rows are other sources'). (An aggregate that
-    may raise, ``VCol.kinds``, is compared per row of the aggregation too: ``encode_term``.)"""
-    found: list[Any] = []
-    walk(c, lambda x: found.append(x) if isinstance(x, Exists) else None)
-    return not found and bool(vars_of(c))
+    walk(e, visit)
+    return not own
 
 
 def joined_errors_differ(by_vars: tuple[dict[frozenset[int], list[z3.BoolRef]], ...]) -> list[z3.BoolRef]:
-    """For each set of sources read by conditions that may raise in joined terms: where one side may
-    raise on a combination of their rows and the other may not. Each formula reads only the rows of
-    its sources, so equal formulas mean equal possible errors even where another source is empty."""
+    """For each source whose rows carry an error of their own in joined terms (an aggregation Spark
+    computes for every group): where one side raises on a row and the other does not. Each formula
+    reads only that source's row, so equal formulas mean equal errors even where another source is
+    empty."""
     left, right = by_vars
     false = z3.BoolVal(False)
     return [z3.Or(*left.get(k, [false])) != z3.Or(*right.get(k, [false])) for k in set(left) | set(right)]
