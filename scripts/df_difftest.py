@@ -61,12 +61,16 @@ def calling_seeds(seeds: Sequence[int], names: str, foldable: bool) -> list[int]
     from test_relational_vs_spark import _nodes
 
     from sparklite.relational import ast as R
-    from sparklite.relational import mathfuncs, strings
+    from sparklite.relational import mathfuncs, nested, strings
+    from sparklite.relational.types import ArrayType
 
-    wanted = set(strings.NAMES | mathfuncs.NAMES) if names == "extended" else set(names.split(","))
+    wanted = set(strings.NAMES | mathfuncs.NAMES) if names == "extended" else \
+        set(nested.NAMES) if names == "nested" else set(names.split(","))
 
     def calls(program: R.RelProgram) -> bool:
-        return any(isinstance(n, R.Func) and n.name in wanted for n in _nodes(program))
+        return any(isinstance(n, R.Func) and n.name in wanted or names == "nested" and isinstance(
+            n, R.Generate | R.Table) and any(isinstance(f.type, ArrayType) for f in n.schema.fields)
+            for n in _nodes(program))
 
     return [s for s in seeds if calls(make_case(s, foldable=foldable).program)]
 
@@ -82,7 +86,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="also draw expressions Spark's optimiser folds (constants, absorbing literals)")
     ap.add_argument("--only-calls", default="",
                     help="keep only the cases whose program calls one of these functions (comma-separated; "
-                         "'extended': those of sparklite.relational.strings and mathfuncs)")
+                         "'extended': those of sparklite.relational.strings and mathfuncs; 'nested': "
+                         "arrays, explode, array columns)")
     args = ap.parse_args(argv)
 
     from verifier.runtime.spark import get_session

@@ -10,6 +10,7 @@ from dataclasses import replace
 
 from sqlglot import exp
 
+from frontend.sql.nested import lateral_views
 from frontend.sql.scopes import (
     _AGGREGATES,
     _E,
@@ -223,6 +224,7 @@ class QueriesMixin:
                 "having",
                 "order",
                 "limit",
+                "laterals",
             ),
             "SELECT",
         )
@@ -235,6 +237,7 @@ class QueriesMixin:
             scope = _scope_of(build.one_row(loc=self.loc(sel)), None)  # Spark's OneRowRelation
         else:
             scope = self.from_clause(sel, env)
+        scope = lateral_views(self, sel, scope)  # LATERAL VIEW explode(...) (frontend/sql/nested.py)
         items_nodes = list(sel.expressions)
         group = sel.args.get("group")
         having = sel.args.get("having")

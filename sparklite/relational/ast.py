@@ -369,7 +369,23 @@ class Values(RNode):
     schema: Schema
 
 
-Rel = Table | Project | Filter | Join | Aggregate | Distinct | DropDuplicates | SetOp | Sort | Limit | Values
+@dataclass(frozen=True)
+class Generate(RNode):
+    """``explode``/``explode_outer``/``posexplode``/``posexplode_outer`` of the array ``generator``
+    (``LATERAL VIEW [OUTER] explode`` in SQL): each input row is repeated once per element, with the
+    element's position (from 0, when ``position``) and the element appended. A NULL or empty array
+    gives no row, or with ``outer`` one row whose appended columns are NULL. The schema is the
+    source's columns then ``pos`` (int) and ``col`` (or the names an alias gave)."""
+
+    source: Rel
+    generator: Expr
+    outer: bool
+    position: bool
+    schema: Schema
+
+
+Rel = (Table | Project | Filter | Join | Aggregate | Distinct | DropDuplicates | SetOp | Sort | Limit | Values
+       | Generate)
 
 # ---------------------------------------------------------------------------------------------------
 # Programs

@@ -435,6 +435,22 @@ def project(source: R.Rel, exprs: Sequence[R.Expr], names: Sequence[str], loc: L
     return R.Project(source, tuple(exprs), Schema(fields), loc=loc)
 
 
+def generate(source: R.Rel, generator: R.Expr, outer: bool, position: bool, names: Sequence[str] = (),
+             loc: Loc | None = None) -> R.Generate:
+    """``explode``-like generators (``R.Generate``): Spark names the new columns ``pos`` and ``col``;
+    ``col`` may be NULL when the array holds NULLs or with ``outer``, ``pos`` only with ``outer``."""
+    from sparklite.relational.types import ArrayType
+
+    t = generator.type
+    if not isinstance(t, ArrayType):
+        raise AnalysisError(f"[DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE] a generator needs an array, not "
+                            f"{t.simple}", loc)
+    names = tuple(names) or (("pos", "col") if position else ("col",))
+    new = ((Field(names[0], INT, outer),) if position else ()) + (Field(names[-1], t.element,
+                                                                        outer or t.contains_null),)
+    return R.Generate(source, generator, outer, position, Schema(source.schema.fields + new), loc=loc)
+
+
 def filter_(source: R.Rel, pred: R.Expr, loc: Loc | None = None) -> R.Filter:
     return R.Filter(source, _boolean(pred, "filter", loc), loc=loc)
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from sparklite.relational import ast as R
-from sparklite.relational import dates, mathfuncs, strings
+from sparklite.relational import dates, mathfuncs, nested, strings
 from sparklite.relational.types import (
     BooleanType,
     DateType,
@@ -106,8 +106,10 @@ def own_kinds(e: R.Expr) -> frozenset[str]:
         return cast_kinds(e.operand.type, e.type)
     if isinstance(e, R.Func):
         if (e.name in _SAFE_FUNCTIONS or e.name in dates.NEVER_RAISE or e.name in strings.NAMES
-                or e.name in mathfuncs.NAMES):
+                or e.name in mathfuncs.NAMES or e.name in nested.NEVER_RAISE):
             return frozenset()
+        if e.name in nested.RAISES:
+            return nested.RAISES[e.name]
         if e.name == "like":  # only an invalid pattern raises; a valid literal one never does
             pattern = e.args[1]
             if isinstance(pattern, R.Lit) and (

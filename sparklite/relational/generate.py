@@ -33,6 +33,7 @@ from sparklite.errors import InputError
 from sparklite.partitions import random_partitioning as _random_partitioning
 from sparklite.relational import ast as R
 from sparklite.relational import build as B
+from sparklite.relational import generate_nested
 from sparklite.relational.types import (
     BIGINT,
     BOOLEAN,
@@ -41,6 +42,7 @@ from sparklite.relational.types import (
     INT,
     SMALLINT,
     STRING,
+    ArrayType,
     BooleanType,
     DateType,
     DecimalType,
@@ -50,6 +52,7 @@ from sparklite.relational.types import (
     Schema,
     SqlType,
     StringType,
+    StructType,
 )
 
 __all__ = ["random_program", "random_tables", "random_partitioning", "random_partitionings", "random_schemas",
@@ -78,6 +81,7 @@ _DECIMAL_LITERALS = ("0", "1", "-1", "1.5", "-2.25", "0.05", "99.99", "123456789
 _COLUMN_TYPES: tuple[tuple[SqlType, float], ...] = (
     (INT, 5), (BIGINT, 3), (DOUBLE, 3), (STRING, 3), (BOOLEAN, 1.5), (DecimalType(5, 2), 1.5),
     (DecimalType(10, 0), 0.7), (DecimalType(38, 18), 0.5), (SMALLINT, 0.5), (DATE, 0.5),
+    *generate_nested.COLUMN_TYPES,
 )
 _NAMES = ("a", "b", "c", "k", "v", "x", "s", "A", "id")
 
@@ -119,6 +123,7 @@ FUNCTIONS: tuple[tuple[str, tuple[Kind, ...], Kind], ...] = (
     ("sqrt", ("double",), "double"), ("exp", ("double",), "double"), ("ln", ("double",), "double"),
     ("log10", ("double",), "double"), ("log2", ("int",), "double"), ("log", ("double", "double"), "double"),
     ("pow", ("double", "double"), "double"), ("power", ("int", "int"), "double"),
+    *generate_nested.FUNCTIONS,  # arrays: "strarray"/"intarray" arguments (generate_nested.array_arg)
 )
 
 #: literals for the arguments whose random values would leave what the interpreter can represent
@@ -133,6 +138,7 @@ _SMALL_ARGS: dict[str, tuple[Any, ...]] = {
     "replacement": ("", "-", "<$1>", "$0$0", "\\$", "x$1y"),
     "group": (0, 1),
     "padlen": (-1, 0, 1, 2, 3, 5),
+    **generate_nested.SMALL_ARGS,
 }
 
 
@@ -246,6 +252,11 @@ def random_value(rng: random.Random, t: SqlType, nullable: bool = True, constant
         return rng.random() < 0.5
     if isinstance(t, DateType):
         return rng.choice(_DATE_VALUES)
+    if isinstance(t, ArrayType):  # up to 3 elements, duplicates likely (array_distinct, explode)
+        n = rng.randint(0, 3)
+        return tuple(random_value(rng, t.element, t.contains_null, constants) for _ in range(n))
+    if isinstance(t, StructType):
+        return tuple(random_value(rng, f.type, f.nullable, constants) for f in t.fields)
     return None
 
 
@@ -485,6 +496,8 @@ class _Exprs:
             raise ValueError(f"no function returns {kind}")
         name, arg_kinds, _ = self.rng.choice(candidates)
         args = [B.lit(self.rng.choice(_SMALL_ARGS[k])) if k in _SMALL_ARGS
+                else generate_nested.array_arg(self.rng, self.expr, k, d, self.cols)
+                if k in generate_nested.ARRAY_KINDS
                 else self.expr(k, d) if i == 0 or self.rng.random() < 0.6 else self.leaf(k)
                 for i, k in enumerate(arg_kinds)]
         return B.func(name, args)
@@ -573,6 +586,7 @@ class _Rels:
         ops: list[tuple[Callable[[int], R.Rel], float]] = [
             (self.project, 3), (self.filter, 3), (self.join, 2.5), (self.aggregate, 2), (self.distinct, 0.8),
             (self.drop_duplicates, 0.8), (self.set_op, 2), (self.sort, 1.2), (self.limit, 1.2),
+            (self.generate, 0.8),
         ]
         for _ in range(5):
             op = _weighted(rng, ops)
@@ -608,6 +622,10 @@ class _Rels:
                 exprs.append(e)
                 names.append(self.name())
         return B.project(src, exprs, names)
+
+    def generate(self, depth: int) -> R.Rel:
+        src = self._child(depth)
+        return generate_nested.generate(self.rng, src, self.exprs(src).expr)
 
     def filter(self, depth: int) -> R.Rel:
         src = self._child(depth)

@@ -76,6 +76,7 @@ from sparklite.relational.ast import (
     Expr,
     Filter,
     Func,
+    Generate,
     In,
     IsNull,
     Join,
@@ -240,7 +241,7 @@ _EXPR_METHODS: Mapping[type, str] = MappingProxyType({
 _REL_METHODS: Mapping[type, str] = MappingProxyType({
     Table: "_table", Project: "_project", Filter: "_filter", Join: "_join", Aggregate: "_aggregate",
     Distinct: "_distinct", DropDuplicates: "_drop_duplicates", SetOp: "_setop", Sort: "_sort",
-    Limit: "_limit", Values: "_values",
+    Limit: "_limit", Values: "_values", Generate: "_generate",
 })
 
 _DIV_LIKE = ("/", "div", "%", "pmod")
@@ -523,6 +524,19 @@ class _Interp:
         parts = [[project(r) for r in part] for part in data.parts]
         candidates = None if data.candidates is None else [project(r) for r in data.candidates]
         return _Data(parts, data.ranks, candidates, data.narrow)
+
+    def _generate(self, g: Generate) -> _Data:
+        """``explode`` and kin: the array is demanded (how many rows come out depends on it, so Spark
+        evaluates it even under a ``count()``); rows stay in their partition, in order."""
+        data = self.settle(self.rel(g.source))
+
+        def rows(row: Row) -> list[Row]:
+            arr = self.demand(self.ev(g.generator, row))
+            if not arr:  # NULL or empty
+                return [row + ((None, None) if g.position else (None,))] if g.outer else []
+            return [row + ((i, x) if g.position else (x,)) for i, x in enumerate(arr)]
+
+        return _Data([[out for r in part for out in rows(r)] for part in data.parts], narrow=data.narrow)
 
     def _filter(self, f: Filter) -> _Data:
         data = self.settle(self.rel(f.source))

@@ -191,6 +191,8 @@ def value_json(v: Any) -> Any:
         return {"decimal": format(v, "f")}
     if isinstance(v, datetime.date):
         return {"date": v.isoformat()}
+    if isinstance(v, tuple):  # an array (or a struct): its elements in order
+        return [value_json(x) for x in v]
     return v
 
 
@@ -211,7 +213,9 @@ def _value_key(v: Any) -> tuple:
         return (5, v)
     if isinstance(v, datetime.date):
         return (6, v.toordinal())
-    return (7, repr(v))
+    if isinstance(v, tuple):
+        return (7, tuple(_value_key(x) for x in v))
+    return (8, repr(v))
 
 
 def _row_key(row: Sequence[Any]) -> tuple:

@@ -32,6 +32,7 @@ from sparklite.relational.build import rename_tables
 from sparklite.relational.types import (
     BIGINT,
     INT,
+    ArrayType,
     BooleanType,
     DateType,
     DecimalType,
@@ -406,6 +407,11 @@ def value_pool(t: SqlType, constants: Sequence[tuple[SqlType, Any]]) -> list[Any
         import datetime
 
         return [datetime.date(2024, 1, 1), datetime.date(1970, 1, 1), datetime.date(2024, 2, 29)]
+    if isinstance(t, ArrayType):  # empty, one element, a duplicate, a NULL element where allowed
+        items = value_pool(t.element, constants)[:6]
+        pool = [(), *((x,) for x in items), (items[0], items[0]), tuple(items[:3]),
+                tuple(reversed(items[:3]))]
+        return pool + ([(None,), (items[0], None)] if t.contains_null else [])
     return [None]
 
 
@@ -641,6 +647,8 @@ def value_json(v: Any) -> Any:
         return {"decimal": str(v)}
     if isinstance(v, datetime.date):
         return {"date": v.isoformat()}
+    if isinstance(v, tuple):  # an array: a JSON array of its elements (docs/json.md)
+        return [value_json(x) for x in v]
     return v
 
 
