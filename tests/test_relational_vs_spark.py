@@ -435,11 +435,12 @@ def test_generator_is_deterministic_and_covers_the_kernel() -> None:
                             stack.append(x)
     every = {"Table", "Project", "Filter", "Join", "Aggregate", "Distinct", "DropDuplicates", "SetOp",
              "Sort", "Limit", "Action", "Col", "Lit", "Arith", "Neg", "Cmp", "And", "Or", "Not", "IsNull",
-             "Case", "In", "Cast", "Func", "AggCall", "SortKey"}
+             "Case", "In", "Cast", "Func", "AggCall", "SortKey", "Generate"}
     assert every <= nodes, every - nodes
     assert joins == {"inner", "left", "right", "full", "semi", "anti", "cross"}
     assert len(sets) == 6
-    assert {"sum", "count", "count_star", "min", "max", "avg", "count_distinct"} <= aggs
+    assert {"sum", "count", "count_star", "min", "max", "avg", "count_distinct", "collect_list",
+            "collect_set"} <= aggs
 
 
 @pytest.mark.spark

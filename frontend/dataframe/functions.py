@@ -677,6 +677,8 @@ FUNCTIONS = MappingProxyType(
         "sumDistinct": _agg("sumDistinct", "sum_distinct", "sum"),
         "sum_distinct": _agg("sum_distinct", "sum_distinct", "sum"),
         "try_sum": _agg("try_sum", "try_sum", "try_sum"),
+        "collect_list": _agg("collect_list", "collect_list", "collect_list"),
+        "collect_set": _agg("collect_set", "collect_set", "collect_set"),
         "countDistinct": _count_distinct("countDistinct"),
         "count_distinct": _count_distinct("count_distinct"),
         "upper": _call("upper"),
@@ -729,8 +731,6 @@ UNSUPPORTED_FUNCTIONS = MappingProxyType(
     {
         "udf": "Python UDFs are not supported yet",
         "pandas_udf": "pandas UDFs are not supported",
-        "collect_list": "collect_list depends on input order",
-        "collect_set": "arrays are not supported",
         "first": "first() depends on input order",
         "last": "last() depends on input order",
         "any_value": "any_value() depends on input order",

@@ -198,7 +198,7 @@ class Func(RNode):
 Expr = Col | Lit | Arith | Neg | Cmp | And | Or | Not | IsNull | Case | In | Cast | Func
 
 AggName = Literal["sum", "count", "count_star", "min", "max", "avg", "count_distinct", "sum_distinct",
-                  "try_sum"]
+                  "try_sum", "collect_list", "collect_set"]
 
 
 @dataclass(frozen=True)

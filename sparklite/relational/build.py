@@ -344,6 +344,10 @@ def agg(name: R.AggName, args: Sequence[R.Expr], loc: Loc | None = None) -> R.Ag
     t = a.type
     if name in ("min", "max"):
         return R.AggCall(name, (a,), t if not isinstance(t, NullType) else NULL, True, loc=loc)
+    if name in ("collect_list", "collect_set"):  # never NULL: an empty group gives [] (nested.collect)
+        from sparklite.relational.types import ArrayType
+
+        return R.AggCall(name, (a,), ArrayType(t, False), False, loc=loc)
     if isinstance(t, NullType | StringType):  # Spark casts a string argument to double (may raise)
         a, t = coerce(a, DOUBLE), DOUBLE
     if not is_numeric(t):

@@ -68,7 +68,8 @@ _TRY_ARITH = {"+": "try_add", "-": "try_subtract", "*": "try_multiply", "/": "tr
 _JOIN_HOW = {"inner": "inner", "left": "left", "right": "right", "full": "full", "semi": "left_semi",
              "anti": "left_anti"}
 _AGG_FUNC = {"sum": "F.sum", "min": "F.min", "max": "F.max", "avg": "F.avg", "sum_distinct": "F.sum_distinct",
-             "try_sum": "F.try_sum", "count_distinct": "F.count_distinct"}
+             "try_sum": "F.try_sum", "count_distinct": "F.count_distinct", "collect_list": "F.collect_list",
+             "collect_set": "F.collect_set"}
 _RESERVED = {"F", "Decimal", "datetime", FUNCTION_NAME}
 _INTERNAL = re.compile(r"df\d+")
 

@@ -36,6 +36,8 @@ FUNCTIONS: tuple[tuple[str, tuple[str, ...], str], ...] = (
     ("concat_ws", ("string", "strarray"), "string"),
     ("concat_ws", ("string", "strarray", "string"), "string"),
 )
+#: aggregates drawn by ``generate._Exprs.aggregate`` (with their weights)
+AGGREGATES = (("collect_list", 0.5), ("collect_set", 0.5))
 SMALL_ARGS: dict[str, tuple[Any, ...]] = {"idx": (1, 2, -1, 0, 3, -4), "idx0": (0, 1, 2, -1)}
 
 
@@ -74,4 +76,4 @@ def generate(rng: Any, src: R.Rel, expr: Callable[[str, int], R.Expr]) -> R.Rel:
     return B.generate(src, arr, outer=rng.random() < 0.4, position=rng.random() < 0.4)
 
 
-__all__ = ["ARRAY_KINDS", "FUNCTIONS", "SMALL_ARGS", "array_arg", "generate"]
+__all__ = ["AGGREGATES", "ARRAY_KINDS", "FUNCTIONS", "SMALL_ARGS", "array_arg", "generate"]

@@ -60,7 +60,7 @@ from fractions import Fraction
 from types import MappingProxyType
 from typing import Any
 
-from sparklite.relational import mathfuncs
+from sparklite.relational import mathfuncs, nested
 from sparklite.relational.ast import (
     Action,
     AggCall,
@@ -737,6 +737,11 @@ class _Interp:
         if call.name == "count_distinct":
             return len({tuple(norm_key(v) for v in vs) for _, vs in complete})
         values = [(pi, vs[0]) for pi, vs in complete]
+        if call.name in ("collect_list", "collect_set"):
+            collected, ordered = nested.collect(call.name, [v for _, v in values], norm_key)
+            if not ordered:
+                self.caveats.add(nested.CAVEAT_COLLECT_ORDER)
+            return collected
         if call.name in ("min", "max"):
             sign = 1 if call.name == "max" else -1
             best = None

@@ -150,6 +150,23 @@ def flatten(arr: tuple) -> tuple | None:
     return tuple(y for x in arr for y in x)
 
 
+CAVEAT_COLLECT_ORDER = "nondeterministic: the order of collect_list/collect_set's elements"
+
+
+def collect(name: str, values: Sequence[Any], key: Callable[[Any], Any]) -> tuple[tuple, bool]:
+    """``collect_list`` (the non-NULL values, here in partition order) or ``collect_set`` (the distinct
+    ones under grouping equality ``key``), and whether that order is Spark's for sure: only when at
+    most one distinct value was collected, since Spark's order follows task completion and a hash set."""
+    if name == "collect_set":
+        seen: dict[Any, Any] = {}
+        for v in values:
+            seen.setdefault(key(v), v)
+        out = tuple(seen.values())
+    else:
+        out = tuple(values)
+    return out, len({key(v) for v in out}) <= 1
+
+
 def from_spark(v: Any) -> Any:
     """A value PySpark's ``collect()`` returned, as the interpreter holds it: an array (a list) or a
     struct (a ``Row``) as a tuple, a map (a dict) as a tuple of (key, value) pairs; others as they are."""
@@ -284,5 +301,6 @@ def specs(spec: Callable[..., Any], arity: Arity, compare: Compare) -> tuple[Any
     )
 
 
-__all__ = ["INVALID_ARRAY_INDEX", "INVALID_ARRAY_INDEX_IN_ELEMENT_AT", "INVALID_INDEX_OF_ZERO", "NAMES",
+__all__ = ["CAVEAT_COLLECT_ORDER", "INVALID_ARRAY_INDEX", "INVALID_ARRAY_INDEX_IN_ELEMENT_AT",
+           "INVALID_INDEX_OF_ZERO", "NAMES", "collect",
            "NEVER_RAISE", "RAISES", "from_spark", "java_split", "specs", "split"]
