@@ -45,6 +45,16 @@ def h_bracket(self: Any, node: exp.Bracket, ctx: _Ctx, loc: Loc) -> _E:
     return _E(build.func("get_item", [arr.expr, idx.expr], loc=loc), f"{arr.name}[{idx.name}]")
 
 
+def collect_call(self: Any, node: exp.Expression, called: str, ctx: _Ctx, loc: Loc) -> tuple[Any, str]:
+    """``collect_list(x)`` / ``collect_set(x)`` (sqlglot's ``ArrayAgg``/``ArrayUniqueAgg``), named
+    ``collect_list(x)`` as Spark names them."""
+    arg = node.this if isinstance(node.this, exp.Expression) else None
+    if arg is None or isinstance(arg, exp.Distinct) or node.expressions:
+        raise self.unsupported(f"this form of {called}", node, f"{called}(column) is")
+    a = self.expr(arg, ctx)
+    return build.agg(called, [a.expr], loc=loc), f"{called}({a.name})"
+
+
 _GENERATORS = {exp.Explode: ("explode", False), exp.Posexplode: ("posexplode", True)}
 
 
@@ -75,4 +85,4 @@ def lateral_views(self: Any, sel: exp.Select, scope: _Scope) -> _Scope:
     return scope
 
 
-__all__ = ["DEFAULT_ARG", "DEFAULT_FUNCS", "default_args", "h_bracket", "lateral_views"]
+__all__ = ["DEFAULT_ARG", "DEFAULT_FUNCS", "collect_call", "default_args", "h_bracket", "lateral_views"]

@@ -10,7 +10,7 @@ from dataclasses import replace
 
 from sqlglot import exp
 
-from frontend.sql.nested import lateral_views
+from frontend.sql.nested import collect_call, lateral_views
 from frontend.sql.scopes import (
     _AGGREGATES,
     _E,
@@ -584,6 +584,8 @@ class QueriesMixin:
             node = node.this
         called = _called_name(self.src, node)
         arg_ctx = replace(ctx, hook=None, in_aggregate=True, clause=f"the arguments of {called}")
+        if filt is None and called in ("collect_list", "collect_set"):  # frontend/sql/nested.py
+            return collect_call(self, node, called, arg_ctx, loc)
         distinct = False
         star = False
         args_nodes: list[exp.Expression]
