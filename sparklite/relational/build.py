@@ -32,6 +32,7 @@ from sparklite.relational.types import (
     INT,
     NULL,
     STRING,
+    ArrayType,
     BooleanType,
     DateType,
     DecimalType,
@@ -96,10 +97,19 @@ def decimal_type_of(value: decimal.Decimal) -> DecimalType:
     return DecimalType(max(precision, 1), scale)
 
 
+def _nested(t: SqlType) -> bool:
+    from sparklite.relational.types import MapType, StructType
+
+    return isinstance(t, ArrayType | MapType | StructType)
+
+
 def can_cast(src: SqlType, dst: SqlType) -> bool:
     """Whether ``CAST(src AS dst)`` is allowed at all (ANSI); whether it raises is the interpreter's."""
     if src == dst or isinstance(src, NullType):
         return True
+    if _nested(src) or _nested(dst):  # arrays cast element by element (to a string: not modelled)
+        return (isinstance(src, ArrayType) and isinstance(dst, ArrayType)
+                and can_cast(src.element, dst.element))
     if isinstance(dst, StringType):
         return True
     if isinstance(src, StringType):
@@ -114,6 +124,9 @@ def can_cast(src: SqlType, dst: SqlType) -> bool:
 def cast(e: R.Expr, to: SqlType, try_: bool = False, loc: Loc | None = None) -> R.Expr:
     """An explicit ``cast``/``try_cast``. A cast to the same type is still written (a faithful
     translation keeps what the user wrote); only implicit coercions are skipped when not needed."""
+    if _nested(e.type) and isinstance(to, StringType):
+        raise UnsupportedError(f"a cast of {e.type.simple} to string is not modelled", loc or e.loc,
+                               construct="cast")
     if not can_cast(e.type, to):
         raise AnalysisError(f"cannot cast {e.type.simple} to {to.simple}", loc or e.loc)
     return R.Cast(e, to, e.nullable or try_, try_, loc=loc or e.loc)
@@ -345,8 +358,6 @@ def agg(name: R.AggName, args: Sequence[R.Expr], loc: Loc | None = None) -> R.Ag
     if name in ("min", "max"):
         return R.AggCall(name, (a,), t if not isinstance(t, NullType) else NULL, True, loc=loc)
     if name in ("collect_list", "collect_set"):  # never NULL: an empty group gives [] (nested.collect)
-        from sparklite.relational.types import ArrayType
-
         return R.AggCall(name, (a,), ArrayType(t, False), False, loc=loc)
     if isinstance(t, NullType | StringType):  # Spark casts a string argument to double (may raise)
         a, t = coerce(a, DOUBLE), DOUBLE

@@ -14,6 +14,7 @@ from typing import Any
 from sparklite.relational import ast as R
 from sparklite.relational import dates, mathfuncs, nested, strings
 from sparklite.relational.types import (
+    ArrayType,
     BooleanType,
     DateType,
     DecimalType,
@@ -171,7 +172,11 @@ def _arith(e: R.Arith) -> frozenset[str]:
 
 def cast_kinds(src: SqlType, dst: SqlType) -> frozenset[str]:
     """What ``CAST(x AS dst)`` of a ``src`` value may raise under ANSI rules."""
-    if src == dst or isinstance(src, NullType) or isinstance(dst, StringType):
+    if src == dst or isinstance(src, NullType):
+        return frozenset()
+    if isinstance(src, ArrayType) and isinstance(dst, ArrayType):  # element by element
+        return cast_kinds(src.element, dst.element)
+    if isinstance(dst, StringType):
         return frozenset()
     if isinstance(src, StringType):
         return frozenset({CAST_INVALID_INPUT, CAST_OVERFLOW, DECIMAL_OVERFLOW})

@@ -449,6 +449,9 @@ def cast_supported(src: SqlType, dst: SqlType) -> bool:
     kernel's types, minus date <-> numeric, which Spark rejects at analysis)."""
     if src == dst or isinstance(src, NullType):
         return True
+    if isinstance(src, ArrayType) or isinstance(dst, ArrayType):  # element by element, array to array only
+        return isinstance(src, ArrayType) and isinstance(dst, ArrayType) and cast_supported(src.element,
+                                                                                              dst.element)
     if isinstance(dst, StringType):
         return True
     if isinstance(src, StringType):
@@ -466,6 +469,8 @@ def cast_value(v: Any, src: SqlType, dst: SqlType) -> Any:
         return v
     if isinstance(src, NullType):
         return None
+    if isinstance(src, ArrayType) and isinstance(dst, ArrayType):
+        return tuple(None if x is None else cast_value(x, src.element, dst.element) for x in v)
     if isinstance(dst, IntegralType):
         if isinstance(src, IntegralType):
             return check_integral(v, dst, CAST_OVERFLOW)
