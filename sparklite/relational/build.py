@@ -458,8 +458,9 @@ def generate(source: R.Rel, generator: R.Expr, outer: bool, position: bool, name
 
     t = generator.type
     if not isinstance(t, ArrayType):
-        raise AnalysisError(f"[DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE] a generator needs an array, not "
-                            f"{t.simple}", loc)
+        fn = ("posexplode" if position else "explode") + ("_outer" if outer else "")
+        raise AnalysisError(f"[DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE] {fn} needs an array, not {t.simple} "
+                            "(a map is not modelled)", loc)
     names = tuple(names) or (("pos", "col") if position else ("col",))
     new = ((Field(names[0], INT, outer),) if position else ()) + (Field(names[-1], t.element,
                                                                         outer or t.contains_null),)
