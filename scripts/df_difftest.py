@@ -61,13 +61,18 @@ def calling_seeds(seeds: Sequence[int], names: str, foldable: bool) -> list[int]
     from test_relational_vs_spark import _nodes
 
     from sparklite.relational import ast as R
-    from sparklite.relational import mathfuncs, strings
+    from sparklite.relational import mathfuncs, nested, strings
+    from sparklite.relational.types import ArrayType
 
-    wanted = set(strings.NAMES | mathfuncs.NAMES) if names == "extended" else set(names.split(","))
+    wanted = set(strings.NAMES | mathfuncs.NAMES) if names == "extended" else \
+        set(nested.NAMES) if names == "nested" else set(names.split(","))
 
-    def calls(program: R.RelProgram) -> bool:  # "window": a program with window functions
+    def calls(program: R.RelProgram) -> bool:  # "window": window functions; "nested": array columns
         return any(isinstance(n, R.Func) and n.name in wanted
-                   or isinstance(n, R.Window) and "window" in wanted for n in _nodes(program))
+                   or isinstance(n, R.Window) and "window" in wanted
+                   or names == "nested" and isinstance(n, R.Generate | R.Table)
+                   and any(isinstance(f.type, ArrayType) for f in n.schema.fields)
+                   for n in _nodes(program))
 
     return [s for s in seeds if calls(make_case(s, foldable=foldable).program)]
 
@@ -84,7 +89,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--only-calls", default="",
                     help="keep only the cases whose program calls one of these functions (comma-separated; "
                          "'extended': those of sparklite.relational.strings and mathfuncs; 'window': "
-                         "the programs with window functions)")
+                         "the programs with window functions; 'nested': arrays, explode, array columns)")
     args = ap.parse_args(argv)
 
     from verifier.runtime.spark import get_session

@@ -35,6 +35,7 @@ from sparklite.relational import build as B
 from sparklite.relational import windows
 from sparklite.relational.types import (
     INT,
+    ArrayType,
     BooleanType,
     Constraint,
     DateType,
@@ -195,6 +196,12 @@ def refresh_rel(rel: R.Rel) -> R.Rel:
         cols = B.columns_of(src)
         calls = [_refresh_window_call(c, cols) for c in rel.calls]
         return windows.window(src, calls, rel.schema.names[len(src.schema):])
+    if isinstance(rel, R.Generate):
+        src = refresh_rel(rel.source)
+        new = rel.schema.names[len(rel.source.schema):]
+        return B.generate(src, refresh_expr(rel.generator, B.columns_of(src)), rel.outer, rel.position, new)
+    if isinstance(rel, R.Values):
+        return rel
     raise TypeError(f"unknown relation {type(rel).__name__}")
 
 
@@ -238,7 +245,8 @@ def refresh_expr(e: Any, cols: Sequence[R.Col]) -> Any:
         _, nullable, _ = func_type(e.name, [a.type for a in e.args], [a.nullable for a in e.args], consts)
         return replace(e, nullable=nullable)
     if isinstance(e, R.AggCall):
-        return replace(e, nullable=e.name not in ("count", "count_star", "count_distinct"))
+        return replace(e, nullable=e.name not in ("count", "count_star", "count_distinct", "collect_list",
+                                                  "collect_set"))
     return e  # IsNull (never NULL), SortKey
 
 
@@ -797,6 +805,54 @@ def _limit_below_project(n: R.RNode, rng: random.Random) -> R.RNode | None:
     return None
 
 
+def _explode_as_filtered_outer(n: R.RNode, rng: random.Random) -> R.RNode | None:
+    """``explode(a)`` = ``explode_outer(a)`` over the rows where ``size(a) > 0`` (outer adds a row only
+    for a NULL or empty array); the same for ``posexplode``."""
+    if isinstance(n, R.Generate) and not n.outer:
+        kept = B.filter_(n.source, B.compare(">", B.func("size", [n.generator]), B.lit(0)))
+        return B.generate(kept, n.generator, True, n.position, n.schema.names[len(n.source.schema):])
+    return None
+
+
+def _split_limit_zero(n: R.RNode, rng: random.Random) -> R.RNode | None:
+    """``split(s, p, -1)`` = ``split(s, p, 0)``: Spark reads 0 as -1 (Java's 0 would drop trailing
+    empty strings)."""
+    if isinstance(n, R.Func) and n.name == "split" and isinstance(n.args[2], R.Lit) \
+            and n.args[2].value in (-1, 0):
+        return B.func("split", [n.args[0], n.args[1], B.lit(0 if n.args[2].value == -1 else -1)])
+    return None
+
+
+def _explode_outer_toggle(n: R.RNode, rng: random.Random) -> R.RNode | None:
+    """``explode`` <-> ``explode_outer``: differ on NULL and empty arrays (a mutation)."""
+    if isinstance(n, R.Generate):
+        new = n.schema.names[len(n.source.schema):]
+        return B.generate(n.source, n.generator, not n.outer, n.position, new)
+    return None
+
+
+def _index_base(n: R.RNode, rng: random.Random) -> R.RNode | None:
+    """``a[i]`` <-> ``element_at(a, i)``: 0-based against 1-based, and other errors (a mutation)."""
+    other = {"get_item": "element_at", "element_at": "get_item"}
+    if isinstance(n, R.Func) and n.name in other:
+        return B.func(other[n.name], list(n.args))
+    return None
+
+
+def _split_regex_dot(n: R.RNode, rng: random.Random) -> R.RNode | None:
+    """A literal separator read as a regex: ``split(s, '.')`` against ``split(s, '[.]')`` (a mutation)."""
+    if isinstance(n, R.Func) and n.name == "split" and isinstance(n.args[1], R.Lit) and n.args[1].value in (
+            ".", "[.]", ",", "[,.]"):
+        other = {".": "[.]", "[.]": ".", ",": "[,.]", "[,.]": ","}[n.args[1].value]
+        return B.func("split", [n.args[0], B.lit(other), n.args[2]])
+    return None
+
+
+PRESERVING.update({
+    "explode_as_filtered_outer": _explode_as_filtered_outer,
+    "split_limit_zero": _split_limit_zero,
+})
+
 PRESERVING.update({
     "limit_through_union": _limit_through_union,
     "filter_into_join_on": _filter_into_join_on,
@@ -828,6 +884,9 @@ MUTATING: dict[str, Rule] = {
     "coalesce_order": _coalesce_order,
     "date_part_swap": _date_part_swap,
     "limit_below_project": _limit_below_project,
+    "explode_outer_toggle": _explode_outer_toggle,
+    "index_base": _index_base,
+    "split_regex_dot": _split_regex_dot,
 }
 
 # -- window functions (issues 21, 22) --
@@ -1157,6 +1216,8 @@ def value_from_json(v: Any, t: Any) -> Any:
     if isinstance(t, TimestampType):  # {"timestamp": ..., "time_zone": "UTC"}, the session time zone
         assert v["time_zone"] == "UTC"
         return datetime.datetime.fromisoformat(v["timestamp"])
+    if isinstance(t, ArrayType):  # a JSON array of the elements; the interpreter's arrays are tuples
+        return tuple(value_from_json(x, t.element) for x in v)
     return v
 
 

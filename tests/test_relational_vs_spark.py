@@ -153,6 +153,7 @@ def run_on_spark(spark: Any, case: Case, reference: Any = None, retries: int = 2
     (``values.observe_like``: an ordered result is checked against its tie groups). An exception with
     an error condition is an outcome (``values.rel_error_of_exception``); one without (a lost Python
     worker under load) is retried, then re-raised."""
+    from sparklite.relational.nested import from_spark
     from sparklite.relational.values import RelResult, RelRow, rel_error_of_exception
     from sparklite.values import Bag, observe_like, observe_value
     from verifier.runtime.spark import exact_dataframe
@@ -178,9 +179,9 @@ def run_on_spark(spark: Any, case: Case, reference: Any = None, retries: int = 2
     if isinstance(body, R.Action) and body.kind == "count":
         return SparkRun(int(value), dtypes, nullable)
     if isinstance(body, R.Action) and body.kind == "first":
-        row = None if value is None else RelRow(tuple(observe_value(tuple(value))), columns)
+        row = None if value is None else RelRow(tuple(observe_value(from_spark(tuple(value)))), columns)
         return SparkRun(row, dtypes, nullable)
-    rows = [tuple(observe_value(tuple(r))) for r in value]
+    rows = [tuple(observe_value(from_spark(tuple(r)))) for r in value]
     ref_rows = reference.rows if isinstance(reference, RelResult) else None
     observed = observe_like(rows, ref_rows) if ref_rows is not None else Bag.of(rows)
     return SparkRun(RelResult(columns, observed, tuple(nullable)), dtypes, nullable)
@@ -434,12 +435,12 @@ def test_generator_is_deterministic_and_covers_the_kernel() -> None:
                             stack.append(x)
     every = {"Table", "Project", "Filter", "Join", "Aggregate", "Distinct", "DropDuplicates", "SetOp",
              "Sort", "Limit", "Action", "Col", "Lit", "Arith", "Neg", "Cmp", "And", "Or", "Not", "IsNull",
-             "Case", "In", "Cast", "Func", "AggCall", "SortKey", "Window", "WindowCall", "Frame"}
+             "Case", "In", "Cast", "Func", "AggCall", "SortKey", "Window", "WindowCall", "Frame", "Generate"}
     assert every <= nodes, every - nodes
     assert joins == {"inner", "left", "right", "full", "semi", "anti", "cross"}
     assert len(sets) == 6
     assert {"sum", "count", "count_star", "min", "max", "avg", "count_distinct", "stddev_samp", "stddev_pop",
-            "var_samp", "var_pop"} <= aggs
+            "var_samp", "var_pop", "collect_list", "collect_set"} <= aggs
 
 
 @pytest.mark.spark

@@ -449,6 +449,8 @@ def pretty(e: CExpr) -> str:
         return f"{'TRY_CAST' if e.try_ else 'CAST'}({pretty(e.operand)} AS {type_sql(e.type)})"
     if isinstance(e, Call) and e.name == "like" and len(e.args) == 2:
         return f"{pretty(e.args[0])} LIKE {pretty(e.args[1])}"
+    if isinstance(e, Call) and e.name == "get_item" and len(e.args) == 2:  # ``a[0]``
+        return f"{pretty(e.args[0])}[{pretty(e.args[1])}]"
     if isinstance(e, Call):
         return f"{e.pretty_name or e.name}({', '.join(pretty(a) for a in e.args)})"
     if isinstance(e, Agg):

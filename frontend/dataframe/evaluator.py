@@ -626,6 +626,10 @@ class Evaluator:
             raise InputError(f"key {pretty_value(key)} not in the dict (Python raises KeyError)", loc)
         if isinstance(base, PyV):
             return self._py(lambda: base.value[py_value(key, loc)], loc)
+        if isinstance(base, ColV):  # ``col[i]``: Column.__getitem__ (frontend/dataframe/nested.py)
+            from frontend.dataframe.nested import get_item
+
+            return get_item(base.expr, key, loc)
         raise UnsupportedError(f"indexing {describe(base)} is not supported", loc, construct="subscript")
 
     def _py(self, f: Any, loc: Loc) -> Value:

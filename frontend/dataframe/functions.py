@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
 
+from frontend.dataframe import nested
 from frontend.dataframe.columns import (
     Agg,
     Alias,
@@ -146,8 +147,6 @@ _UNSUPPORTED_TYPE_CLASSES = frozenset(
     {
         "FloatType",
         "BinaryType",
-        "ArrayType",
-        "MapType",
         "StructType",
         "NullType",
         "VarcharType",
@@ -166,6 +165,20 @@ def type_constructor(name: str, args: Sequence[Value], kwargs: dict[str, Value],
         b, _ = sig("precision=10", "scale=0").bind(name, args, kwargs, loc)
         p, s = as_int(b["precision"], loc, "precision"), as_int(b["scale"], loc, "scale")
         return TypeV(parse_type(f"decimal({p},{s})", loc))
+    if name in ("ArrayType", "MapType"):  # nested types (sparklite.relational.types)
+        from sparklite.relational.types import ArrayType, MapType
+
+        params = ("elementType", "containsNull=True") if name == "ArrayType" else \
+            ("keyType", "valueType", "valueContainsNull=True")
+        b, _ = sig(*params).bind(name, args, kwargs, loc)
+        parts = [b[p.split("=")[0]] for p in params]
+        if not all(isinstance(x, TypeV) for x in parts[:-1]) or not isinstance(parts[-1], PyV) \
+                or not isinstance(parts[-1].value, bool):
+            raise UnsupportedError(f"{name}(...) of types given as DataType objects, with a bool flag", loc,
+                                   construct=name)
+        types = [x.type for x in parts[:-1]]  # type: ignore[union-attr]
+        flag = bool(parts[-1].value)  # type: ignore[union-attr]
+        return TypeV(ArrayType(types[0], flag) if name == "ArrayType" else MapType(types[0], types[1], flag))
     if name in _UNSUPPORTED_TYPE_CLASSES:
         raise UnsupportedError(
             f"data type {name} is not supported (supported: INT, BIGINT, SMALLINT, TINYINT, "
@@ -227,7 +240,6 @@ _STRING_PREDICATES = frozenset({"startswith", "endswith", "contains"})
 UNSUPPORTED_COLUMN_METHODS = MappingProxyType(
     {
         "over": "window functions are not supported yet",
-        "getItem": "arrays and maps are not supported",
         "getField": "structs are not supported",
         "withField": "structs are not supported",
         "dropFields": "structs are not supported",
@@ -306,6 +318,9 @@ def column_method(col: CExpr, name: str, args: list[Value], kwargs: dict[str, Va
     if name in _STRING_PREDICATES:
         b, _ = sig("other").bind(name, args, kwargs, loc)
         return ColV(Call(name, (col, as_col_or_lit(b["other"], loc)), loc=loc))
+    if name == "getItem":
+        b, _ = sig("key").bind(name, args, kwargs, loc)
+        return nested.get_item(col, b["key"], loc)
     if name in UNSUPPORTED_COLUMN_METHODS:
         raise UnsupportedError(f"Column.{name}: {UNSUPPORTED_COLUMN_METHODS[name]}", loc, construct=name)
     raise UnsupportedError(f"Column method '{name}' is not supported", loc, construct=name)
@@ -676,6 +691,7 @@ _DATE_HANDLERS: dict[str, Handler] = {
 FUNCTIONS = MappingProxyType(
     {
         **_DATE_HANDLERS,
+        **nested.HANDLERS,  # arrays and generators (frontend/dataframe/nested.py)
         "col": _f_col,
         "column": _f_col,
         "lit": _f_lit,
@@ -713,6 +729,8 @@ FUNCTIONS = MappingProxyType(
         "variance": _agg("variance", "var_samp", "variance"),
         "var_samp": _agg("var_samp", "var_samp", "var_samp"),
         "var_pop": _agg("var_pop", "var_pop", "var_pop"),
+        "collect_list": _agg("collect_list", "collect_list", "collect_list"),
+        "collect_set": _agg("collect_set", "collect_set", "collect_set"),
         "countDistinct": _count_distinct("countDistinct"),
         "count_distinct": _count_distinct("count_distinct"),
         "upper": _call("upper"),
@@ -764,11 +782,6 @@ FUNCTIONS = MappingProxyType(
 UNSUPPORTED_FUNCTIONS = MappingProxyType(
     {
         "pandas_udf": "pandas UDFs are not supported",
-        "explode": "arrays are not supported",
-        "explode_outer": "arrays are not supported",
-        "split": "arrays are not supported",
-        "collect_list": "collect_list depends on input order",
-        "collect_set": "arrays are not supported",
         "first": "first() depends on input order",
         "last": "last() depends on input order",
         "any_value": "any_value() depends on input order",

@@ -10,9 +10,11 @@ import ast as pyast
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
+from frontend.dataframe import nested
 from frontend.dataframe import windows as DFW
 from frontend.dataframe.columns import (
     DF,
+    Alias,
     Attr,
     AttrRef,
     CExpr,
@@ -86,6 +88,9 @@ class ProjectionsMixin:
                 expanded.append(c)
         if any(contains_agg(c) for c in expanded):
             return self.aggregate(df, (), expanded, loc)
+        gen = nested.check_generators(expanded, loc)
+        if gen is not None:  # explode & co.: a Generate below the projection (frontend/dataframe/nested.py)
+            df, expanded = self.generate(df, expanded, gen, loc)
         scope = Scope.of(df)
         expanded = [self.bind_sql(c, scope) for c in expanded]
         calls = WindowCalls()
@@ -96,6 +101,25 @@ class ProjectionsMixin:
         rel = build.project(source, exprs, names, loc)
         attrs = [self.passthrough_attr(df, c, e, n) for c, e, n in zip(expanded, exprs, names, strict=True)]
         return self._projected(df, rel, attrs)
+
+    def generate(self, df: DF, items: list[CExpr], at: int, loc: Loc) -> tuple[DF, list[CExpr]]:
+        """The select item ``items[at]`` is a generator: ``df`` with its columns appended (a kernel
+        ``Generate``), and the items with that one replaced by references to them."""
+        found = nested.generator_of(items[at])
+        assert found is not None
+        call, names = found
+        position, outer = nested.GENERATORS[call.name]
+        if names and position:
+            raise UnsupportedError(f"{call.name}(...).alias() with one name (Spark needs two)", loc,
+                                   construct=call.name)
+        scope = Scope.of(df)
+        arr = Resolver(scope, context="select").expr(self.bind_sql(call.args[0], scope))
+        rel = build.generate(df.rel, arr, outer, position, names, call.loc or loc)
+        new_names = rel.schema.names[len(df.attrs):]
+        new_attrs = tuple(Attr(self.ids.fresh(), n) for n in new_names)
+        gdf = DF(rel, df.attrs + new_attrs, df.ambiguous, df.hidden, origin=None)
+        refs = nested.refs_for([a.id for a in new_attrs], new_names, loc)
+        return gdf, items[:at] + refs + items[at + 1:]
 
     def star(self, df: DF, s: Star) -> list[CExpr]:
         if s.ids is not None:
@@ -260,6 +284,11 @@ class ProjectionsMixin:
         lowered = [n.lower() for n, _ in pairs]
         if len(set(lowered)) != len(lowered):
             raise AnalysisError("[COLUMN_ALREADY_EXISTS] withColumns() got the same column name twice", loc)
+        if any(nested.contains_generator(c) for _, c in pairs):  # Spark plans it as a select
+            new = dict(zip(lowered, pairs, strict=True))
+            items: list[CExpr] = [Alias(new.pop(a.name.lower())[1], a.name, loc=loc) if a.name.lower() in new
+                                  else AttrRef(a.id, a.name, loc=loc) for a in df.attrs]
+            return self.project(df, items + [Alias(c, n, loc=loc) for n, c in new.values()], loc)
         for _, c in pairs:
             if contains_agg(c):
                 raise AnalysisError(

@@ -22,7 +22,7 @@ _MODES = {"null_stop": "NULL in, NULL out", "all": "sees NULL arguments",
 
 
 def _kernel_rows() -> list[str]:
-    from sparklite.relational import dates, mathfuncs, strings, timestamps
+    from sparklite.relational import dates, mathfuncs, nested, strings, timestamps
     from sparklite.relational.functions import FUNCTIONS
 
     in_dates = {d[0] for d in dates.DATE_FUNCTIONS}
@@ -32,7 +32,8 @@ def _kernel_rows() -> list[str]:
     for name in sorted(FUNCTIONS):
         spec = FUNCTIONS[name]
         home = ("strings" if name in strings.NAMES else "mathfuncs" if name in mathfuncs.NAMES
-                else "dates" if name in in_dates else "timestamps" if name in in_timestamps else "functions")
+                else "dates" if name in in_dates else "timestamps" if name in in_timestamps
+                else "nested" if name in nested.NAMES else "functions")
         rows.append(f"| `{name}` | {_MODES.get(spec.mode, spec.mode)} | `sparklite/relational/{home}.py` |")
     return rows
 

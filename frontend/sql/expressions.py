@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from sqlglot import exp
 from sqlglot.tokens import TokenType
 
+from frontend.sql import nested
 from frontend.sql.scopes import (
     _E,
     _NUMERIC_SUFFIX,
@@ -534,6 +535,8 @@ class ExpressionsMixin:
             arg_nodes = list(node.expressions)
         else:
             arg_nodes = _func_args(node)
+            if called in nested.DEFAULT_FUNCS:  # arrays: only the written arguments (frontend/sql/nested.py)
+                arg_nodes = [a for a in arg_nodes if _start(a) is not None]
             if _KERNEL.get(called, called) in _EXTENDED:
                 # sqlglot adds arguments the user did not write (initcap's delimiter, regexp_extract's
                 # group): only the written ones, in source order; Spark's defaults come from _DEFAULT_ARG
@@ -597,6 +600,9 @@ class ExpressionsMixin:
         if called in ("substr", "substring") and len(args) == 2:
             exprs.append(build.lit(INT.max, loc))  # Spark's default length
             pretty = f"{called}({names}, {INT.max})"
+        if called in nested.DEFAULT_FUNCS:
+            exprs, names = nested.default_args(called, exprs, names, loc)
+            return _E(self.func(called, exprs, node, loc), f"{called}({names})")
         extended = _extended_call(called, exprs, names, loc)
         if extended is not None:
             kernel, exprs, pretty = extended
@@ -686,6 +692,7 @@ def _extended_call(called: str, exprs: list[R.Expr], names: str, loc: Loc
 
 _HANDLERS: dict[type, Callable[[ExpressionsMixin, exp.Expression, _Ctx, Loc], _E]] = {  # type: ignore[dict-item]
     exp.Literal: ExpressionsMixin.h_literal,
+    exp.Bracket: nested.h_bracket,
     exp.Boolean: ExpressionsMixin.h_boolean,
     exp.Null: ExpressionsMixin.h_null,
     exp.Column: ExpressionsMixin.h_column,

@@ -11,6 +11,7 @@ from dataclasses import replace
 from sqlglot import exp
 
 from frontend.sql.grouping import grouping_analytics
+from frontend.sql.nested import collect_call, lateral_views
 from frontend.sql.scopes import (
     _AGGREGATES,
     _E,
@@ -240,6 +241,7 @@ class QueriesMixin:
                 "limit",
                 "windows",
                 "qualify",
+                "laterals",
             ),
             "SELECT",
         )
@@ -252,6 +254,7 @@ class QueriesMixin:
             scope = _scope_of(build.one_row(loc=self.loc(sel)), None)  # Spark's OneRowRelation
         else:
             scope = self.from_clause(sel, env)
+        scope = lateral_views(self, sel, scope)  # LATERAL VIEW explode(...) (frontend/sql/nested.py)
         items_nodes = list(sel.expressions)
         group = sel.args.get("group")
         having = sel.args.get("having")
@@ -698,6 +701,8 @@ class QueriesMixin:
             node = node.this
         called = _called_name(self.src, node)
         arg_ctx = replace(ctx, hook=None, in_aggregate=True, clause=f"the arguments of {called}")
+        if filt is None and called in ("collect_list", "collect_set"):  # frontend/sql/nested.py
+            return collect_call(self, node, called, arg_ctx, loc)
         distinct = False
         star = False
         args_nodes: list[exp.Expression]

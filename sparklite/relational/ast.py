@@ -200,7 +200,8 @@ class Func(RNode):
 Expr = Col | Lit | Arith | Neg | Cmp | And | Or | Not | IsNull | Case | In | Cast | Func
 
 AggName = Literal["sum", "count", "count_star", "min", "max", "avg", "count_distinct", "sum_distinct",
-                  "try_sum", "stddev_samp", "stddev_pop", "var_samp", "var_pop"]
+                  "try_sum", "stddev_samp", "stddev_pop", "var_samp", "var_pop", "collect_list",
+                  "collect_set"]
 
 
 @dataclass(frozen=True)
@@ -417,8 +418,23 @@ class Window(RNode):
     schema: Schema
 
 
+@dataclass(frozen=True)
+class Generate(RNode):
+    """``explode``/``explode_outer``/``posexplode``/``posexplode_outer`` of the array ``generator``
+    (``LATERAL VIEW [OUTER] explode`` in SQL): each input row is repeated once per element, with the
+    element's position (from 0, when ``position``) and the element appended. A NULL or empty array
+    gives no row, or with ``outer`` one row whose appended columns are NULL. The schema is the
+    source's columns then ``pos`` (int) and ``col`` (or the names an alias gave)."""
+
+    source: Rel
+    generator: Expr
+    outer: bool
+    position: bool
+    schema: Schema
+
+
 Rel = (Table | Project | Filter | Join | Aggregate | Distinct | DropDuplicates | SetOp | Sort | Limit | Values
-       | Window)
+       | Window | Generate)
 
 # ---------------------------------------------------------------------------------------------------
 # Programs

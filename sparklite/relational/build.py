@@ -35,6 +35,7 @@ from sparklite.relational.types import (
     NULL,
     STRING,
     TIMESTAMP,
+    ArrayType,
     BooleanType,
     DateType,
     DecimalType,
@@ -101,6 +102,12 @@ def decimal_type_of(value: decimal.Decimal) -> DecimalType:
     return DecimalType(max(precision, 1), scale)
 
 
+def _nested(t: SqlType) -> bool:
+    from sparklite.relational.types import MapType, StructType
+
+    return isinstance(t, ArrayType | MapType | StructType)
+
+
 def can_cast(src: SqlType, dst: SqlType) -> bool:
     """Whether ``CAST(src AS dst)`` is allowed at all (ANSI); whether it raises is the interpreter's."""
     if src == dst or isinstance(src, NullType):
@@ -108,6 +115,9 @@ def can_cast(src: SqlType, dst: SqlType) -> bool:
     stamped = timestamps.can_cast(src, dst)  # sparklite.relational.timestamps
     if stamped is not None:
         return stamped
+    if _nested(src) or _nested(dst):  # arrays cast element by element (to a string: not modelled)
+        return (isinstance(src, ArrayType) and isinstance(dst, ArrayType)
+                and can_cast(src.element, dst.element))
     if isinstance(dst, StringType):
         return True
     if isinstance(src, StringType):
@@ -122,6 +132,9 @@ def can_cast(src: SqlType, dst: SqlType) -> bool:
 def cast(e: R.Expr, to: SqlType, try_: bool = False, loc: Loc | None = None) -> R.Expr:
     """An explicit ``cast``/``try_cast``. A cast to the same type is still written (a faithful
     translation keeps what the user wrote); only implicit coercions are skipped when not needed."""
+    if _nested(e.type) and isinstance(to, StringType):
+        raise UnsupportedError(f"a cast of {e.type.simple} to string is not modelled", loc or e.loc,
+                               construct="cast")
     if not can_cast(e.type, to):
         raise AnalysisError(f"cannot cast {e.type.simple} to {to.simple}", loc or e.loc)
     if not timestamps.cast_supported(e.type, to) and timestamps.can_cast(e.type, to):
@@ -355,6 +368,8 @@ def agg(name: R.AggName, args: Sequence[R.Expr], loc: Loc | None = None) -> R.Ag
     t = a.type
     if name in ("min", "max"):
         return R.AggCall(name, (a,), t if not isinstance(t, NullType) else NULL, True, loc=loc)
+    if name in ("collect_list", "collect_set"):  # never NULL: an empty group gives [] (nested.collect)
+        return R.AggCall(name, (a,), ArrayType(t, False), False, loc=loc)
     if isinstance(t, NullType | StringType):  # Spark casts a string argument to double (may raise)
         a, t = coerce(a, DOUBLE), DOUBLE
     if not is_numeric(t):
@@ -446,6 +461,23 @@ def project(source: R.Rel, exprs: Sequence[R.Expr], names: Sequence[str], loc: L
             ) -> R.Project:
     fields = tuple(Field(n, e.type, e.nullable) for e, n in zip(exprs, names, strict=True))
     return R.Project(source, tuple(exprs), Schema(fields), loc=loc)
+
+
+def generate(source: R.Rel, generator: R.Expr, outer: bool, position: bool, names: Sequence[str] = (),
+             loc: Loc | None = None) -> R.Generate:
+    """``explode``-like generators (``R.Generate``): Spark names the new columns ``pos`` and ``col``;
+    ``col`` may be NULL when the array holds NULLs or with ``outer``, ``pos`` only with ``outer``."""
+    from sparklite.relational.types import ArrayType
+
+    t = generator.type
+    if not isinstance(t, ArrayType):
+        fn = ("posexplode" if position else "explode") + ("_outer" if outer else "")
+        raise AnalysisError(f"[DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE] {fn} needs an array, not {t.simple} "
+                            "(a map is not modelled)", loc)
+    names = tuple(names) or (("pos", "col") if position else ("col",))
+    new = ((Field(names[0], INT, outer),) if position else ()) + (Field(names[-1], t.element,
+                                                                        outer or t.contains_null),)
+    return R.Generate(source, generator, outer, position, Schema(source.schema.fields + new), loc=loc)
 
 
 def filter_(source: R.Rel, pred: R.Expr, loc: Loc | None = None) -> R.Filter:

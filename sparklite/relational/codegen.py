@@ -70,7 +70,8 @@ _JOIN_HOW = {"inner": "inner", "left": "left", "right": "right", "full": "full",
              "anti": "left_anti"}
 _AGG_FUNC = {"sum": "F.sum", "min": "F.min", "max": "F.max", "avg": "F.avg", "sum_distinct": "F.sum_distinct",
              "try_sum": "F.try_sum", "count_distinct": "F.count_distinct", "stddev_samp": "F.stddev_samp",
-             "stddev_pop": "F.stddev_pop", "var_samp": "F.var_samp", "var_pop": "F.var_pop"}
+             "stddev_pop": "F.stddev_pop", "var_samp": "F.var_samp", "var_pop": "F.var_pop",
+             "collect_list": "F.collect_list", "collect_set": "F.collect_set"}
 _RESERVED = {"F", "Decimal", "datetime", FUNCTION_NAME}
 _INTERNAL = re.compile(r"df\d+")
 
@@ -305,7 +306,20 @@ class _Gen:
             return self._values(node)
         if isinstance(node, R.Window):
             return self._window(node)
+        if isinstance(node, R.Generate):
+            return self._generate(node)
         raise CodegenError(f"unknown relation node {type(node).__name__}")
+
+    def _generate(self, node: R.Generate) -> tuple[str, list[str]]:
+        """``select(<the columns>, F.explode(...).alias(<new names>))``."""
+        src, cols = self.rel(node.source)
+        k = self._fresh()
+        names = self._names(k, len(node.schema))
+        fn = ("posexplode" if node.position else "explode") + ("_outer" if node.outer else "")
+        kept = ", ".join(f"F.col({_str(c)}).alias({_str(n)})" for c, n in zip(cols, names, strict=False))
+        new = ", ".join(_str(n) for n in names[len(cols):])
+        return self._emit(f"{src}.select({kept}{', ' if kept else ''}"
+                          f"F.{fn}({self.expr(node.generator, cols)}).alias({new}))"), names
 
     def _values(self, node: R.Values) -> tuple[str, list[str]]:
         """An inline table as the SQL a user writes (``spark.sql("SELECT * FROM VALUES ...")``): Spark
@@ -450,6 +464,8 @@ class _Gen:
             ordered = e.args
             if e.name in ("trim", "ltrim", "rtrim") and len(ordered) == 2:
                 ordered = (ordered[1], ordered[0])  # the registry's trim(chars, s): the kernel has (s, chars)
+            if e.name == "get_item":  # ``a[i]`` has no function name in Spark
+                return f"{ex(ordered[0], cols)}[{ex(ordered[1], cols)}]"
             args = ", ".join(ex(a, cols) for a in ordered)
             return f"F.call_function({_str(e.name)}{', ' if args else ''}{args})"
         raise CodegenError(f"unknown expression node {type(e).__name__}")
@@ -520,5 +536,7 @@ def sql_expr(e: R.Expr) -> str:
         ordered = e.args
         if e.name in ("trim", "ltrim", "rtrim") and len(ordered) == 2:
             ordered = (ordered[1], ordered[0])  # the registry's trim(chars, s), as in the DataFrame code
+        if e.name == "get_item":
+            return f"({s(ordered[0])})[{s(ordered[1])}]"
         return f"`{e.name}`({', '.join(s(a) for a in ordered)})"
     raise CodegenError(f"unknown expression node {type(e).__name__}")

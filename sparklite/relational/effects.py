@@ -12,8 +12,9 @@ from __future__ import annotations
 from typing import Any
 
 from sparklite.relational import ast as R
-from sparklite.relational import dates, mathfuncs, strings, timestamps
+from sparklite.relational import dates, mathfuncs, nested, strings, timestamps
 from sparklite.relational.types import (
+    ArrayType,
     BooleanType,
     DateType,
     DecimalType,
@@ -109,8 +110,10 @@ def own_kinds(e: R.Expr) -> frozenset[str]:
             return frozenset({"PythonException"})
         if (e.name in _SAFE_FUNCTIONS or e.name in dates.NEVER_RAISE or e.name in strings.NAMES
                 or e.name in timestamps.NEVER_RAISE
-                or e.name in mathfuncs.NAMES):
+                or e.name in mathfuncs.NAMES or e.name in nested.NEVER_RAISE):
             return frozenset()
+        if e.name in nested.RAISES:
+            return nested.RAISES[e.name]
         if e.name == "like":  # only an invalid pattern raises; a valid literal one never does
             pattern = e.args[1]
             if isinstance(pattern, R.Lit) and (
@@ -174,7 +177,11 @@ def _arith(e: R.Arith) -> frozenset[str]:
 
 def cast_kinds(src: SqlType, dst: SqlType) -> frozenset[str]:
     """What ``CAST(x AS dst)`` of a ``src`` value may raise under ANSI rules."""
-    if src == dst or isinstance(src, NullType) or isinstance(dst, StringType):
+    if src == dst or isinstance(src, NullType):
+        return frozenset()
+    if isinstance(src, ArrayType) and isinstance(dst, ArrayType):  # element by element
+        return cast_kinds(src.element, dst.element)
+    if isinstance(dst, StringType):
         return frozenset()
     stamped = timestamps.cast_kinds(src, dst)
     if stamped is not None:  # sparklite.relational.timestamps

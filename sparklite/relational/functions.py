@@ -34,7 +34,7 @@ from fractions import Fraction
 from types import MappingProxyType
 from typing import Any
 
-from sparklite.relational import mathfuncs, strings, timestamps
+from sparklite.relational import mathfuncs, nested, strings, timestamps
 from sparklite.relational.dates import DATE_FUNCTIONS
 from sparklite.relational.sqlerror import DateOutOfRange, SqlError
 from sparklite.relational.types import (
@@ -43,6 +43,7 @@ from sparklite.relational.types import (
     DOUBLE,
     INT,
     STRING,
+    ArrayType,
     BooleanType,
     DateType,
     DecimalType,
@@ -238,6 +239,12 @@ def compare(a: Any, b: Any) -> int:
         an, bn = a != a, b != b
         if an or bn:
             return 0 if an and bn else (1 if an else -1)
+    if isinstance(a, tuple):  # arrays: element by element (a NULL element first), then the shorter first
+        for x, y in zip(a, b, strict=False):
+            c = (0 if y is None else -1) if x is None else 1 if y is None else compare(x, y)
+            if c:
+                return c
+        return compare(len(a), len(b))
     return -1 if a < b else (1 if a > b else 0)
 
 
@@ -445,6 +452,9 @@ def cast_supported(src: SqlType, dst: SqlType) -> bool:
         return True
     if timestamps.can_cast(src, dst) is not None:  # sparklite.relational.timestamps
         return timestamps.cast_supported(src, dst)
+    if isinstance(src, ArrayType) or isinstance(dst, ArrayType):  # element by element, array to array only
+        return isinstance(src, ArrayType) and isinstance(dst, ArrayType) and cast_supported(src.element,
+                                                                                              dst.element)
     if isinstance(dst, StringType):
         return True
     if isinstance(src, StringType):
@@ -464,6 +474,8 @@ def cast_value(v: Any, src: SqlType, dst: SqlType) -> Any:
         return None
     if timestamps.can_cast(src, dst) is not None:
         return timestamps.cast(v, src, dst)
+    if isinstance(src, ArrayType) and isinstance(dst, ArrayType):
+        return tuple(None if x is None else cast_value(x, src.element, dst.element) for x in v)
     if isinstance(dst, IntegralType):
         if isinstance(src, IntegralType):
             return check_integral(v, dst, CAST_OVERFLOW)
@@ -868,16 +880,19 @@ def _concat_type(types: Sequence[SqlType], nullables: Sequence[bool], _c: Sequen
 
 
 def _concat_ws_eval(args: Sequence[Any], _types: Sequence[SqlType], _rt: SqlType) -> Any:
-    """``concat_ws(sep, ...)``: NULL separator gives NULL; NULL arguments are skipped."""
+    """``concat_ws(sep, ...)``: NULL separator gives NULL; NULL arguments are skipped, and so are the
+    NULL elements of an ``array<string>`` argument (whose elements join in)."""
     sep = args[0]
     if sep is None:
         return None
-    return sep.join(a for a in args[1:] if a is not None)
+    parts = (x for a in args[1:] if a is not None for x in (a if isinstance(a, tuple) else (a,)))
+    return sep.join(x for x in parts if x is not None)
 
 
 def _concat_ws_type(types: Sequence[SqlType], nullables: Sequence[bool], _c: Sequence[Any]) -> TypeResult:
     _arity("concat_ws", types, 1, None)
-    return STRING, nullables[0], tuple(_stringish("concat_ws", t) for t in types)
+    return STRING, nullables[0], tuple(None if i and isinstance(t, ArrayType) and t.element == STRING
+                                       else _stringish("concat_ws", t) for i, t in enumerate(types))
 
 
 def substring_sql(s: str, pos: int, length: int = 2**31 - 1) -> str:
@@ -942,7 +957,8 @@ _SIGN = FuncSpec("sign", "null_stop", _sign_eval, _double_args_rule("sign", 1, D
 def _more_functions() -> dict[str, FuncSpec]:
     """The specs of the modules that extend this table (``strings``, ``mathfuncs``), made with
     ``FuncSpec`` and the helpers above (handed to them: they do not import this module)."""
-    more = (*strings.specs(FuncSpec, _arity, _stringish), *mathfuncs.specs(FuncSpec, _arity))
+    more = (*strings.specs(FuncSpec, _arity, _stringish), *mathfuncs.specs(FuncSpec, _arity),
+            *nested.specs(FuncSpec, _arity, compare))
     return {spec.name: spec for spec in more}
 
 

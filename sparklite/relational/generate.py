@@ -33,6 +33,7 @@ from sparklite.errors import InputError
 from sparklite.partitions import random_partitioning as _random_partitioning
 from sparklite.relational import ast as R
 from sparklite.relational import build as B
+from sparklite.relational import generate_nested
 from sparklite.relational.grouping_sets import GroupingCall, cube_sets, rollup_sets
 from sparklite.relational.grouping_sets import lower as lower_grouping_sets
 from sparklite.relational.moments import MOMENT_AGGREGATES
@@ -45,6 +46,7 @@ from sparklite.relational.types import (
     SMALLINT,
     STRING,
     TIMESTAMP,
+    ArrayType,
     BooleanType,
     DateType,
     DecimalType,
@@ -54,6 +56,7 @@ from sparklite.relational.types import (
     Schema,
     SqlType,
     StringType,
+    StructType,
     TimestampType,
 )
 
@@ -90,6 +93,7 @@ _COLUMN_TYPES: tuple[tuple[SqlType, float], ...] = (
     (INT, 5), (BIGINT, 3), (DOUBLE, 3), (STRING, 3), (BOOLEAN, 1.5), (DecimalType(5, 2), 1.5),
     (DecimalType(10, 0), 0.7), (DecimalType(38, 18), 0.5), (SMALLINT, 0.5), (DATE, 0.5),
     (TIMESTAMP, 0.5),
+    *generate_nested.COLUMN_TYPES,
 )
 _NAMES = ("a", "b", "c", "k", "v", "x", "s", "A", "id")
 
@@ -141,6 +145,7 @@ FUNCTIONS: tuple[tuple[str, tuple[Kind, ...], Kind], ...] = (
     ("sqrt", ("double",), "double"), ("exp", ("double",), "double"), ("ln", ("double",), "double"),
     ("log10", ("double",), "double"), ("log2", ("int",), "double"), ("log", ("double", "double"), "double"),
     ("pow", ("double", "double"), "double"), ("power", ("int", "int"), "double"),
+    *generate_nested.FUNCTIONS,  # arrays: "strarray"/"intarray" arguments (generate_nested.array_arg)
 )
 
 #: literals for the arguments whose random values would leave what the interpreter can represent
@@ -160,6 +165,7 @@ _SMALL_ARGS: dict[str, tuple[Any, ...]] = {
     "tsparse": ("yyyy-MM-dd HH:mm:ss", "yyyy/MM/dd", "yyyy-MM-dd", "dd-MM-yyyy HH:mm"),
     "secs": (0, -1, 1704164645, 86399, 951782400, -2208988800),
     "unit": ("year", "QUARTER", "month", "week", "day", "HOUR", "minute", "second", "millisecond", "bogus"),
+    **generate_nested.SMALL_ARGS,
 }
 
 
@@ -277,6 +283,11 @@ def random_value(rng: random.Random, t: SqlType, nullable: bool = True, constant
         return rng.choice(_DATE_VALUES)
     if isinstance(t, TimestampType):
         return rng.choice(_TS_VALUES)
+    if isinstance(t, ArrayType):  # up to 3 elements, duplicates likely (array_distinct, explode)
+        n = rng.randint(0, 3)
+        return tuple(random_value(rng, t.element, t.contains_null, constants) for _ in range(n))
+    if isinstance(t, StructType):
+        return tuple(random_value(rng, f.type, f.nullable, constants) for f in t.fields)
     return None
 
 
@@ -521,6 +532,8 @@ class _Exprs:
             raise ValueError(f"no function returns {kind}")
         name, arg_kinds, _ = self.rng.choice(candidates)
         args = [B.lit(self.rng.choice(_SMALL_ARGS[k])) if k in _SMALL_ARGS
+                else generate_nested.array_arg(self.rng, self.expr, k, d, self.cols)
+                if k in generate_nested.ARRAY_KINDS
                 else self.expr(k, d) if i == 0 or self.rng.random() < 0.6 else self.leaf(k)
                 for i, k in enumerate(arg_kinds)]
         return B.func(name, args)
@@ -567,7 +580,7 @@ class _Exprs:
             name = _weighted(rng, [("sum", 3), ("count", 2), ("count_star", 1.5), ("min", 2), ("max", 2),
                                    ("avg", 2), ("count_distinct", 1), ("sum_distinct", 0.7),
                                    ("try_sum", 0.7), ("stddev_samp", 0.3), ("stddev_pop", 0.3),
-                                   ("var_samp", 0.3), ("var_pop", 0.3)])
+                                   ("var_samp", 0.3), ("var_pop", 0.3), *generate_nested.AGGREGATES])
             try:
                 if name == "count_star":
                     return B.agg(name, [])
@@ -611,6 +624,7 @@ class _Rels:
             (self.project, 3), (self.filter, 3), (self.join, 2.5), (self.aggregate, 2), (self.distinct, 0.8),
             (self.drop_duplicates, 0.8), (self.set_op, 2), (self.sort, 1.2), (self.limit, 1.2),
             (self.window, 1.2),
+            (self.generate, 0.8),
         ]
         for _ in range(5):
             op = _weighted(rng, ops)
@@ -646,6 +660,10 @@ class _Rels:
                 exprs.append(e)
                 names.append(self.name())
         return B.project(src, exprs, names)
+
+    def generate(self, depth: int) -> R.Rel:
+        src = self._child(depth)
+        return generate_nested.generate(self.rng, src, self.exprs(src).expr)
 
     def filter(self, depth: int) -> R.Rel:
         src = self._child(depth)

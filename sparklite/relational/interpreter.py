@@ -60,7 +60,7 @@ from fractions import Fraction
 from types import MappingProxyType
 from typing import Any
 
-from sparklite.relational import mathfuncs, pyudf, windows
+from sparklite.relational import mathfuncs, nested, pyudf, windows
 from sparklite.relational.ast import (
     Action,
     AggCall,
@@ -76,6 +76,7 @@ from sparklite.relational.ast import (
     Expr,
     Filter,
     Func,
+    Generate,
     In,
     IsNull,
     Join,
@@ -243,7 +244,7 @@ _EXPR_METHODS: Mapping[type, str] = MappingProxyType({
 _REL_METHODS: Mapping[type, str] = MappingProxyType({
     Table: "_table", Project: "_project", Filter: "_filter", Join: "_join", Aggregate: "_aggregate",
     Distinct: "_distinct", DropDuplicates: "_drop_duplicates", SetOp: "_setop", Sort: "_sort",
-    Limit: "_limit", Values: "_values", Window: "_window",
+    Limit: "_limit", Values: "_values", Window: "_window", Generate: "_generate",
 })
 
 _DIV_LIKE = ("/", "div", "%", "pmod")
@@ -536,6 +537,19 @@ class _Interp:
         candidates = None if data.candidates is None else [project(r) for r in data.candidates]
         return _Data(parts, data.ranks, candidates, data.narrow)
 
+    def _generate(self, g: Generate) -> _Data:
+        """``explode`` and kin: the array is demanded (how many rows come out depends on it, so Spark
+        evaluates it even under a ``count()``); rows stay in their partition, in order."""
+        data = self.settle(self.rel(g.source))
+
+        def rows(row: Row) -> list[Row]:
+            arr = self.demand(self.ev(g.generator, row))
+            if not arr:  # NULL or empty
+                return [row + ((None, None) if g.position else (None,))] if g.outer else []
+            return [row + ((i, x) if g.position else (x,)) for i, x in enumerate(arr)]
+
+        return _Data([[out for r in part for out in rows(r)] for part in data.parts], narrow=data.narrow)
+
     def _filter(self, f: Filter) -> _Data:
         data = self.settle(self.rel(f.source))
         if isinstance(f.source, Join):
@@ -735,6 +749,11 @@ class _Interp:
         if call.name == "count_distinct":
             return len({tuple(norm_key(v) for v in vs) for _, vs in complete})
         values = [(pi, vs[0]) for pi, vs in complete]
+        if call.name in ("collect_list", "collect_set"):
+            collected, ordered = nested.collect(call.name, [v for _, v in values], norm_key)
+            if not ordered:
+                self.caveats.add(nested.CAVEAT_COLLECT_ORDER)
+            return collected
         if call.name in ("min", "max"):
             sign = 1 if call.name == "max" else -1
             best = None

@@ -100,6 +100,10 @@ def _rel_lines(rel: R.Rel, depth: int) -> list[str]:
         calls = ", ".join(f"{_show_window_call(c)} AS {n}"
                           for c, n in zip(rel.calls, rel.schema.names[len(rel.source.schema):], strict=True))
         head, kids = f"Window [{calls}]", [rel.source]
+    elif isinstance(rel, R.Generate):
+        fn = ("posexplode" if rel.position else "explode") + ("_outer" if rel.outer else "")
+        new = rel.schema.names[len(rel.source.schema):]
+        head, kids = f"Generate {fn}({show_expr(rel.generator)}) AS ({', '.join(new)})", [rel.source]
     elif isinstance(rel, R.Values):
         rows = ", ".join("(" + ", ".join(show_expr(c) for c in row) + ")" for row in rel.rows)
         return [f"{pad}Values [{', '.join(rel.schema.names)}] {rows}"]

@@ -30,6 +30,8 @@ def max_rows(rel: R.Rel) -> int | None:
         return None
     if isinstance(rel, R.Values):
         return len(rel.rows)
+    if isinstance(rel, R.Generate):  # as many rows as the arrays hold
+        return None
     if isinstance(rel, R.Aggregate):
         return 1 if not rel.keys else max_rows(rel.source)
     if isinstance(rel, R.Filter):

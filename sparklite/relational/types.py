@@ -109,6 +109,44 @@ class NullType(SqlType):
         return "void"
 
 
+@dataclass(frozen=True)
+class ArrayType(SqlType):
+    """``array<T>``: ``contains_null`` says whether an element may be NULL (``split`` gives
+    ``array<string>`` whose elements never are; ``array(a, b)`` of nullable columns may hold NULLs).
+    Values are Python tuples (hashable: arrays group, join and compare in Spark)."""
+
+    element: SqlType
+    contains_null: bool = True
+
+    @property
+    def simple(self) -> str:
+        return f"array<{self.element.simple}>"
+
+
+@dataclass(frozen=True)
+class MapType(SqlType):
+    """``map<K,V>``: values are tuples of (key, value) pairs in insertion order (Spark keeps it)."""
+
+    key: SqlType
+    value: SqlType
+    value_contains_null: bool = True
+
+    @property
+    def simple(self) -> str:
+        return f"map<{self.key.simple},{self.value.simple}>"
+
+
+@dataclass(frozen=True)
+class StructType(SqlType):
+    """``struct<a:int,b:string>``: values are tuples, one item per field."""
+
+    fields: tuple[Field, ...]
+
+    @property
+    def simple(self) -> str:
+        return "struct<" + ",".join(f"{f.name}:{f.type.simple}" for f in self.fields) + ">"
+
+
 INT = IntegralType(32)
 BIGINT = IntegralType(64)
 SMALLINT = IntegralType(16)
@@ -136,7 +174,13 @@ class Field:
 
     def __str__(self) -> str:
         name = self.name if re.fullmatch(r"[A-Za-z_]\w*", self.name) else f"`{self.name.replace('`', '``')}`"
-        return f"{name} {self.type.simple.upper()}{'' if self.nullable else ' NOT NULL'}"
+        return f"{name} {ddl_type(self.type)}{'' if self.nullable else ' NOT NULL'}"
+
+
+def ddl_type(t: SqlType) -> str:
+    """A type as a DDL string writes it: upper case, except nested types, whose field names keep
+    their case (``STRUCT<x:INT>`` would rename the field ``X``)."""
+    return t.simple if isinstance(t, ArrayType | MapType | StructType) else t.simple.upper()
 
 
 @dataclass(frozen=True)
@@ -187,8 +231,12 @@ class SchemaError(InputError):
 
 
 def parse_type(text: str, loc: Loc | None = None) -> SqlType:
-    """A Spark type name: ``int``, ``BIGINT``, ``decimal(10,2)``, ``varchar(20)`` (a string)..."""
+    """A Spark type name: ``int``, ``BIGINT``, ``decimal(10,2)``, ``varchar(20)`` (a string),
+    ``array<int>``, ``map<string,int>``, ``struct<a:int,b:string>``..."""
     t = text.strip().lower()
+    nested = _parse_nested(text.strip(), loc)
+    if nested is not None:
+        return nested
     if t in _TYPE_NAMES:
         if t in ("float", "real"):
             raise SchemaError(f"type {text!r} (32-bit float) is not supported; use DOUBLE", loc)
@@ -203,11 +251,36 @@ def parse_type(text: str, loc: Loc | None = None) -> SqlType:
     if re.fullmatch(r"(?:var)?char\s*\(\s*\d+\s*\)|varchar", t):
         return STRING
     raise SchemaError(f"unsupported column type {text!r} (supported: INT, BIGINT, SMALLINT, TINYINT, DOUBLE, "
-                      "DECIMAL(p,s), STRING, VARCHAR(n), BOOLEAN, DATE, TIMESTAMP, TIMESTAMP_NTZ)", loc)
+                      "DECIMAL(p,s), STRING, VARCHAR(n), BOOLEAN, DATE, TIMESTAMP, TIMESTAMP_NTZ, ARRAY<T>, "
+                      "MAP<K,V>, STRUCT<...>)", loc)
+
+
+def _parse_nested(text: str, loc: Loc | None) -> SqlType | None:
+    """``array<T>``, ``map<K,V>``, ``struct<name:T,...>`` (``struct<name T>`` too), or None."""
+    m = re.fullmatch(r"(?is)(array|map|struct)\s*<(.*)>", text)
+    if not m:
+        return None
+    kind, inner = m.group(1).lower(), m.group(2)
+    parts = [p.strip() for p in _split_top(inner)]
+    if kind == "array" and len(parts) == 1:
+        return ArrayType(parse_type(parts[0], loc))
+    if kind == "map" and len(parts) == 2:
+        return MapType(parse_type(parts[0], loc), parse_type(parts[1], loc))
+    if kind == "struct" and all(parts):
+        fields = []
+        for p in parts:
+            f = re.fullmatch(r"(?s)(?:([A-Za-z_]\w*)|`((?:[^`]|``)+)`)\s*:?\s*(.+?)(\s+not\s+null)?", p, re.I)
+            if not f:
+                raise SchemaError(f"cannot read struct field {p!r}", loc)
+            name = f.group(1) if f.group(1) is not None else f.group(2).replace("``", "`")
+            fields.append(Field(name, parse_type(f.group(3), loc), f.group(4) is None))
+        return StructType(tuple(fields))
+    raise SchemaError(f"cannot read type {text!r}", loc)
 
 
 _COLUMN_DEF = re.compile(r"(?is)(?:([A-Za-z_][\w]*)|`((?:[^`]|``)+)`)"  # a name, or any text in back quotes
-                         r"\s*:?\s*([A-Za-z][A-Za-z_]*(?:\s*\([^)]*\))?)(.*)")  # the type, then NOT NULL...
+                         # the type (with its parameters or <element types>), then NOT NULL...
+                         r"\s*:?\s*([A-Za-z][A-Za-z_]*(?:\s*\([^)]*\)|\s*<.*>)?)(.*)")
 
 
 def parse_ddl(text: str, loc: Loc | None = None) -> Schema:
@@ -270,9 +343,9 @@ def _split_top(text: str) -> list[str]:
     for ch in text:
         if ch == "`":
             quoted = not quoted  # `` inside a quoted name toggles twice
-        elif ch == "(" and not quoted:
+        elif ch in "(<" and not quoted:
             depth += 1
-        elif ch == ")" and not quoted:
+        elif ch in ")>" and not quoted:
             depth -= 1
         if ch == "," and depth == 0 and not quoted:
             parts.append("".join(cur))
@@ -327,6 +400,9 @@ def wider(a: SqlType, b: SqlType) -> SqlType | None:
         return TIMESTAMP if TIMESTAMP in (a, b) else TIMESTAMP_NTZ
     if isinstance(a, DoubleType) and is_numeric(b) or isinstance(b, DoubleType) and is_numeric(a):
         return DOUBLE
+    if isinstance(a, ArrayType) and isinstance(b, ArrayType):
+        e = wider(a.element, b.element)
+        return None if e is None else ArrayType(e, a.contains_null or b.contains_null)
     if isinstance(a, DecimalType | IntegralType) and isinstance(b, DecimalType | IntegralType):
         da = decimal_of_integral(a) if isinstance(a, IntegralType) else a
         db = decimal_of_integral(b) if isinstance(b, IntegralType) else b

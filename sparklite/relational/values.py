@@ -193,6 +193,8 @@ def value_json(v: Any) -> Any:
         return {"timestamp": v.isoformat(sep=" "), "time_zone": "UTC"}
     if isinstance(v, datetime.date):
         return {"date": v.isoformat()}
+    if isinstance(v, tuple):  # an array (or a struct): its elements in order
+        return [value_json(x) for x in v]
     return v
 
 
@@ -215,7 +217,9 @@ def _value_key(v: Any) -> tuple:
         return (6, v.toordinal(), v.time())
     if isinstance(v, datetime.date):
         return (6, v.toordinal())
-    return (7, repr(v))
+    if isinstance(v, tuple):
+        return (7, tuple(_value_key(x) for x in v))
+    return (8, repr(v))
 
 
 def _row_key(row: Sequence[Any]) -> tuple:

@@ -33,6 +33,7 @@ from sparklite.relational.build import rename_tables
 from sparklite.relational.types import (
     BIGINT,
     INT,
+    ArrayType,
     BooleanType,
     DateType,
     DecimalType,
@@ -424,6 +425,11 @@ def value_pool(t: SqlType, constants: Sequence[tuple[SqlType, Any]]) -> list[Any
                 with contextlib.suppress(SqlError):
                     pool.append(parse_timestamp(v))
         return pool
+    if isinstance(t, ArrayType):  # empty, one element, a duplicate, a NULL element where allowed
+        items = value_pool(t.element, constants)[:6]
+        pool = [(), *((x,) for x in items), (items[0], items[0]), tuple(items[:3]),
+                tuple(reversed(items[:3]))]
+        return pool + ([(None,), (items[0], None)] if t.contains_null else [])
     return [None]
 
 
@@ -661,6 +667,8 @@ def value_json(v: Any) -> Any:
         return {"timestamp": v.isoformat(sep=" "), "time_zone": "UTC"}
     if isinstance(v, datetime.date):
         return {"date": v.isoformat()}
+    if isinstance(v, tuple):  # an array: a JSON array of its elements (docs/json.md)
+        return [value_json(x) for x in v]
     return v
 
 

@@ -16,7 +16,7 @@ from contextlib import ExitStack
 from typing import Any
 
 from sparklite.relational import ast as R
-from sparklite.relational.types import Schema
+from sparklite.relational.types import Schema, ddl_type
 from verifier.core.base import LoadedProgram
 from verifier.core.services import DataFrameReplayError
 
@@ -26,7 +26,7 @@ Layout = Mapping[str, Sequence[Sequence[tuple]]]
 
 def ddl(schema: Schema) -> str:
     """The schema as a Spark DDL string (backticked names, NOT NULL kept)."""
-    return ", ".join(f"`{f.name.replace('`', '``')}` {f.type.simple.upper()}"
+    return ", ".join(f"`{f.name.replace('`', '``')}` {ddl_type(f.type)}"
                      f"{'' if f.nullable else ' NOT NULL'}" for f in schema.fields)
 
 
@@ -47,10 +47,11 @@ def input_frames(spark: Any, params: Sequence[R.TableParam], tables: Tables, lay
 def observe_frame(df: Any, reference: Any = None) -> Any:
     """A DataFrame's result as the interpreter observes it (a ``RelResult``); an ordered result is read
     through the reference's tie groups, so a different order among equal sort keys is no difference."""
+    from sparklite.relational.nested import from_spark
     from sparklite.relational.values import RelResult
     from sparklite.values import Bag, Sorted, observe_like
 
-    rows = [tuple(r) for r in df.collect()]
+    rows = [from_spark(tuple(r)) for r in df.collect()]
     columns = tuple((name, typ) for name, typ in df.dtypes)
     nullable = tuple(f.nullable for f in df.schema.fields)
     ref_rows = getattr(reference, "rows", None)
@@ -71,10 +72,11 @@ def _observe(value: Any, reference: Any) -> Any:
 
         return RelRow(tuple(value), tuple((n, "") for n in value.__fields__))
     if isinstance(value, list) and all(isinstance(r, Row) for r in value):
+        from sparklite.relational.nested import from_spark
         from sparklite.relational.values import RelResult
         from sparklite.values import Bag, Sorted, observe_like
 
-        rows = [tuple(r) for r in value]
+        rows = [from_spark(tuple(r)) for r in value]
         ref_rows = getattr(reference, "rows", None)
         observed = observe_like(rows, ref_rows) if isinstance(ref_rows, Sorted) else Bag.of(rows)
         columns = tuple((n, "") for n in value[0].__fields__) if value else \
