@@ -579,8 +579,8 @@ class _Exprs:
         for _ in range(6):
             name = _weighted(rng, [("sum", 3), ("count", 2), ("count_star", 1.5), ("min", 2), ("max", 2),
                                    ("avg", 2), ("count_distinct", 1), ("sum_distinct", 0.7),
-                                   ("try_sum", 0.7), ("stddev_samp", 0.3), ("stddev_pop", 0.3),
-                                   ("var_samp", 0.3), ("var_pop", 0.3), *generate_nested.AGGREGATES])
+                                   ("try_sum", 0.7), ("stddev_samp", 0.4), ("stddev_pop", 0.4),
+                                   ("var_samp", 0.4), ("var_pop", 0.4), *generate_nested.AGGREGATES])
             try:
                 if name == "count_star":
                     return B.agg(name, [])
