@@ -96,3 +96,12 @@ def test_replay_calls_the_function_with_the_declared_argument() -> None:
     prog = translate_dataframe_source(SOURCE, "pick", "f.py", load_schemas([DF, "column_name='TBL_ID'"]))
     loaded = LoadedProgram(prog, "python", path="f.py", function="pick", source=SOURCE)
     assert call_arguments(loaded, prog.params, ["FRAME"], spark="SPARK") == ["FRAME", "TBL_ID"]
+
+
+@pytest.mark.spark
+def test_the_counterexample_replays_with_the_declared_argument(tmp_path: Path, spark_session) -> None:
+    f = _write(tmp_path)
+    result = check(f"{f}::pick", f"{f}::pick_positive", schema=[DF, "column_name='TBL_ID'"], replay=True,
+                   timeout=120)
+    assert result.verdict == "not_equivalent", result.reason
+    assert result.counterexample.replayed_on_spark, result.warnings

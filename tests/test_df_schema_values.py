@@ -93,3 +93,20 @@ def test_a_function_returning_a_type_says_what_it_returns() -> None:
     with pytest.raises(UnsupportedError) as err:
         translate_dataframe_source(HEAD + body, "f", "f.py", SCHEMAS)
     assert "not a column type (DataType)" in str(err.value)
+
+
+@pytest.mark.spark
+def test_a_select_built_from_the_schema_replays(tmp_path, spark_session) -> None:
+    from verifier import check
+
+    src = HEAD + (
+        "def numeric(df):\n"
+        "    return df.select([x.name for x in df.schema.fields if isinstance(x.dataType, NumericType)])\n"
+        "def longs(df):\n"
+        "    return df.select([x.name for x in df.schema if isinstance(x.dataType, LongType)])\n")
+    path = tmp_path / "f.py"
+    path.write_text(src)
+    result = check(f"{path}::numeric", f"{path}::longs", schema=["df=a BIGINT, b STRING, c DOUBLE"],
+                   replay=True, timeout=120)
+    assert result.verdict == "not_equivalent", result.reason
+    assert result.counterexample.replayed_on_spark, result.warnings

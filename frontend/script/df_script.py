@@ -55,7 +55,7 @@ from frontend.dataframe.values import (
     canonical,
     describe,
 )
-from frontend.script import df_files, mixed_df
+from frontend.script import df_files, df_formats, mixed_df
 from frontend.script.df_meta import (
     _DONE,
     SESSION_REPR,
@@ -616,6 +616,9 @@ class _ScriptTranslator(DataFrameTranslator):
         parts.append(Part("lit", "\n"))
         self.add_sink("print", stmt, parts=tuple(_merged(parts)))
 
+    def _stmt_action(self, v: Any) -> int:
+        return self.action_index(v, self.stmt or pyast.Pass())
+
     def action_index(self, v: Any, stmt: pyast.AST) -> int:
         if isinstance(v, _Kept):
             return self.sinks[v.sink].action  # type: ignore[return-value]
@@ -874,13 +877,19 @@ class _ScriptTranslator(DataFrameTranslator):
                 parts.append(Part("lit", str(v.value)))
                 continue
             assert isinstance(v, pyast.FormattedValue)
-            if v.format_spec is not None:
-                raise UnsupportedError(
-                    "a format spec in an f-string ({x:.2f}) is not modelled",
-                    self.loc(v),
-                    construct="f-string",
-                )
             val = self.ev(v.value, env)
+            if v.format_spec is not None:
+                spec = v.format_spec
+                if v.conversion != -1 or not all(isinstance(s, pyast.Constant) for s in spec.values):
+                    raise UnsupportedError(
+                        "a format spec in an f-string is modelled when it is a constant, without a "
+                        "conversion ({x!r:>5}, {x:{w}} are not)",
+                        self.loc(v),
+                        construct="f-string",
+                    )
+                text = "".join(str(s.value) for s in spec.values)  # type: ignore[attr-defined]
+                parts.append(df_formats.formatted(val, text, self._stmt_action, self.loc(v)))
+                continue
             if v.conversion == 114 and isinstance(val, _FieldV):
                 parts.append(Part("field", column=val.column, conversion="repr"))
             elif v.conversion in (-1, 115):
@@ -938,10 +947,10 @@ class _ScriptTranslator(DataFrameTranslator):
             parts.append(Part("lit", text))
             if field is None:
                 continue
-            if spec or conv:
+            if conv or (spec and "{" in spec):
                 raise UnsupportedError(
-                    "a conversion or format spec in str.format ({x:.2f}, {x!r}) is not modelled with "
-                    "DataFrame values",
+                    "a conversion or a nested format spec in str.format ({x!r}, {x:{w}}) is not modelled "
+                    "with DataFrame values",
                     self.loc(node),
                     construct="str.format",
                 )
@@ -950,7 +959,11 @@ class _ScriptTranslator(DataFrameTranslator):
                 auto += 1
             else:
                 key = int(field) if field.isdigit() else field
-            if isinstance(key, int) and key < len(args):
+            value = (args[key] if isinstance(key, int) and key < len(args)
+                     else kwargs.get(key) if isinstance(key, str) else None)
+            if value is not None and spec:
+                parts.append(df_formats.formatted(value, spec, self._stmt_action, self.loc(node)))
+            elif isinstance(key, int) and key < len(args):
                 parts.extend(self.printable(args[key], node))
             elif isinstance(key, str) and key in kwargs:
                 parts.extend(self.printable(kwargs[key], node))

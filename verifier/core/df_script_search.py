@@ -327,6 +327,8 @@ def _part_text(p: Part, row: tuple[tuple, Any] | None, result: Any, texts: Mappi
         return texts[p.text]
     if p.kind == "action":
         value = result(p.action)
+        if p.conversion.startswith("spec:"):  # a count's format spec (frontend.script.df_formats)
+            return format(value, p.conversion[len("spec:"):])
         if value is None or isinstance(value, int):
             return str(value)
         return _row_repr(tuple(value), value.columns)
