@@ -239,7 +239,6 @@ _STRING_PREDICATES = frozenset({"startswith", "endswith", "contains"})
 
 UNSUPPORTED_COLUMN_METHODS = MappingProxyType(
     {
-        "over": "window functions are not supported yet",
         "getField": "structs are not supported",
         "withField": "structs are not supported",
         "dropFields": "structs are not supported",
@@ -782,19 +781,12 @@ FUNCTIONS = MappingProxyType(
 UNSUPPORTED_FUNCTIONS = MappingProxyType(
     {
         "pandas_udf": "pandas UDFs are not supported",
-        "first": "first() depends on input order",
-        "last": "last() depends on input order",
         "any_value": "any_value() depends on input order",
         "rand": "random numbers",
         "randn": "random numbers",
         "monotonically_increasing_id": "ids depend on partitioning",
         "current_date": "the current date",
         "current_timestamp": "the current time",
-        "row_number": "window functions are not supported yet",
-        "rank": "window functions are not supported yet",
-        "dense_rank": "window functions are not supported yet",
-        "lag": "window functions are not supported yet",
-        "lead": "window functions are not supported yet",
         "spark_partition_id": "partition ids",
         "input_file_name": "input files",
     }

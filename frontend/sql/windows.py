@@ -188,7 +188,9 @@ class WindowsMixin:
         # a frame written n PRECEDING prints so; lag's own frame prints -1 FOLLOWING
         preceding = name not in windows.OFFSET
         text = windows.spec_text([p.name for p in partition], order_names, call.frame, preceding=preceding)
-        nulls = " IGNORE NULLS" if ignore_nulls else ""
+        # Spark names first/last without their ignore-nulls flag (seen for F.last(c, True)); nth_value's
+        # spelling with it was not checked (an alias avoids relying on it)
+        nulls = " IGNORE NULLS" if ignore_nulls and name == "nth_value" else ""
         return call, f"{windows.shown_name(called)}({', '.join(shown)}){nulls} OVER ({text})"
 
     def frame(self, spec: exp.WindowSpec | None, node: exp.Expression) -> R.Frame | None:

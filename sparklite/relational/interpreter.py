@@ -945,7 +945,7 @@ class _Interp:
                        and norm_key(x) == norm_key(y) and _is_minus_zero(x) == _is_minus_zero(y)
                        for x, y in zip(a, b, strict=True))
 
-        return _Data([windows.evaluate(self, w, rows, same)])
+        return _Data([windows.evaluate(self, w, rows, same, lambda v: isinstance(v, _Poison))])
 
     def _limit(self, lim: Limit) -> _Data:
         return self.limit(self.rel(lim.source), lim.count)

@@ -49,7 +49,7 @@ def random_window(rels: Any, depth: int) -> R.Rel:
             partition.append(rng.choice(cols) if rng.random() < 0.8 else gen.expr(gen.any_kind(), 1))
         order = rels._sort_keys(src) if rng.random() < 0.85 else []
         name = _pick(rng)
-        if (name in windows.RANKING or name in windows.OFFSET) and not order:
+        if (name in windows.RANKING or name in windows.OFFSET or name == "nth_value") and not order:
             order = rels._sort_keys(src)
         calls.append(_call(rng, gen, name, partition, order))
     return windows.window(src, calls, [rels.name() for _ in calls])

@@ -95,6 +95,12 @@ def call(
             "a window frame whose start is after its end is not supported", loc, construct="window frame"
         )
     part, keys = tuple(partition), tuple(order)
+    if (name in RANKING or name in OFFSET or name == "nth_value") and not keys:
+        raise UnsupportedError(
+            f"{name} over a window without ORDER BY (Spark rejects it) is not supported",
+            loc,
+            construct=f"window {name}",
+        )
     if name in RANKING or name in OFFSET:
         if not keys:
             raise UnsupportedError(
@@ -358,22 +364,34 @@ class Interp(Protocol):
     def _agg(self, call: R.AggCall, members: list[tuple[int, tuple[Any, ...]]], narrow: bool) -> Any: ...
 
 
-def evaluate(interp: Interp, w: R.Window, rows: list[tuple[Any, ...]], same: Any) -> list[tuple[Any, ...]]:
+def evaluate(
+    interp: Interp, w: R.Window, rows: list[tuple[Any, ...]], same: Any, poisoned: Any
+) -> list[tuple[Any, ...]]:
     """The rows of ``w`` over its input ``rows`` (in input order): each row with its calls' values.
-    ``same(a, b)``: are two input rows indistinguishable (so swapping them changes nothing)?"""
+    ``same(a, b)``: are two input rows indistinguishable (so swapping them changes nothing)?
+    ``poisoned(v)``: is ``v`` a failed computation (the interpreter's lazy error)?"""
     values: list[list[Any]] = [[] for _ in rows]
     for c in w.calls:
-        for i, v in _call_values(interp, c, rows, same).items():
+        for i, v in _call_values(interp, c, rows, same, poisoned).items():
             values[i].append(v)
     return [row + tuple(vs) for row, vs in zip(rows, values, strict=True)]
 
 
-def _call_values(interp: Interp, c: R.WindowCall, rows: list[tuple[Any, ...]], same: Any) -> dict[int, Any]:
+def _call_values(
+    interp: Interp, c: R.WindowCall, rows: list[tuple[Any, ...]], same: Any, poisoned: Any
+) -> dict[int, Any]:
     groups: dict[tuple, list[int]] = {}
     for i, row in enumerate(rows):
         key = tuple(norm_key(interp.demand(interp.ev(p, row))) for p in c.partition)
         groups.setdefault(key, []).append(i)
     out: dict[int, Any] = {}
+    # Spark computes a call's arguments for every input row below the window (its analyser extracts
+    # them into a projection): one failing row fails the call for all rows, whatever frame reads it
+    for row in rows:
+        for a in c.args:
+            v = interp.ev(a, row)
+            if poisoned(v):
+                return dict.fromkeys(range(len(rows)), v)
     cmp = functools.partial(compare_keys, c.order)
     for members in groups.values():
         keyed = [(tuple(interp.demand(interp.ev(k.expr, rows[i])) for k in c.order), i) for i in members]
