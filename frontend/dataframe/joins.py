@@ -179,7 +179,8 @@ class JoinsMixin:
         kind = kinds[f]
         if c == "*" and kind == "count":
             return Agg("count_star", (), "count", loc=loc)
-        shown = f if f in MOMENT_NAMES else kind  # Spark names stddev(x), std(x), variance(x) as written
+        # Spark's strToExpr: "std" is called stddev; the other statistics keep the name given
+        shown = ("stddev" if f == "std" else f) if f in MOMENT_NAMES else kind
         return Agg(kind, (parse_name(c, loc),), shown, loc=loc)  # type: ignore[arg-type]
 
     # joins ------------------------------------------------------------------------------------------
