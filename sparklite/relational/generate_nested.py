@@ -31,17 +31,16 @@ SPLIT_LIMITS = (-1, -1, 0, 1, 2)
 FUNCTIONS: tuple[tuple[str, tuple[str, ...], str], ...] = (
     ("size", ("strarray",), "int"), ("size", ("intarray",), "int"),
     ("array_contains", ("strarray", "string"), "bool"), ("array_contains", ("intarray", "int"), "bool"),
-    ("element_at", ("strarray", "idx"), "string"), ("element_at", ("intarray", "idx"), "int"),
-    ("get_item", ("strarray", "idx0"), "string"), ("get_item", ("intarray", "idx0"), "int"),
+    # indexes read split arrays only: a literal index out of an ``array(...)``'s bounds is folded by
+    # Spark 4.3's optimiser into code that does not compile under orderBy+limit (a Spark bug:
+    # docs/semantics-notes.md, "Arrays")
+    ("element_at", ("strarray", "idx"), "string"), ("get_item", ("strarray", "idx0"), "string"),
     ("concat_ws", ("string", "strarray"), "string"),
     ("concat_ws", ("string", "strarray", "string"), "string"),
 )
 #: aggregates drawn by ``generate._Exprs.aggregate`` (with their weights)
 AGGREGATES = (("collect_list", 0.5), ("collect_set", 0.5))
-#: ``a[-1]`` with a literal -1 is left out: over ``array(col)`` as a sort key under a limit, Spark 4.3's
-#: generated Java fails to compile ("Expression isNull_0 is not an rvalue", no error condition: a Spark
-#: bug, not a semantics); ``a[i]`` with a negative column index is covered by ``element_at``'s draws
-SMALL_ARGS: dict[str, tuple[Any, ...]] = {"idx": (1, 2, -1, 0, 3, -4), "idx0": (0, 1, 2, 5)}
+SMALL_ARGS: dict[str, tuple[Any, ...]] = {"idx": (1, 2, -1, 0, 3, -4), "idx0": (0, 1, 2, -1)}
 
 
 def array_arg(rng: Any, expr: Callable[[str, int], R.Expr], kind: str, d: int,
