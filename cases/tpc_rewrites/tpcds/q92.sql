@@ -1,6 +1,6 @@
 -- tpcds/q92 rewritten by bench/tpc_rewrites.py (sqlglot optimizer rules)
 SELECT
-  SUM(web_sales.ws_ext_discount_amt) AS `excess discount amount `
+  SUM(web_sales.ws_ext_discount_amt) AS `Excess Discount Amount `
 FROM web_sales AS web_sales
 JOIN item AS item
   ON item.i_manufact_id = 350 AND item.i_item_sk = web_sales.ws_item_sk
