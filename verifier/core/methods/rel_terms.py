@@ -237,9 +237,15 @@ class Prover:
 
     # ---- Z3
 
-    def unsat(self, ctx: Context, facts: Sequence[z3.BoolRef], query: z3.BoolRef) -> bool:
-        if time.monotonic() >= self.until:  # the check's hard cap; each query has a resource budget
+    def in_time(self) -> None:
+        """The check's hard cap (``--timeout``), checked before each query and between the encoding
+        steps around them: encoding the terms of a large query under many renamings is Python work the
+        Z3 watchdog cannot interrupt (TPC-DS q50's rewrite spent twice its timeout there)."""
+        if time.monotonic() >= self.until:
             raise Unproved("ran out of time while proving")
+
+    def unsat(self, ctx: Context, facts: Sequence[z3.BoolRef], query: z3.BoolRef) -> bool:
+        self.in_time()  # each query also has a resource budget
         axioms = ctx.key_axioms() if ctx.quantified else []
         for extra in ([], axioms) if axioms else ([],):
             s = budget.solver(self.timeout_s)
@@ -340,6 +346,7 @@ class Prover:
         canon = ls[0].binds
         reason = "no renaming of the variables makes the terms agree"
         for mapping in self.renamings(canon, ls[1:] + rs):
+            self.in_time()
             ctx = Context(self.classes, self.ufs)
             facts: list[z3.BoolRef] = []
             canon_rows = []
@@ -360,6 +367,7 @@ class Prover:
                 defaultdict(list), defaultdict(list))
             for side, terms in ((0, ls), (1, rs)):
                 for t in terms:
+                    self.in_time()
                     m = first if t is ls[0] else mapping[id(t)]
                     sides[side].append(
                         self.encode_term(scope_for(t, m), t, demanded, errors_ok, ordered, slack[side],
