@@ -46,6 +46,7 @@ from sparklite.relational.types import (
     BOOLEAN,
     DOUBLE,
     STRING,
+    ArrayType,
     BooleanType,
     DoubleType,
     Field,
@@ -55,7 +56,7 @@ from sparklite.relational.types import (
     StringType,
 )
 from sparklite.relational.values import RelError, RelResult
-from sparklite.values import Bag
+from sparklite.values import Bag, observe_value
 
 # ---------------------------------------------------------------------------------------------------
 # Nodes
@@ -381,10 +382,24 @@ class _State:
     at: int = 0
 
     def result(self, action: str) -> Any:
-        items = self.rows if self.schema is not None else self.elements
+        schema = self.schema
+        items = [python_row(r, schema) for r in self.rows] if schema is not None else self.elements
         if action == "count":
             return len(items)
-        return Bag.of(tuple(x) if isinstance(x, tuple) else x for x in items)
+        return Bag.of(observe_value(tuple(x) if isinstance(x, tuple) else x) for x in items)
+
+
+def _python_cell(v: Any, t: SqlType) -> Any:
+    """A DataFrame cell as ``collect()`` and ``df.rdd`` hand it to Python: an array is a ``list`` (the
+    relational kernel keeps arrays as tuples, which Python keeps apart from lists)."""
+    if v is not None and isinstance(t, ArrayType):
+        return [_python_cell(x, t.element) for x in v]
+    return v
+
+
+def python_row(row: Sequence[Any], schema: Schema) -> tuple[Any, ...]:
+    """A DataFrame row's cells as Python sees them (``_python_cell``)."""
+    return tuple(_python_cell(v, f.type) for v, f in zip(row, schema.fields, strict=True))
 
 
 def _run_stages(stages: Sequence[Stage], state: _State) -> None:
@@ -398,7 +413,7 @@ def _run_stages(stages: Sequence[Stage], state: _State) -> None:
             state.schema, state.rows = _rel_stage(stage, state.rows, state.caveats)
         else:
             assert state.schema is not None
-            state.elements = [Row(r, state.schema.names) for r in state.rows]
+            state.elements = [Row(python_row(r, state.schema), state.schema.names) for r in state.rows]
             state.schema = None
 
 

@@ -568,12 +568,12 @@ def test_sql_window_function_error_message(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("body", [
     't.select(F.sum("k").over(Window.orderBy("k").rangeBetween(-1, 0)))',  # RANGE offsets: not yet
-    't.select(F.udf(lambda x: x)("k"))',
+    't.select(F.pandas_udf(lambda x: x, "int")("k"))',  # Python UDFs are read since issue 21
     't.select(F.regexp_replace("s", r"\\bx", "b"))',  # Java's word boundary is not Python's: refused
     't.select(F.col("k") // 2)',
     't.na.replace(1, 2)',
     't.rdd.map(lambda r: r)',
-    't.select(F.expr("sum(k) over ()"))',
+    't.select(F.expr("sum(k) over (order by k range between 1 preceding and current row)"))',
     't.where("s ilike \'a%\'")',  # LIKE is read since issue 21; ILIKE is not
 ])
 def test_constructs_outside_the_fragment_are_located_errors(tmp_path: Path, body: str) -> None:
