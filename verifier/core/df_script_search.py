@@ -336,13 +336,58 @@ def _part_text(p: Part, row: tuple[tuple, Any] | None, result: Any, texts: Mappi
     values, columns = row
     if p.conversion == "row":
         return _row_repr(values, columns)
-    v = values[p.column]
+    v = python_value(values[p.column], columns[p.column][1])
     return repr(v) if p.conversion == "repr" else str(v)
 
 
 def _row_repr(values: Sequence[Any], columns: Sequence[tuple[str, str]]) -> str:
     """``repr(Row)`` as PySpark prints it: ``Row(dept='eng', total=10)``."""
-    return "Row(" + ", ".join(f"{n}={v!r}" for (n, _), v in zip(columns, values, strict=True)) + ")"
+    cells = (f"{n}={python_value(v, t)!r}" for (n, t), v in zip(columns, values, strict=True))
+    return "Row(" + ", ".join(cells) + ")"
+
+
+class _PyRow(tuple):
+    """A struct cell as ``collect()`` returns it, a ``Row``: printed ``Row(a=1, b='x')``."""
+
+    names: tuple[str, ...] = ()
+
+    def __repr__(self) -> str:
+        return "Row(" + ", ".join(f"{n}={v!r}" for n, v in zip(self.names, self, strict=True)) + ")"
+
+    __str__ = __repr__
+
+
+def _top_split(text: str) -> list[str]:
+    """``a:int,b:array<int,x>`` split at its top-level commas."""
+    out, depth, start = [], 0, 0
+    for i, ch in enumerate(text):
+        depth += ch == "<"
+        depth -= ch == ">"
+        if ch == "," and depth == 0:
+            out.append(text[start:i])
+            start = i + 1
+    out.append(text[start:])
+    return out
+
+
+def python_value(v: Any, type_text: str) -> Any:
+    """A cell as PySpark's ``collect()`` gives it to the script, from the interpreter's value (which
+    holds arrays and maps as tuples): an array is a ``list``, a map a ``dict``, a struct a ``Row``, so
+    that ``print(row.a)`` prints ``['x', 'y']`` as Python does (review s4: it printed ``('x', 'y')``)."""
+    t = type_text.strip()
+    if v is None or not isinstance(v, tuple):
+        return v
+    if t.startswith("array<") and t.endswith(">"):
+        return [python_value(x, t[len("array<"):-1]) for x in v]
+    if t.startswith("map<") and t.endswith(">"):
+        kt, vt = _top_split(t[len("map<"):-1])
+        return {python_value(k, kt): python_value(x, vt) for k, x in v}
+    if t.startswith("struct<") and t.endswith(">"):
+        fields = [f.split(":", 1) for f in _top_split(t[len("struct<"):-1])]
+        row = _PyRow(python_value(x, ft) for (_, ft), x in zip(fields, v, strict=True))
+        row.names = tuple(n.strip("`") for n, _ in fields)
+        return row
+    return v
 
 
 # --- Spark's text forms ----------------------------------------------------------------------------
