@@ -61,3 +61,16 @@ def test_python_value_of_nested_cells() -> None:
     assert repr(python_value((("a", 1),), "map<string,int>")) == "{'a': 1}"
     assert repr(python_value((1, (2.5,)), "struct<a:int,b:array<double>>")) == "Row(a=1, b=[2.5])"
     assert python_value(None, "array<int>") is None
+
+
+def test_collect_set_outputs_normalized_zero(tmp_path: Path) -> None:
+    """Spark 4: ``SELECT k, collect_set(d) FROM t WHERE d = 0 GROUP BY k`` on a group holding only -0.0
+    gives ``[0.0]``, the same as ``collect_set(d + 0.0)``. The interpreter kept the first value seen,
+    ``[-0.0]``, and called the pair ``not equivalent`` with a counterexample Spark refutes."""
+    from verifier import check as check_
+
+    a, b = tmp_path / "left.sql", tmp_path / "right.sql"
+    a.write_text("SELECT k, collect_set(d) AS x FROM t WHERE d = 0 GROUP BY k\n")
+    b.write_text("SELECT k, collect_set(d + 0.0) AS x FROM t WHERE d = 0 GROUP BY k\n")
+    r = check_(str(a), str(b), replay=False, schema=["t=k INT, v INT, d DOUBLE, s STRING"])
+    assert r.verdict != "not_equivalent", r.reason
