@@ -74,3 +74,43 @@ def test_collect_set_outputs_normalized_zero(tmp_path: Path) -> None:
     b.write_text("SELECT k, collect_set(d + 0.0) AS x FROM t WHERE d = 0 GROUP BY k\n")
     r = check_(str(a), str(b), replay=False, schema=["t=k INT, v INT, d DOUBLE, s STRING"])
     assert r.verdict != "not_equivalent", r.reason
+
+
+_WIN_HEAD = """\
+from typing import Annotated
+from pyspark.sql import DataFrame, Window
+from pyspark.sql import functions as F
+T = Annotated[DataFrame, "k INT, v INT, d DOUBLE, s STRING"]
+
+def f(t: T) -> DataFrame:
+"""
+
+
+def test_filter_on_double_partition_key_is_not_moved_below_window(tmp_path: Path) -> None:
+    """A window partitions -0.0 with 0.0; a filter on ``cast(d AS string)`` tells them apart. On
+    t = [(1, 1, 0.0, 'a'), (1, 2, -0.0, 'b')] Spark 4 prints ``Row(d=0.0, c=2)`` for the filter above
+    the window (DataFrame select(...).filter(...), with or without cache()) and ``Row(d=0.0, c=1)`` for
+    the filter below it. The prover moved the filter below the window and called them ``equivalent``."""
+    right = _WIN_HEAD + (
+        '    return t.filter(F.col("d").cast("string") == "0.0")'
+        '.select("d", F.count("*").over(Window.partitionBy("d")).alias("c"))\n'
+    )
+    for cache in ("", ".cache()"):
+        left = _WIN_HEAD + (
+            f'    w = t.select("d", F.count("*").over(Window.partitionBy("d")).alias("c")){cache}\n'
+            '    return w.filter(F.col("d").cast("string") == "0.0")\n'
+        )
+        a, b = tmp_path / f"left{cache[1:6]}.py", tmp_path / "right.py"
+        a.write_text(left)
+        b.write_text(right)
+        r = check(f"{a}::f", f"{b}::f", replay=False)
+        assert r.verdict != "equivalent", (cache, r.reason)
+
+
+def test_filter_on_string_partition_key_still_moves(tmp_path: Path) -> None:
+    """The fix keeps the sound case: a filter on a string partition key is still moved (proved)."""
+    a, b = tmp_path / "left.sql", tmp_path / "right.sql"
+    a.write_text("SELECT * FROM (SELECT s, count(*) OVER (PARTITION BY s) AS c FROM t) WHERE s = 'a'\n")
+    b.write_text("SELECT s, count(*) OVER (PARTITION BY s) AS c FROM t WHERE s = 'a'\n")
+    r = check(str(a), str(b), replay=False, schema=["t=k INT, v INT, d DOUBLE, s STRING"])
+    assert r.verdict == "equivalent", r.reason
