@@ -114,3 +114,39 @@ def test_filter_on_string_partition_key_still_moves(tmp_path: Path) -> None:
     b.write_text("SELECT s, count(*) OVER (PARTITION BY s) AS c FROM t WHERE s = 'a'\n")
     r = check(str(a), str(b), replay=False, schema=["t=k INT, v INT, d DOUBLE, s STRING"])
     assert r.verdict == "equivalent", r.reason
+
+
+_SHOW_SCRIPT = """\
+import sys
+from pyspark.sql import SparkSession
+from pyspark.sql import functions as F
+spark = SparkSession.builder.appName("x").getOrCreate()
+df = spark.read.csv(sys.argv[1], header=True, schema="name STRING, dept STRING, salary INT")
+df = df.filter(F.col("name").isNotNull() & ~F.col("name").contains(","))
+df.select("name", COLUMN.alias("w")).orderBy("name").show()
+spark.stop()
+"""
+
+
+def test_show_of_array_cell_is_sparks_text(tmp_path: Path) -> None:
+    """``show()`` prints an array as ``[a, b]`` (Spark 4 showed ``|[a, b]|[1.0, NULL, 1.0E20]|``); the
+    script search printed Python's tuple ``('a',)``, so showing ``split(name, ',')`` against the string
+    ``'[' || name || ']'`` (the same text on Spark for names without a comma) was ``not equivalent``."""
+    left = _SHOW_SCRIPT.replace("COLUMN", 'F.split("name", ",")')
+    right = _SHOW_SCRIPT.replace("COLUMN", 'F.concat(F.lit("["), F.col("name"), F.lit("]"))')
+    r = _check(tmp_path, left, right)
+    assert r.verdict != "not_equivalent", r.reason
+
+
+def test_show_string_of_nested_and_timestamp_cells() -> None:
+    """Spark 4's show() text (seen on PySpark 4.3): ``2024-01-02 03:04:05.12`` (not isoformat's ``T``),
+    ``[1.0, NULL, 1.0E20]``, ``{k -> 1.0}``, ``{a,b, 1.0}``."""
+    import datetime
+
+    from verifier.core.df_script_search import show_string
+
+    ts = datetime.datetime(2024, 1, 2, 3, 4, 5, 120000)
+    assert show_string(ts, "timestamp") == "2024-01-02 03:04:05.12"
+    assert show_string((1.0, None, 1e20), "array<double>") == "[1.0, NULL, 1.0E20]"
+    assert show_string((("k", 1.0),), "map<string,double>") == "{k -> 1.0}"
+    assert show_string(("a,b", 1.0), "struct<s:string,d:double>") == "{a,b, 1.0}"

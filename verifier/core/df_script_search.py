@@ -415,6 +415,32 @@ def spark_string(v: Any, caveats: set[str] | None = None) -> str:
     return str(v)
 
 
+def show_string(v: Any, type_text: str, caveats: set[str] | None = None) -> str:
+    """A cell as ``show()`` prints it (Spark 4's ``ToPrettyString``): a timestamp as ``CAST(ts AS
+    STRING)`` (``2024-01-02 03:04:05``, not Python's isoformat with a ``T``), an array ``[a, NULL]``,
+    a map ``{k -> v}``, a struct ``{a, 1}``; other values as ``spark_string`` (review s4)."""
+    import datetime
+
+    from sparklite.relational.timestamps import format_default
+
+    t = type_text.strip()
+    if isinstance(v, datetime.datetime):
+        return format_default(v)
+    if not isinstance(v, tuple):
+        return spark_string(v, caveats)
+    if t.startswith("array<") and t.endswith(">"):
+        inner = t[len("array<"):-1]
+        return "[" + ", ".join(show_string(x, inner, caveats) for x in v) + "]"
+    if t.startswith("map<") and t.endswith(">"):
+        kt, vt = _top_split(t[len("map<"):-1])
+        pairs = (f"{show_string(k, kt, caveats)} -> {show_string(x, vt, caveats)}" for k, x in v)
+        return "{" + ", ".join(pairs) + "}"
+    if t.startswith("struct<") and t.endswith(">"):
+        fts = [f.split(":", 1)[1] for f in _top_split(t[len("struct<"):-1])]
+        return "{" + ", ".join(show_string(x, ft, caveats) for x, ft in zip(v, fts, strict=True)) + "}"
+    return spark_string(v, caveats)
+
+
 def _half_width(s: str) -> int:
     import unicodedata
 
@@ -438,7 +464,9 @@ def show_lines(outcome: Any, n: int, truncate: int, caveats: set[str] | None = N
     shown = outcome.rows
     if more:  # take(n + 1) gave one more: Spark shows the first n
         shown = _first(outcome.rows, n)
-    cells = [[cell(spark_string(v, caveats)) for v in r] for r in _all_items(shown)]
+    types = [t for _, t in outcome.columns]
+    cells = [[cell(show_string(v, t, caveats)) for v, t in zip(r, types, strict=True)]
+             for r in _all_items(shown)]
     widths = [max([3, _half_width(h)] + [_half_width(r[i]) for r in cells]) for i, h in enumerate(header)]
 
     def line(values: Sequence[str]) -> str:
@@ -451,7 +479,7 @@ def show_lines(outcome: Any, n: int, truncate: int, caveats: set[str] | None = N
     sep = "+" + "+".join("-" * w for w in widths) + "+\n"
     head = sep + line(header) + sep
     foot = sep + (f"only showing top {n} row{'' if n == 1 else 's'}\n" if more else "") + "\n"
-    body = _map_rows(shown, lambda r: line([cell(spark_string(v)) for v in r]))
+    body = _map_rows(shown, lambda r: line([cell(show_string(v, t)) for v, t in zip(r, types, strict=True)]))
     return head, body, foot
 
 
