@@ -150,3 +150,30 @@ def test_show_string_of_nested_and_timestamp_cells() -> None:
     assert show_string((1.0, None, 1e20), "array<double>") == "[1.0, NULL, 1.0E20]"
     assert show_string((("k", 1.0),), "map<string,double>") == "{k -> 1.0}"
     assert show_string(("a,b", 1.0), "struct<s:string,d:double>") == "{a,b, 1.0}"
+
+
+_WRITE_SCRIPT = """\
+import sys
+from pyspark.sql import SparkSession
+from pyspark.sql import functions as F
+spark = SparkSession.builder.appName("x").getOrCreate()
+df = spark.read.csv(sys.argv[1], header=True, schema="name STRING, dept STRING, salary INT")
+df.select(COLUMN.alias("u")).write.mode("overwrite").FORMAT(sys.argv[2])
+spark.stop()
+"""
+
+
+def test_writing_timestamp_or_array_columns_is_refused(tmp_path: Path) -> None:
+    """Spark 4's CSV writer refuses an array column (UNSUPPORTED_DATA_TYPE_FOR_DATASOURCE) and writes a
+    timestamp as ``2023-12-31T23:59:59.999Z``; the script search wrote ``('a',)`` and
+    ``2023-12-31T23:59:59.999000`` and refuted pairs with those texts. Now a located refusal."""
+    cases = [
+        ('F.to_timestamp("dept")', """F.date_format(F.to_timestamp("dept"), "yyyy-MM-dd'T'HH:mm:ss")"""),
+        ('F.split("dept", ",")', 'F.concat(F.lit("["), F.col("dept"), F.lit("]"))'),
+    ]
+    for fmt in ("csv", "json"):
+        for left_col, right_col in cases:
+            left = _WRITE_SCRIPT.replace("COLUMN", left_col).replace("FORMAT", fmt)
+            right = _WRITE_SCRIPT.replace("COLUMN", right_col).replace("FORMAT", fmt)
+            r = _check(tmp_path, left, right)
+            assert r.verdict == "error" and "is not modelled" in (r.reason or ""), (fmt, left_col, r.reason)
