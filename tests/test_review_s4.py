@@ -179,3 +179,21 @@ def test_writing_timestamp_or_array_columns_is_refused(tmp_path: Path) -> None:
             right = _WRITE_SCRIPT.replace("COLUMN", right_col).replace("FORMAT", fmt)
             r = _check(tmp_path, left, right)
             assert r.verdict == "error" and "is not modelled" in (r.reason or ""), (fmt, left_col, r.reason)
+
+
+def test_filter_on_double_group_key_above_aggregate_waits_for_spark(tmp_path: Path) -> None:
+    """Spark's optimizer moves a filter on a grouping key below the aggregate, where -0.0 is not yet
+    0.0: on t = [-0.0] Spark 4 gives no row for ``groupBy(d).count().filter(cast(d AS string) = '0.0')``
+    (and on [0.0, -0.0, -0.0] the same rows filter above or below: c=1 for '0.0', c=2 for '-0.0'). The
+    interpreter grouped first and kept ``(0.0, 1)``, so the pair was ``not equivalent`` with a
+    counterexample Spark refutes. Now such a difference waits for Spark (a caveat), never a verdict."""
+    body = 'def f(t: T) -> DataFrame:\n    return {}\n'
+    p = 'F.col("d").cast("string") == "0.0"'
+    head = _WIN_HEAD.split("def f")[0]
+    left = head + body.format(f't.groupBy("d").agg(F.count("*").alias("c")).filter({p})')
+    right = head + body.format(f't.filter({p}).groupBy("d").agg(F.count("*").alias("c"))')
+    a, b = tmp_path / "left.py", tmp_path / "right.py"
+    a.write_text(left)
+    b.write_text(right)
+    r = check(f"{a}::f", f"{b}::f", replay=False)
+    assert r.verdict == "unknown", r.reason
