@@ -134,6 +134,9 @@ CAVEAT_LIMIT = "nondeterministic: limit without orderBy"
 CAVEAT_LIMIT_TIES = "nondeterministic: limit through tied rows, then further processing"
 CAVEAT_FIRST = "nondeterministic: first() without orderBy"
 CAVEAT_FIRST_TIES = "nondeterministic: first() among tied rows"
+CAVEAT_ZERO_KEY_FILTER = ("optimizer-dependent: a filter on a double grouping or partition key holding 0.0 "
+                          "(Spark moves it below the aggregate or window, where -0.0 is not yet 0.0, "
+                          "unless the plan is cached)")
 CAVEAT_JVM_DOUBLE = "jvm-dependent: a double's decimal form (Double.toString differs between JDKs)"
 CAVEAT_DATE_RANGE = "outside the model: a string Spark casts to a date outside years 1..9999"
 CAVEAT_KEPT_MINUS_ZERO = "optimiser-dependent: Spark may drop this distinct/grouping and keep -0.0"
@@ -555,6 +558,8 @@ class _Interp:
         if isinstance(f.source, Join):
             self._speculate_pushdown(f.pred, f.source)
         self._speculate_substitution(f)
+        if windows.zero_key_filter(f, data.parts):
+            self.caveats.add(CAVEAT_ZERO_KEY_FILTER)
         parts: list[list[Row]] = []
         ranks: list[int] | None = None if data.ranks is None else []
         i = 0

@@ -155,12 +155,15 @@ CAVEAT_COLLECT_ORDER = "nondeterministic: the order of collect_list/collect_set'
 
 def collect(name: str, values: Sequence[Any], key: Callable[[Any], Any]) -> tuple[tuple, bool]:
     """``collect_list`` (the non-NULL values, here in partition order) or ``collect_set`` (the distinct
-    ones under grouping equality ``key``), and whether that order is Spark's for sure: only when at
-    most one distinct value was collected, since Spark's order follows task completion and a hash set."""
+    ones under grouping equality ``key``, -0.0 kept as 0.0), and whether that order is Spark's for sure:
+    only when at most one distinct value was collected, since Spark's order follows task completion and
+    a hash set."""
     if name == "collect_set":
         seen: dict[Any, Any] = {}
         for v in values:
-            seen.setdefault(key(v), v)
+            # Spark normalizes a float it puts in the set: a group holding only -0.0 collects [0.0]
+            # (seen on Spark 4, docs/semantics-notes.md "Arrays")
+            seen.setdefault(key(v), v + 0.0 if isinstance(v, float) else v)
         out = tuple(seen.values())
     else:
         out = tuple(values)

@@ -336,13 +336,58 @@ def _part_text(p: Part, row: tuple[tuple, Any] | None, result: Any, texts: Mappi
     values, columns = row
     if p.conversion == "row":
         return _row_repr(values, columns)
-    v = values[p.column]
+    v = python_value(values[p.column], columns[p.column][1])
     return repr(v) if p.conversion == "repr" else str(v)
 
 
 def _row_repr(values: Sequence[Any], columns: Sequence[tuple[str, str]]) -> str:
     """``repr(Row)`` as PySpark prints it: ``Row(dept='eng', total=10)``."""
-    return "Row(" + ", ".join(f"{n}={v!r}" for (n, _), v in zip(columns, values, strict=True)) + ")"
+    cells = (f"{n}={python_value(v, t)!r}" for (n, t), v in zip(columns, values, strict=True))
+    return "Row(" + ", ".join(cells) + ")"
+
+
+class _PyRow(tuple):
+    """A struct cell as ``collect()`` returns it, a ``Row``: printed ``Row(a=1, b='x')``."""
+
+    names: tuple[str, ...] = ()
+
+    def __repr__(self) -> str:
+        return "Row(" + ", ".join(f"{n}={v!r}" for n, v in zip(self.names, self, strict=True)) + ")"
+
+    __str__ = __repr__
+
+
+def _top_split(text: str) -> list[str]:
+    """``a:int,b:array<int,x>`` split at its top-level commas."""
+    out, depth, start = [], 0, 0
+    for i, ch in enumerate(text):
+        depth += ch == "<"
+        depth -= ch == ">"
+        if ch == "," and depth == 0:
+            out.append(text[start:i])
+            start = i + 1
+    out.append(text[start:])
+    return out
+
+
+def python_value(v: Any, type_text: str) -> Any:
+    """A cell as PySpark's ``collect()`` gives it to the script, from the interpreter's value (which
+    holds arrays and maps as tuples): an array is a ``list``, a map a ``dict``, a struct a ``Row``, so
+    that ``print(row.a)`` prints ``['x', 'y']`` as Python does (review s4: it printed ``('x', 'y')``)."""
+    t = type_text.strip()
+    if v is None or not isinstance(v, tuple):
+        return v
+    if t.startswith("array<") and t.endswith(">"):
+        return [python_value(x, t[len("array<"):-1]) for x in v]
+    if t.startswith("map<") and t.endswith(">"):
+        kt, vt = _top_split(t[len("map<"):-1])
+        return {python_value(k, kt): python_value(x, vt) for k, x in v}
+    if t.startswith("struct<") and t.endswith(">"):
+        fields = [f.split(":", 1) for f in _top_split(t[len("struct<"):-1])]
+        row = _PyRow(python_value(x, ft) for (_, ft), x in zip(fields, v, strict=True))
+        row.names = tuple(n.strip("`") for n, _ in fields)
+        return row
+    return v
 
 
 # --- Spark's text forms ----------------------------------------------------------------------------
@@ -370,6 +415,32 @@ def spark_string(v: Any, caveats: set[str] | None = None) -> str:
     return str(v)
 
 
+def show_string(v: Any, type_text: str, caveats: set[str] | None = None) -> str:
+    """A cell as ``show()`` prints it (Spark 4's ``ToPrettyString``): a timestamp as ``CAST(ts AS
+    STRING)`` (``2024-01-02 03:04:05``, not Python's isoformat with a ``T``), an array ``[a, NULL]``,
+    a map ``{k -> v}``, a struct ``{a, 1}``; other values as ``spark_string`` (review s4)."""
+    import datetime
+
+    from sparklite.relational.timestamps import format_default
+
+    t = type_text.strip()
+    if isinstance(v, datetime.datetime):
+        return format_default(v)
+    if not isinstance(v, tuple):
+        return spark_string(v, caveats)
+    if t.startswith("array<") and t.endswith(">"):
+        inner = t[len("array<"):-1]
+        return "[" + ", ".join(show_string(x, inner, caveats) for x in v) + "]"
+    if t.startswith("map<") and t.endswith(">"):
+        kt, vt = _top_split(t[len("map<"):-1])
+        pairs = (f"{show_string(k, kt, caveats)} -> {show_string(x, vt, caveats)}" for k, x in v)
+        return "{" + ", ".join(pairs) + "}"
+    if t.startswith("struct<") and t.endswith(">"):
+        fts = [f.split(":", 1)[1] for f in _top_split(t[len("struct<"):-1])]
+        return "{" + ", ".join(show_string(x, ft, caveats) for x, ft in zip(v, fts, strict=True)) + "}"
+    return spark_string(v, caveats)
+
+
 def _half_width(s: str) -> int:
     import unicodedata
 
@@ -393,7 +464,9 @@ def show_lines(outcome: Any, n: int, truncate: int, caveats: set[str] | None = N
     shown = outcome.rows
     if more:  # take(n + 1) gave one more: Spark shows the first n
         shown = _first(outcome.rows, n)
-    cells = [[cell(spark_string(v, caveats)) for v in r] for r in _all_items(shown)]
+    types = [t for _, t in outcome.columns]
+    cells = [[cell(show_string(v, t, caveats)) for v, t in zip(r, types, strict=True)]
+             for r in _all_items(shown)]
     widths = [max([3, _half_width(h)] + [_half_width(r[i]) for r in cells]) for i, h in enumerate(header)]
 
     def line(values: Sequence[str]) -> str:
@@ -406,7 +479,7 @@ def show_lines(outcome: Any, n: int, truncate: int, caveats: set[str] | None = N
     sep = "+" + "+".join("-" * w for w in widths) + "+\n"
     head = sep + line(header) + sep
     foot = sep + (f"only showing top {n} row{'' if n == 1 else 's'}\n" if more else "") + "\n"
-    body = _map_rows(shown, lambda r: line([cell(spark_string(v)) for v in r]))
+    body = _map_rows(shown, lambda r: line([cell(show_string(v, t)) for v, t in zip(r, types, strict=True)]))
     return head, body, foot
 
 
