@@ -10,7 +10,7 @@ import re
 from pathlib import Path
 
 import pytest
-from schema_util import validate
+from case_verdicts import assert_verdict
 
 from verifier import check, replay_counterexamples
 
@@ -34,17 +34,7 @@ def test_five_pairs_with_a_notebook():
 
 @pytest.mark.parametrize("pair", PAIRS, ids=lambda p: p["name"])
 def test_verdict(results, pair):
-    result = results[pair["name"]]
-    validate(result.to_json())
-    assert result.verdict == pair["expected"], result.reason
-    assert result.method == pair["method"]
-    if pair["expected"] == "equivalent":
-        assert result.counterexample is None
-        return
-    cex = result.counterexample
-    for side, line in pair["differs"].items():
-        out = getattr(cex, side)["stdout"]
-        assert line in out, out
+    assert_verdict(results[pair["name"]], pair)
 
 
 def test_excluded_diagnostics_are_listed(results):

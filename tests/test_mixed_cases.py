@@ -9,7 +9,7 @@ import re
 from pathlib import Path
 
 import pytest
-from schema_util import validate
+from case_verdicts import assert_verdict
 
 from verifier import check, replay_counterexamples
 
@@ -24,16 +24,7 @@ def results():
 
 @pytest.mark.parametrize("pair", PAIRS, ids=lambda p: p["name"])
 def test_verdict(results, pair):
-    result = results[pair["name"]]
-    validate(result.to_json())
-    assert result.verdict == pair["expected"], result.reason
-    assert result.method == pair["method"]
-    if pair["expected"] == "equivalent":
-        assert result.counterexample is None
-        return
-    cex = result.counterexample
-    for side, line in pair["differs"].items():
-        assert line in getattr(cex, side)["stdout"], getattr(cex, side)["stdout"]
+    assert_verdict(results[pair["name"]], pair)
 
 
 def test_each_script_is_equivalent_to_itself():

@@ -9,7 +9,7 @@ import json
 from pathlib import Path
 
 import pytest
-from schema_util import validate
+from case_verdicts import assert_verdict
 
 from verifier import check, replay_counterexamples
 
@@ -30,17 +30,7 @@ def test_pairs_of_both_verdicts():
 
 @pytest.mark.parametrize("pair", PAIRS, ids=lambda p: p["name"])
 def test_verdict(results, pair):
-    result = results[pair["name"]]
-    validate(result.to_json())
-    assert result.verdict == pair["expected"], result.reason
-    assert result.method == pair["method"]
-    if pair["expected"] == "equivalent":
-        assert result.counterexample is None
-        return
-    cex = result.counterexample
-    for side, text in pair["differs"].items():
-        out = str(getattr(cex, side))
-        assert text in out, out
+    assert_verdict(results[pair["name"]], pair, output=str)
 
 
 def test_what_was_not_compared_is_listed(results):
