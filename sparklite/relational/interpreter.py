@@ -109,6 +109,7 @@ from sparklite.relational.functions import (
     values_equal,
 )
 from sparklite.relational.moments import MOMENT_AGGREGATES, moment
+from sparklite.relational.row_cap import RowCapExceeded, spend
 from sparklite.relational.rows import may_keep_signed_zeros, under_aggregate
 from sparklite.relational.types import BIGINT, DecimalType, DoubleType, IntegralType, Schema, StringType
 from sparklite.relational.values import (
@@ -234,6 +235,8 @@ def _errors_past_the_first(program: RelProgram, tables: Mapping[str, Sequence[Se
     lenient.lenient = True
     try:
         lenient.program()
+    except RowCapExceeded:
+        raise  # the candidate is skipped whole (``row_cap``), not judged on part of its caveats
     except Exception:  # noqa: BLE001 - the caveats are best effort; the outcome is the strict run's
         pass
     return {p.error for p in lenient.created} | lenient.demanded_errors
@@ -645,6 +648,7 @@ class _Interp:
                     not_null |= _null_intolerant_columns(side) or set()
         left = self.settle(self.rel(j.left)).rows()
         right = self.settle(self.rel(j.right)).rows()
+        spend(len(left) * len(right))  # the search's cap on intermediate rows (``row_cap``)
         if push_left:
             left = self._side_filter(left, pushed_left, {i for i in not_null if i < nl}, ())
         if push_right:

@@ -30,6 +30,7 @@ from typing import Any
 from sparklite.errors import InputError
 from sparklite.relational import ast as R
 from sparklite.relational.build import rename_tables
+from sparklite.relational.row_cap import RowCapExceeded
 from sparklite.relational.types import (
     BIGINT,
     INT,
@@ -191,6 +192,7 @@ class Search:
     found: Found | None = None
     pending: Found | None = None  # the first difference that needs Spark to confirm it
     notes: list[str] = field(default_factory=list)
+    skipped: int = 0  # candidates past the interpreter's row cap (``sparklite.relational.row_cap``)
 
 
 def failing_constants(program: R.RelProgram) -> list[str]:
@@ -238,11 +240,15 @@ def failing_constants(program: R.RelProgram) -> list[str]:
 def run_pair(left: R.RelProgram, right: R.RelProgram, tables: Tables, layout: Layout | None,
              ignore_names: bool, origin: str, planning: tuple[str, ...] = ()) -> Found | None:
     """Both programs on one input; ``planning`` lists errors Spark may raise while planning (see
-    ``failing_constants``), which make any difference wait for Spark."""
+    ``failing_constants``), which make any difference wait for Spark. Raises ``RowCapExceeded`` when
+    the two runs' joins together compare more pairs of rows than ``row_cap`` allows (the caller skips
+    the input)."""
     from sparklite.relational.interpreter import run
+    from sparklite.relational.row_cap import row_cap
 
-    lr = run(left, tables, layout)
-    rr = run(right, tables, layout)
+    with row_cap():
+        lr = run(left, tables, layout)
+        rr = run(right, tables, layout)
     if not differ(lr.outcome, rr.outcome, ignore_names, python_rows(left, right)):
         return None
     reasons = sorted(set(lr.caveats) | set(rr.caveats))
@@ -553,7 +559,11 @@ def search(left: R.RelProgram, right: R.RelProgram, *, tries: int, until: float 
             tables = repair(left.params, tables)
             layout = _relayout(layout, tables)
         out.tried += 1
-        found = run_pair(left, right, tables, layout, ignore_names, origin, planning)
+        try:
+            found = run_pair(left, right, tables, layout, ignore_names, origin, planning)
+        except RowCapExceeded:
+            out.skipped += 1  # too many intermediate rows to evaluate: not tried, never a verdict
+            continue
         if found is None:
             continue
         if found.definite:
@@ -586,11 +596,20 @@ def shrink(left: R.RelProgram, right: R.RelProgram, found: Found, ignore_names: 
                     tables[name] = [*rows[:i], row[:j] + (simpler,) + row[j + 1:], *rows[i + 1:]]
                     if not respects(left.params, tables):
                         continue  # the simpler value breaks a declared key
-                    again = run_pair(left, right, tables, None, ignore_names, best.origin, planning)
+                    again = _shrunk_pair(left, right, tables, None, ignore_names, best.origin, planning)
                     if again is not None and (again.definite or not best.definite):
                         best = again
                         break
     return best
+
+
+def _shrunk_pair(left: R.RelProgram, right: R.RelProgram, tables: Tables, layout: Layout | None,
+                 ignore_names: bool, origin: str, planning: tuple[str, ...]) -> Found | None:
+    """``run_pair`` on a shrinking step's input; one past the row cap is a step not taken."""
+    try:
+        return run_pair(left, right, tables, layout, ignore_names, origin, planning)
+    except RowCapExceeded:
+        return None
 
 
 def _same_value(a: Any, b: Any) -> bool:
@@ -627,7 +646,7 @@ def _shrink_rows(left: R.RelProgram, right: R.RelProgram, found: Found, ignore_n
                 layout = _drop_row(best.layout, name, rows[i]) if best.layout else None
                 if not respects(left.params, smaller):
                     continue  # removing this row breaks a declared reference
-                again = run_pair(left, right, smaller, layout, ignore_names, best.origin, planning)
+                again = _shrunk_pair(left, right, smaller, layout, ignore_names, best.origin, planning)
                 if again is not None and (again.definite or not best.definite):
                     best = again
                     changed = True

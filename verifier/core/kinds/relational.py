@@ -17,12 +17,14 @@ from typing import Any
 
 from sparklite.errors import InputError
 from sparklite.relational import ast as R
+from sparklite.relational import row_cap
 from verifier.core.base import Inconclusive, LoadedProgram, NotApplicable
 from verifier.core.kind import replay_each
 from verifier.core.methods import rel_terms
 from verifier.core.methods.rel_terms import RelProof
 from verifier.core.relational_search import (
     Found,
+    Search,
     align,
     constraint_texts,
     differ,
@@ -90,11 +92,20 @@ def check_relational(lp: LoadedProgram, rp: LoadedProgram, run: Run) -> Result:
                           stats={**stats, "pending": pending, "tried": found.tried})
     if run.remaining() <= 0 and found.tried < 50:
         return run.result("unknown", reason=f"ran out of time (timeout {run.options.timeout:g} s) after "
-                          f"{found.tried} candidate table(s), with no difference found")
-    reason = (f"no difference on {found.tried} candidate input(s) (empty tables, small tables with NULLs and "
-              f"boundary values, random tables and partitionings), and no proof: {proof.reason}")
+                          f"{found.tried} candidate table(s), with no difference found{_skipped(found)}")
+    reason = (f"no difference on {found.tried - found.skipped} candidate input(s) (empty tables, small "
+              f"tables with NULLs and boundary values, random tables and partitionings){_skipped(found)}, "
+              f"and no proof: {proof.reason}")
     return run.result("unknown", method=METHOD, reason=reason, assumptions=assumptions,
                       stats={**stats, "tried": found.tried})
+
+
+def _skipped(found: Search) -> str:
+    """The candidates the search did not evaluate (``sparklite.relational.row_cap``), for the reason."""
+    if not found.skipped:
+        return ""
+    return (f"; {found.skipped} more skipped: their joins would compare over "
+            f"{row_cap.SEARCH_ROW_CAP:,} pairs of rows, past the search's cap on intermediate rows")
 
 
 def congruent_relational(lp: LoadedProgram, rp: LoadedProgram, run: Run) -> Result | None:
