@@ -12,11 +12,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from relpairs import aligned
 
 from sparklite.relational.interpreter import run
 from sparklite.relational.row_cap import RowCapExceeded, row_cap
-from verifier.core.loading import load, load_schemas
-from verifier.core.relational_search import align, search
+from verifier.core.relational_search import search
 
 SCHEMA = "CREATE TABLE t (a INT, b INT);\n"
 # six copies of t joined on a column of few values: a handful of rows a table gives up to n^6 pairs
@@ -25,13 +25,7 @@ WIDE = ("select t1.a, t6.b from t t1 join t t2 on t1.a = t2.a join t t3 on t2.a 
 
 
 def _programs(tmp: Path, left: str, right: str):
-    (tmp / "s.sql").write_text(SCHEMA)
-    (tmp / "l.sql").write_text(left)
-    (tmp / "r.sql").write_text(right)
-    schemas = load_schemas(str(tmp / "s.sql"))
-    lp = load(str(tmp / "l.sql"), schemas=schemas).program
-    rp = load(str(tmp / "r.sql"), schemas=schemas).program
-    return align(lp, rp)[:2]
+    return aligned(tmp, SCHEMA, left, right)
 
 
 def test_a_run_past_the_cap_stops_and_without_a_cap_completes(tmp_path: Path) -> None:

@@ -203,12 +203,8 @@ def failing_constants(program: R.RelProgram) -> list[str]:
     empty T), except inside CASE branches; the interpreter evaluates them per row. A difference found
     on a program holding one therefore rests on what Spark's planner does: it waits for Spark."""
     from sparklite.relational import build
-    from sparklite.relational.interpreter import run
-    from sparklite.relational.types import INT, Field
-    from sparklite.relational.values import RelError
 
     out: list[str] = []
-    one = R.Table("__one", Schema((Field("x", INT, False),)))
 
     def visit(node: Any) -> None:
         if isinstance(node, tuple):
@@ -218,14 +214,9 @@ def failing_constants(program: R.RelProgram) -> list[str]:
         if not isinstance(node, R.RNode):
             return
         if isinstance(node, R.Arith | R.Neg | R.Cast | R.Func) and build.reads_no_column(node):
-            probe = R.RelProgram("probe", (R.TableParam("__one", one.schema),),
-                                 build.project(one, [node], ["v"]))
-            try:
-                outcome = run(probe, {"__one": [(0,)]}).outcome
-            except Exception:  # noqa: BLE001 - an expression the probe cannot evaluate: assume it may raise
-                outcome = RelError("Exception", None)
-            if isinstance(outcome, RelError):
-                out.append(str(outcome))
+            error = constant_error(node)
+            if error is not None:
+                out.append(error)
                 return
         if isinstance(node, R.Case):
             return  # Spark does not fold the branches of a CASE eagerly
@@ -235,6 +226,24 @@ def failing_constants(program: R.RelProgram) -> list[str]:
 
     visit(program.body)
     return out
+
+
+def constant_error(node: R.Expr) -> str | None:
+    """The error a constant expression (reading no column) raises, shown, or None where it evaluates
+    (a constant has one value: the reference interpreter evaluates it once, on a one-row table). An
+    expression the interpreter cannot evaluate is taken to raise."""
+    from sparklite.relational import build
+    from sparklite.relational.interpreter import run
+    from sparklite.relational.types import INT, Field
+    from sparklite.relational.values import RelError
+
+    one = R.Table("__one", Schema((Field("x", INT, False),)))
+    probe = R.RelProgram("probe", (R.TableParam("__one", one.schema),), build.project(one, [node], ["v"]))
+    try:
+        outcome = run(probe, {"__one": [(0,)]}).outcome
+    except Exception:  # noqa: BLE001 - an expression the probe cannot evaluate: assume it may raise
+        return "Exception"
+    return str(outcome) if isinstance(outcome, RelError) else None
 
 
 def run_pair(left: R.RelProgram, right: R.RelProgram, tables: Tables, layout: Layout | None,
