@@ -95,3 +95,23 @@ def test_a_constant_decimal_quotient_is_not_taken_to_raise(tmp_path: Path) -> No
     raising = "select f.q from f where f.p > cast(50 as decimal(4,1)) / 0.0"
     lp, _ = _programs(tmp_path, raising, raising)
     assert rel_terms._raising_constant(lp) is not None
+
+
+GUARDED = ("select d.y, count(*) as n from f, d where f.k1 = d.dk and "
+           "case when d.m > 0 then f.q / d.m else null end > 1.2 group by d.y")
+GUARDED_REWRITE = ("select dd.y, count(*) as n from f ff join d dd on ff.k1 = dd.dk where true and "
+                   "case when dd.m > 0 then ff.q / dd.m else null end > 1.2 group by dd.y")
+
+
+def test_a_condition_that_never_raises_is_not_refused_over_a_join(tmp_path: Path) -> None:
+    """A division under ``CASE WHEN d > 0`` is syntactically DIVIDE_BY_ZERO; Z3 shows it never raises,
+    so the condition over a join is no longer refused (TPC-DS q34, q73)."""
+    proof = _prove(tmp_path, GUARDED, GUARDED_REWRITE)
+    assert isinstance(proof, rel_terms.RelProof), proof
+    unguarded = GUARDED_REWRITE.replace("case when dd.m > 0 then ff.q / dd.m else null end",
+                                        "case when dd.m > -1 then ff.q / dd.m else null end")
+    unguarded_left = GUARDED.replace("case when d.m > 0 then f.q / d.m else null end",
+                                     "case when d.m > -1 then f.q / d.m else null end")
+    proof = _prove(tmp_path, unguarded_left, unguarded)
+    assert not isinstance(proof, rel_terms.RelProof)
+    assert "may raise" in str(proof.reason)

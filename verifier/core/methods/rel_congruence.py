@@ -36,16 +36,19 @@ from sparklite.relational import ast as R
 MAX_TRIES = 64  # bijections within equal colours tried per pair of terms
 
 
-def congruent_mapping(left: Term, right: Term, class_of: Callable[[Any], Hashable],
-                      ordered: bool) -> dict[int, int] | None:
+def congruent_mapping(
+    left: Term, right: Term, class_of: Callable[[Any], Hashable], ordered: bool,
+    raises: Callable[[Term, Any], bool] = lambda t, c: bool(kinds_of(c)),
+) -> dict[int, int] | None:
     """A bijection of ``right``'s variables onto ``left``'s under which the two terms are the same
-    (``key``), or None."""
+    (``key``), or None. ``raises(term, cond)``: whether a condition may raise (by default what it
+    may raise syntactically; the prover passes what Z3 shows)."""
     if len(left.binds) != len(right.binds) or _has_exists(left) or _has_exists(right):
         return None
     lcol, rcol = _colours(left, class_of), _colours(right, class_of)
     if sorted(map(repr, lcol.values())) != sorted(map(repr, rcol.values())):
         return None
-    target = key(left, {b.var: b.var for b in left.binds}, ordered)
+    target = key(left, {b.var: b.var for b in left.binds}, ordered, any(raises(left, c) for c in left.conds))
     by_colour: dict[str, list[int]] = {}
     for v, c in lcol.items():
         by_colour.setdefault(repr(c), []).append(v)
@@ -59,15 +62,18 @@ def congruent_mapping(left: Term, right: Term, class_of: Callable[[Any], Hashabl
         if tries > MAX_TRIES:
             return None
         mapping = dict(zip(rvars, combo, strict=True))
-        if key(right, mapping, ordered) == target:
+        if key(right, mapping, ordered, any(raises(right, c) for c in right.conds)) == target:
             return mapping
     return None
 
 
-def key(t: Term, mapping: dict[int, int], ordered: bool) -> tuple[Any, ...]:
-    """``t`` with its variables renamed by ``mapping``, in the form compared (module doc)."""
+def key(t: Term, mapping: dict[int, int], ordered: bool, raising: bool | None = None) -> tuple[Any, ...]:
+    """``t`` with its variables renamed by ``mapping``, in the form compared (module doc); ``raising``:
+    whether some condition may raise (by default: syntactically)."""
     conds = tuple(rename(c, mapping) for c in t.conds)
-    if any(kinds_of(c) for c in conds):
+    if raising is None:
+        raising = any(kinds_of(c) for c in conds)
+    if raising:
         cond_key: Any = ("ordered", conds)
     else:
         cond_key = ("set", frozenset(x for c in conds for x in _conjuncts(c) if not _is_true(x)))

@@ -394,7 +394,7 @@ class Prover:
         """The renaming under which one term a side are the same term (``rel_congruence``), or None."""
         if len(ls) != 1 or len(rs) != 1:
             return None
-        found = congruent_mapping(ls[0], rs[0], self.class_of, ordered)
+        found = congruent_mapping(ls[0], rs[0], self.class_of, ordered, self.cond_may_raise)
         if found is None:
             return None
         position = {b.var: k for k, b in enumerate(ls[0].binds)}
@@ -461,7 +461,7 @@ class Prover:
         err: z3.BoolRef = z3.BoolVal(False)
         loose: list[z3.BoolRef] = []
         for c in t.conds:
-            s = scope.expr(c)
+            s = self.unless_safe(scope.expr(c))
             if s.kinds and not (t.joined and joined is not None and only_reads_raise(c)):
                 # not in a joined term: where the other conditions keep a row decides whether Spark
                 # evaluates it (a FALSE filter above a join prunes it; the same conjunct pushed below
@@ -477,7 +477,8 @@ class Prover:
                 err = z3.Or(err, z3.And(holds, s.err))
                 loose.append(z3.Or(s.err, s.latent))
             holds = z3.And(holds, true_(s))
-        outs = [scope.expr(o) for o in t.out] + ([scope.expr(k) for k in t.keys] if ordered else [])
+        outs = [self.unless_safe(scope.expr(o)) for o in t.out] + (
+            [self.unless_safe(scope.expr(k)) for k in t.keys] if ordered else [])
         if demanded:
             for s in outs:
                 if s.kinds:
@@ -510,6 +511,30 @@ class Prover:
         if loose:
             slack.append(z3.Or(*loose))
         return holds, outs, err
+
+    def cond_may_raise(self, t: Term, c: Any) -> bool:
+        """Whether the condition ``c`` of ``t`` may raise on some assignment (``unless_safe``)."""
+        if not kinds_of(c):
+            return False
+        try:
+            ctx = Context(self.classes, self.ufs)
+            rows, _ = bind_rows(ctx, t.binds, "c")
+            return bool(self.unless_safe(Scope(ctx, rows).expr(c)).kinds)
+        except (NotEncodable, NotNormalisable):
+            return True
+
+    def unless_safe(self, s: Sym) -> Sym:
+        """``s`` without its error kinds where no assignment at all makes it raise, now or latently: a
+        division under ``CASE WHEN d > 0``, a decimal cast of a constant (TPC-DS q34, q11). The
+        syntactic kinds say what an expression *may* raise; Z3 shows the ones it never does."""
+        if not s.kinds or z3.is_false(s.err) and z3.is_false(s.latent):
+            return s
+        self.in_time()
+        solver = budget.solver(self.timeout_s)
+        solver.add(z3.Or(s.err, s.latent))
+        if budget.check(solver) == z3.unsat:
+            return dataclasses.replace(s, kinds=frozenset())
+        return s
 
     def latent_differ(
         self,
