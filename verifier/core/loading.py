@@ -43,7 +43,6 @@ def _load_sparklite_file(path: str) -> LoadedProgram:
 
 def _load_python_file(path: str, function: str | None, schemas: Schemas = None) -> LoadedProgram:
     source = _read(path)
-    _refuse_glue_job(source, path, function)
     df_script = _load_df_script(source, path, function, schemas)
     if df_script is not None:
         return df_script
@@ -52,22 +51,6 @@ def _load_python_file(path: str, function: str | None, schemas: Schemas = None) 
         if script is not None:
             return script
     return load_python_source(source, function, path, schemas)
-
-
-def _refuse_glue_job(source: str, path: str, function: str | None) -> None:
-    """An AWS Glue job (``awsglue`` names used by the script) is refused at its first Glue name
-    (``frontend.script.glue``); a function named with ``::`` is read on its own terms."""
-    import ast
-
-    if function is not None:
-        return
-    from frontend.script.glue import check_no_glue
-
-    try:
-        tree = ast.parse(source, filename=path)
-    except (SyntaxError, ValueError):
-        return  # the frontends report it, located
-    check_no_glue(tree, path)
 
 
 def _load_script(source: str, path: str, function: str | None, schemas: Schemas) -> LoadedProgram | None:
