@@ -135,6 +135,7 @@ class DfScriptProgram:
     ignored: tuple[Ignored, ...] = ()
     opaque: tuple[tuple[str, Loc], ...] = ()  # printed text excluded from the comparison: (what, where)
     code: str | None = None  # what a replay runs instead of the file: a notebook's cells, a given session
+    glue: bool = False  # an AWS Glue job (frontend.script.glue): it runs only on AWS Glue, never replayed
 
     @property
     def params(self) -> tuple[R.TableParam, ...]:

@@ -213,6 +213,8 @@ def translate_df_script(
         sp = tr.run()
     except RecursionError:
         raise InputError("the script is nested too deeply to translate", Loc(filename, 1, 1)) from None
+    if tr.__dict__.get("glue_job"):  # it built a GlueContext (frontend.script.glue)
+        sp = replace(sp, glue=True)
     if tr.given or filename.endswith(".ipynb"):
         return replace(sp, code=(GIVEN_SESSION if tr.given else "") + source)
     return sp

@@ -164,9 +164,8 @@ def module_call(tr: Any, path: str, args: list[Value], kwargs: dict[str, Value],
     if parts[0] != GLUE_MODULE:
         return None
     last = parts[-1]
-    if last == "GlueContext":
-        tr.ignore(node, "GlueContext(sc)", "AWS Glue's wrapper of the SparkContext: the job's session "
-                  "(glueContext.spark_session is the SparkSession); it writes nothing")
+    if last == "GlueContext":  # the session: the job runs only on AWS Glue (DfScriptProgram.glue)
+        tr.__dict__["glue_job"] = True
         return GlueContextV()  # type: ignore[return-value]
     if last == "Job":
         return JobV()  # type: ignore[return-value]
@@ -401,7 +400,7 @@ def unmodelled(sp: Any) -> list[str]:
 
 def is_glue(sp: Any) -> bool:
     """Does ``sp`` run only on AWS Glue (it builds a GlueContext)? Then it is never replayed."""
-    return any(i.construct == "GlueContext(sc)" for i in sp.ignored)
+    return bool(getattr(sp, "glue", False))
 
 
 # --- helpers ------------------------------------------------------------------------------------------
