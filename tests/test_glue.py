@@ -184,3 +184,14 @@ def test_an_unused_glue_import_does_not_matter(tmp_path: Path) -> None:
                    'from pyspark.sql import SparkSession\nspark = SparkSession.builder.getOrCreate()\n'
                    'spark.read.csv(sys.argv[1], schema="a INT").show()\n')
     assert check(str(job), str(job), replay=False).verdict == "equivalent"
+
+
+def test_a_glue_job_with_rdd_code_is_refused_at_its_first_glue_name(tmp_path: Path) -> None:
+    job = tmp_path / "job.py"
+    job.write_text("import sys\nfrom awsglue.context import GlueContext\n"
+                   "from pyspark.context import SparkContext\nsc = SparkContext()\n"
+                   "glueContext = GlueContext(sc)\n"
+                   "print(sc.textFile(sys.argv[1]).count())\n")
+    result = check(str(job), str(job), replay=False)
+    assert result.verdict == "error"
+    assert result.reason.startswith(f"{job}:5:15: 'GlueContext' (from awsglue.context): an AWS Glue job")

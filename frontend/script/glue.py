@@ -82,6 +82,21 @@ def is_glue_job(tree: ast.Module) -> bool:
                                           for n in ast.walk(tree))
 
 
+def check_no_rdd_glue(tree: ast.Module, filename: str) -> None:
+    """Raise at the first use of a Glue name in a Glue job that is not a DataFrame script (RDD code)."""
+    if not is_glue_job(tree):
+        return
+    names = glue_names(tree)
+    uses = [n for n in ast.walk(tree) if isinstance(n, ast.Name) and n.id in names]
+    first = min(uses, key=lambda n: (n.lineno, n.col_offset))
+    raise UnsupportedError(
+        f"'{first.id}' (from {names[first.id]}): an AWS Glue job is read as a DataFrame script, and this "
+        "one has RDD code (textFile, parallelize, .rdd), which script mode does not read with Glue's API",
+        Loc(filename, first.lineno, first.col_offset + 1),
+        construct="awsglue",
+    )
+
+
 # --- values -----------------------------------------------------------------------------------------
 
 
