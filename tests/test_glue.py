@@ -195,3 +195,59 @@ def test_a_glue_job_with_rdd_code_is_refused_at_its_first_glue_name(tmp_path: Pa
     result = check(str(job), str(job), replay=False)
     assert result.verdict == "error"
     assert result.reason.startswith(f"{job}:5:15: 'GlueContext' (from awsglue.context): an AWS Glue job")
+
+
+# --- random columns and approxQuantile in scripts (frontend.script.df_opaque) ----------------------------
+
+SCRIPT = '''import sys
+from pyspark.sql import SparkSession
+from pyspark.sql import functions as F
+spark = SparkSession.builder.getOrCreate()
+df = spark.read.csv(sys.argv[1], schema="id INT, v DOUBLE")
+print("start")
+df.withColumn("r", F.rand(7)).show()
+print(df.approxQuantile("v", [0.5], 0.01))
+'''
+
+
+def _pair(tmp_path: Path, right: str, left: str = SCRIPT):
+    lp, rp = tmp_path / "left.py", tmp_path / "right.py"
+    lp.write_text(left)
+    rp.write_text(right)
+    return check(str(lp), str(rp), replay=False)
+
+
+def test_a_random_column_and_quantiles_are_equal_to_themselves_as_sets(tmp_path: Path):
+    result = _pair(tmp_path, SCRIPT)
+    assert result.verdict == "equivalent" and result.method == "congruence"
+    assumed = " | ".join(result.assumptions)
+    assert "withColumn('r', F.rand(7)) is not modelled: two calls with the same arguments on equal inputs " \
+           "are taken as equal as sets of possible results" in assumed
+    assert "approxQuantile('v', [0.5], 0.01) is not modelled" in assumed
+    assert "what withColumn('r', F.rand(7)) returns (not modelled" in assumed  # the nondeterminism caveat
+    assert "has the columns declared for it" not in assumed  # known columns, not a user's declaration
+
+
+@pytest.mark.parametrize("right, reason", [
+    (SCRIPT.replace("F.rand(7)", "F.rand(8)"), "withColumn('r', F.rand(7)) is not modelled"),
+    (SCRIPT.replace("F.rand(7)", "F.randn(7)"), "withColumn('r', F.rand(7)) is not modelled"),
+    (SCRIPT.replace('df.withColumn("r"', 'df.filter("id > 0").withColumn("r"'), "F.rand(7)) is not modelled"),
+    (SCRIPT.replace("[0.5], 0.01", "[0.5], 0.001"), "approxQuantile('v', [0.5], 0.01) is not modelled"),
+])
+def test_another_random_call_or_input_is_unknown(tmp_path: Path, right: str, reason: str):
+    result = _pair(tmp_path, right)
+    assert result.verdict == "unknown", result.reason
+    assert reason in result.reason
+
+
+def test_text_printed_before_a_random_column_still_tells_scripts_apart(tmp_path: Path):
+    result = _pair(tmp_path, SCRIPT.replace('print("start")', 'print("begin")'))
+    assert result.verdict == "not_equivalent", result.reason
+    assert result.counterexample.left["stdout"] == ["start"]
+    assert "not known" in result.counterexample.left["then"]
+
+
+def test_a_random_column_elsewhere_is_refused(tmp_path: Path):
+    result = _pair(tmp_path, SCRIPT.replace('df.withColumn("r", F.rand(7))', 'df.select("id", F.rand(7))'))
+    assert result.verdict == "error"
+    assert "a random column (F.rand/F.randn: only withColumn(name, F.rand(seed)) is read)" in result.reason

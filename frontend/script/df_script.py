@@ -55,7 +55,7 @@ from frontend.dataframe.values import (
     canonical,
     describe,
 )
-from frontend.script import df_files, df_formats, glue, mixed_df
+from frontend.script import df_files, df_formats, df_opaque, glue, mixed_df
 from frontend.script.df_meta import (
     _DONE,
     SESSION_REPR,
@@ -1022,6 +1022,8 @@ class _ScriptTranslator(DataFrameTranslator):
         made = glue.module_call(self, path, args, kwargs, loc, node)  # AWS Glue (frontend.script.glue)
         if made is not None:
             return made
+        if canonical(path) in tuple(f"{FUNCTIONS_MODULE}.{n}" for n in df_opaque.RANDOM):  # not modelled
+            return df_opaque.random_column(path.rsplit(".", 1)[1], args, kwargs, loc)  # type: ignore
         return super().module_call(path, args, kwargs, loc, node)
 
     @staticmethod
@@ -1128,6 +1130,18 @@ class _ScriptTranslator(DataFrameTranslator):
         if isinstance(func, BoundV) and isinstance(func.receiver, SessionV) and func.name == "range":
             return self.spark_range(args, kwargs, loc, node)
         return super().call(func, args, kwargs, loc, node)
+
+    def df_method(
+        self, df: Any, name: str, args: list[Value], kwargs: dict[str, Value], loc: Loc, node: pyast.AST
+    ) -> Value:
+        """A random column and approxQuantile are opaque calls in a script (``frontend.script.df_opaque``)."""
+        if name == "withColumn":
+            made = df_opaque.with_random_column(self, df, args, kwargs, loc)
+            if made is not None:
+                return DFV(made)
+        if name == "approxQuantile":
+            return df_opaque.approx_quantile(df, args, kwargs, loc)
+        return super().df_method(df, name, args, kwargs, loc, node)
 
     def writer_method(
         self, w: _Writer, name: str, args: list[Value], kwargs: dict[str, Value], loc: Loc

@@ -382,8 +382,9 @@ def known(tr: Any, frame: DynFrameV, loc: Loc) -> DF:
 
 
 def assumptions(sp: Any) -> list[str]:
-    """What a proof (or congruence) of a Glue job rests on: its sources, its Glue outputs, every
-    opaque transform it calls, the declared output schemas."""
+    """What a proof (or congruence) of a DataFrame script rests on beyond its DataFrame code: its Glue
+    sources and outputs, every opaque call it makes (a Glue transform, a random column:
+    ``sparklite.relational.opaque``), the output schemas declared for Glue transforms."""
     out: list[str] = []
     if any(s.reader.startswith("glueContext.") for s in sp.sources):
         out.append(SOURCE_ASSUMPTION)
@@ -393,8 +394,13 @@ def assumptions(sp: Any) -> list[str]:
     for action in sp.actions:
         out += opaque.assumptions(action.body)
         out += [f"the result of {n.op} has the columns declared for it ({n.schema})"
-                for n in opaque.opaque_nodes(action.body) if n.declared]
+                for n in opaque.opaque_nodes(action.body) if n.declared and is_glue_op(n.op)]
     return list(dict.fromkeys(out))
+
+
+def is_glue_op(op: str) -> bool:
+    """Is ``op`` a Glue transform (whose output columns only a user's declaration gives)?"""
+    return op.split(".")[0] in TRANSFORMS | {"DynamicFrame"}
 
 
 def sink_assumption(sink: Any) -> str:
