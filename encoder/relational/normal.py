@@ -106,6 +106,7 @@ class OpaqueSrc:
     types: tuple[SqlType, ...]
     nullables: tuple[bool, ...]
     nondeterministic: bool = False
+    assumption: str = ""  # what equating two such calls assumes (an operation sparkeq does not model)
 
 
 Source = TableSrc | AggSrc | DistinctSrc | OpaqueSrc
@@ -308,6 +309,18 @@ class Normaliser:
                 ),
             )
         )
+
+    def _opaque(self, o: R.Opaque) -> Normal:
+        """An operation sparkeq does not model (``sparklite.relational.opaque``): an uninterpreted
+        function of its literal arguments and its inputs, compared as a whole (``OpaqueSrc``); its
+        inputs are compared as bags (the operation is assumed not to depend on their order)."""
+        from sparklite.relational.opaque import assumption
+
+        parts = tuple(_unordered(self.rel(s)) for s in o.sources)
+        types, nullables = _cols(o.schema)
+        return self.over(self.derived_for(o, lambda: OpaqueSrc(
+            f"opaque {o.op}", parts, (o.args, o.declared), types, nullables, o.nondeterministic,
+            assumption(o))))
 
     def _table(self, t: R.Table) -> Normal:
         v = self.fresh()

@@ -81,7 +81,8 @@ class DfSink:
     ``take(n + 1)``), ``print_rows`` (a loop printing ``lines`` for each row of a collected action),
     ``print_collection`` (``print(df.collect())``: one line, the list's repr, after the literal text of
     ``parts`` when other values are printed before it: ``print("rows:", df.collect())``), ``write``
-    (the files of ``df.write`` in ``fmt`` at ``path``, save mode ``mode``) or ``job`` (an action whose
+    (the files of ``df.write`` in ``fmt`` at ``path``, save mode ``mode``), ``glue`` (an AWS Glue output,
+    ``fmt`` the call and ``path`` its literal arguments: ``frontend.script.glue``) or ``job`` (an action whose
     result is kept or dropped: it runs, and may raise, and prints nothing). ``text`` is the sink's
     source line, for reports."""
 
@@ -111,6 +112,7 @@ class DfSink:
             "print_collection": "printed collection",
             "job": "action run",
             "write": f"{self.fmt} files written",
+            "glue": f"{self.fmt} (AWS Glue)",
         }[self.kind]
 
 
@@ -133,6 +135,7 @@ class DfScriptProgram:
     ignored: tuple[Ignored, ...] = ()
     opaque: tuple[tuple[str, Loc], ...] = ()  # printed text excluded from the comparison: (what, where)
     code: str | None = None  # what a replay runs instead of the file: a notebook's cells, a given session
+    glue: bool = False  # an AWS Glue job (frontend.script.glue): it runs only on AWS Glue, never replayed
 
     @property
     def params(self) -> tuple[R.TableParam, ...]:

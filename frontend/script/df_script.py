@@ -55,7 +55,7 @@ from frontend.dataframe.values import (
     canonical,
     describe,
 )
-from frontend.script import df_files, df_formats, mixed_df
+from frontend.script import df_files, df_formats, df_opaque, glue, mixed_df
 from frontend.script.df_meta import (
     _DONE,
     SESSION_REPR,
@@ -160,6 +160,8 @@ def is_df_script(source: str, filename: str = "<input>") -> bool:
         return False
     words = {n.attr for n in pyast.walk(tree) if isinstance(n, pyast.Attribute)}
     names = {n.id for n in pyast.walk(tree) if isinstance(n, pyast.Name)}
+    if glue.is_glue_job(tree) and not words & _RDD_WORDS:  # an AWS Glue job (frontend.script.glue)
+        return True
     mixed = bool(words & _RDD_WORDS) and mixed_df.reads_as_df_script(words)  # issue 23
     if (words & _RDD_WORDS and not mixed) or "SparkContext" in names:
         return False
@@ -211,6 +213,8 @@ def translate_df_script(
         sp = tr.run()
     except RecursionError:
         raise InputError("the script is nested too deeply to translate", Loc(filename, 1, 1)) from None
+    if tr.__dict__.get("glue_job"):  # it built a GlueContext (frontend.script.glue)
+        sp = replace(sp, glue=True)
     if tr.given or filename.endswith(".ipynb"):
         return replace(sp, code=(GIVEN_SESSION if tr.given else "") + source)
     return sp
@@ -274,6 +278,9 @@ class _ScriptTranslator(DataFrameTranslator):
         try:
             return super().module_value(name, node)
         except NameResolutionError:
+            found = glue.star_name(self.info, name)  # from awsglue.transforms import *
+            if found is not None:
+                return found
             if not self.unknown_stars:
                 raise
             raise UnsupportedError(
@@ -356,6 +363,7 @@ class _ScriptTranslator(DataFrameTranslator):
             if isinstance(value, ActionV):  # the job runs here, where Python runs it
                 index = self.add_action_sink("job", value, stmt)
                 value = _Kept(value, index)  # type: ignore[assignment]
+            value = glue.bound(self, stmt.targets[0].id, value)  # a declared Glue frame (script.glue)
             self.assign(stmt.targets[0], value, env)
             return None
         if isinstance(stmt, pyast.For) and not stmt.orelse:
@@ -379,6 +387,8 @@ class _ScriptTranslator(DataFrameTranslator):
             # a module-level star import: the module scan read it (info.star_modules resolves its names)
             if stmt.level == 0 and stmt.module and canonical(stmt.module) in (FUNCTIONS_MODULE, TYPES_MODULE):
                 return None
+            if stmt.level == 0 and stmt.module and stmt.module.split(".")[0] == glue.GLUE_MODULE:
+                return None  # Glue's transforms (frontend.script.glue.star_name)
             text = f"from {'.' * stmt.level}{stmt.module or ''} import *"
             self.unknown_stars.append(text)
             self.ignore(stmt, text, "no name the script uses comes from it: a name it does not define is "
@@ -784,6 +794,8 @@ class _ScriptTranslator(DataFrameTranslator):
         return super().name_value(name, node, env)
 
     def attribute(self, base: Value, attr: str, node: pyast.Attribute) -> Value:
+        if glue.is_glue_value(base):
+            return glue.attribute(self, base, attr, node)
         if isinstance(base, ModV) and canonical(base.path) == "sys" and attr == "argv":
             return ModV("sys.argv")
         if isinstance(base, DFV) and attr == "write":
@@ -833,6 +845,8 @@ class _ScriptTranslator(DataFrameTranslator):
                     self.loc(node),
                     construct="sys.argv",
                 )
+            if isinstance(base, glue.GlueArgsV):
+                return glue.subscript(self, base, self.ev(node.slice, env), node)
             if isinstance(base, _RowV):
                 key = self.ev(node.slice, env)
                 return self.row_field(base, getattr(key, "value", None), node)  # type: ignore[return-value]
@@ -1005,6 +1019,11 @@ class _ScriptTranslator(DataFrameTranslator):
             return self.struct(path.rsplit(".", 1)[1], args, kwargs, loc)  # type: ignore[return-value]
         if canonical(path) in ("pyspark.sql.Row", "pyspark.sql.types.Row"):
             return self.row_call(args, kwargs, loc)  # type: ignore[return-value]
+        made = glue.module_call(self, path, args, kwargs, loc, node)  # AWS Glue (frontend.script.glue)
+        if made is not None:
+            return made
+        if canonical(path) in tuple(f"{FUNCTIONS_MODULE}.{n}" for n in df_opaque.RANDOM):  # not modelled
+            return df_opaque.random_column(path.rsplit(".", 1)[1], args, kwargs, loc)  # type: ignore
         return super().module_call(path, args, kwargs, loc, node)
 
     @staticmethod
@@ -1059,6 +1078,8 @@ class _ScriptTranslator(DataFrameTranslator):
     def call(
         self, func: Value, args: list[Value], kwargs: dict[str, Value], loc: Loc, node: pyast.AST
     ) -> Value:
+        if isinstance(func, BoundV) and glue.is_glue_value(func.receiver):
+            return glue.method_call(self, func.receiver, func.name, args, kwargs, loc, node)
         if isinstance(func, BoundV) and isinstance(func.receiver, _ReaderChain):
             return self.reader_method(func.receiver, func.name, args, kwargs, loc, node)
         if isinstance(func, df_files.OpenBuiltin):
@@ -1109,6 +1130,18 @@ class _ScriptTranslator(DataFrameTranslator):
         if isinstance(func, BoundV) and isinstance(func.receiver, SessionV) and func.name == "range":
             return self.spark_range(args, kwargs, loc, node)
         return super().call(func, args, kwargs, loc, node)
+
+    def df_method(
+        self, df: Any, name: str, args: list[Value], kwargs: dict[str, Value], loc: Loc, node: pyast.AST
+    ) -> Value:
+        """A random column and approxQuantile are opaque calls in a script (``frontend.script.df_opaque``)."""
+        if name == "withColumn":
+            made = df_opaque.with_random_column(self, df, args, kwargs, loc)
+            if made is not None:
+                return DFV(made)
+        if name == "approxQuantile":
+            return df_opaque.approx_quantile(df, args, kwargs, loc)
+        return super().df_method(df, name, args, kwargs, loc, node)
 
     def writer_method(
         self, w: _Writer, name: str, args: list[Value], kwargs: dict[str, Value], loc: Loc

@@ -433,8 +433,27 @@ class Generate(RNode):
     schema: Schema
 
 
+@dataclass(frozen=True)
+class Opaque(RNode):
+    """An operation sparkeq does not model (an AWS Glue transform, a random column): ``op`` names it,
+    ``args`` are its literal arguments (``(name, value)`` pairs, values hashable Python literals) and
+    ``sources`` its input relations. The interpreter cannot run it (``sparklite.relational.opaque``:
+    the search answers unknown); the prover treats it as an uninterpreted function of its inputs, so two
+    programs are proved equal only when both make the same call on inputs proved equal. ``schema`` is
+    the output's, declared by the user (``declared``) or unknown (no columns: nothing may read one).
+    ``nondeterministic``: two runs of the same call may differ (then equal means the same set of
+    possible results)."""
+
+    op: str
+    args: tuple[tuple[str, Any], ...]
+    sources: tuple[Rel, ...]
+    schema: Schema
+    declared: bool = False
+    nondeterministic: bool = False
+
+
 Rel = (Table | Project | Filter | Join | Aggregate | Distinct | DropDuplicates | SetOp | Sort | Limit | Values
-       | Window | Generate)
+       | Window | Generate | Opaque)
 
 # ---------------------------------------------------------------------------------------------------
 # Programs

@@ -617,5 +617,7 @@ def rename_tables(node: Any, names: Mapping[str, str]) -> Any:
             v = getattr(node, f)
             if isinstance(v, R.RNode):
                 changes[f] = rename_tables(v, names)
+            elif isinstance(node, R.Opaque) and f == "sources":  # a tuple of relations
+                changes[f] = tuple(rename_tables(x, names) for x in v)
         return replace(node, **changes) if changes else node
     return node

@@ -78,6 +78,8 @@ def nondeterminism(body: R.Rel | R.Action) -> tuple[str, ...]:
                        "ties fixes them)")
         elif isinstance(rel, R.DropDuplicates):
             out.append("which row of each group dropDuplicates keeps")
+        elif isinstance(rel, R.Opaque) and rel.nondeterministic:
+            out.append(f"what {rel.op} returns (not modelled; each run may return another result)")
         elif isinstance(rel, R.Window) and any(tie_sensitive(c) for c in rel.calls):
             out.append("which order a window function sees among rows with equal ORDER BY keys")
     if any(isinstance(n, R.AggCall) and agg_raise_kinds(n) or _is_expr(n) and own_kinds(n)

@@ -84,6 +84,7 @@ from sparklite.relational.ast import (
     Lit,
     Neg,
     Not,
+    Opaque,
     Or,
     Project,
     Rel,
@@ -251,6 +252,7 @@ _REL_METHODS: Mapping[type, str] = MappingProxyType({
     Table: "_table", Project: "_project", Filter: "_filter", Join: "_join", Aggregate: "_aggregate",
     Distinct: "_distinct", DropDuplicates: "_drop_duplicates", SetOp: "_setop", Sort: "_sort",
     Limit: "_limit", Values: "_values", Window: "_window", Generate: "_generate",
+    Opaque: "_opaque",
 })
 
 _DIV_LIKE = ("/", "div", "%", "pmod")
@@ -542,6 +544,12 @@ class _Interp:
         parts = [[project(r) for r in part] for part in data.parts]
         candidates = None if data.candidates is None else [project(r) for r in data.candidates]
         return _Data(parts, data.ranks, candidates, data.narrow)
+
+    def _opaque(self, node: Opaque) -> _Data:
+        """Not modelled (``sparklite.relational.opaque``): no outcome to give."""
+        from sparklite.relational.opaque import NotModelled
+
+        raise NotModelled(node)
 
     def _generate(self, g: Generate) -> _Data:
         """``explode`` and kin: the array is demanded (how many rows come out depends on it, so Spark

@@ -104,6 +104,9 @@ def _rel_lines(rel: R.Rel, depth: int) -> list[str]:
         fn = ("posexplode" if rel.position else "explode") + ("_outer" if rel.outer else "")
         new = rel.schema.names[len(rel.source.schema):]
         head, kids = f"Generate {fn}({show_expr(rel.generator)}) AS ({', '.join(new)})", [rel.source]
+    elif isinstance(rel, R.Opaque):
+        args = ", ".join(f"{k}={v!r}" for k, v in rel.args)
+        head, kids = f"Opaque {rel.op}({args})", list(rel.sources)
     elif isinstance(rel, R.Values):
         rows = ", ".join("(" + ", ".join(show_expr(c) for c in row) + ")" for row in rel.rows)
         return [f"{pad}Values [{', '.join(rel.schema.names)}] {rows}"]

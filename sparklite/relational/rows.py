@@ -30,7 +30,7 @@ def max_rows(rel: R.Rel) -> int | None:
         return None
     if isinstance(rel, R.Values):
         return len(rel.rows)
-    if isinstance(rel, R.Generate):  # as many rows as the arrays hold
+    if isinstance(rel, R.Generate | R.Opaque):  # as many rows as the arrays hold; not modelled
         return None
     if isinstance(rel, R.Aggregate):
         return 1 if not rel.keys else max_rows(rel.source)
@@ -117,6 +117,8 @@ def relations(root: R.Rel | R.Action) -> Iterator[R.Rel | R.Action]:
         node = stack.pop()
         yield node
         stack.extend(getattr(node, name) for name in ("source", "left", "right") if hasattr(node, name))
+        if isinstance(node, R.Opaque):
+            stack.extend(node.sources)
 
 
 def under_aggregate(root: R.Rel | R.Action) -> frozenset[int]:

@@ -91,6 +91,10 @@ class _Prover:
         goals = self.sinks()
         for goal in goals:
             self.goal(goal)
+        from frontend.script.glue import assumptions
+
+        for text in assumptions(self.left):  # AWS Glue's sources and outputs, operations not modelled
+            self.assume(text)
         method = "byKey" if "byKey" in self.methods else "NoAgg"
         explanation = (
             f"both scripts write the same sinks in the same order ({len(self.left.sinks)} sink(s) with the "
@@ -128,6 +132,10 @@ class _Prover:
             )
         files = False
         for ls, rs in zip(left.sources, right.sources, strict=True):
+            if ls.reader.startswith("glueContext.") and (ls.reader, ls.path) != (rs.reader, rs.path):
+                raise _NoProof(  # frontend.script.glue: a Glue source is named by its call, not given
+                    f"the jobs read different AWS Glue sources ({ls.path} at {ls.loc}, {rs.path} at {rs.loc})"
+                )
             if ls.kind in ("csv", "json", "text"):
                 files = True
                 for s, sp in ((ls, left), (rs, right)):
@@ -140,6 +148,10 @@ class _Prover:
         for ls in left.sources:
             if ls.inferred:
                 self.assume(inferred_source(ls))
+        from frontend.script.glue import SOURCE_ASSUMPTION
+
+        if any(s.reader.startswith("glueContext.") for s in left.sources):
+            self.assume(SOURCE_ASSUMPTION)
         if files:
             self.assume(
                 "every input file is read as the same table by every query of both scripts (PERMISSIVE "
@@ -169,6 +181,16 @@ class _Prover:
         differ = _differ(where)
         if a.kind == "print":
             return self.parts(a.parts, b.parts, where)
+        if a.kind == "glue":  # an AWS Glue output (frontend.script.glue): the same call, the same rows
+            from frontend.script.glue import sink_assumption
+
+            if (a.fmt, a.path) != (b.fmt, b.path):
+                raise differ(f"the AWS Glue calls differ ({a.fmt}({a.path}) against {b.fmt}({b.path})), and "
+                             "Glue's operations are not modelled")
+            self.assume(sink_assumption(a))
+            if a.action is None or b.action is None:
+                return []
+            return [_Goal(a.action, b.action, True, False, where)]
         assert a.action is not None and b.action is not None
         if a.kind == "job":
             return [_Goal(a.action, b.action, False, False, where)]

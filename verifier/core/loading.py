@@ -43,10 +43,11 @@ def _load_sparklite_file(path: str) -> LoadedProgram:
 
 def _load_python_file(path: str, function: str | None, schemas: Schemas = None) -> LoadedProgram:
     source = _read(path)
-    _refuse_glue_job(source, path, function)
     df_script = _load_df_script(source, path, function, schemas)
     if df_script is not None:
         return df_script
+    if function is None:
+        _refuse_rdd_glue_job(source, path)
     if not _is_dataframe_source(source, function, path):
         script = _load_script(source, path, function, schemas)
         if script is not None:
@@ -54,20 +55,18 @@ def _load_python_file(path: str, function: str | None, schemas: Schemas = None) 
     return load_python_source(source, function, path, schemas)
 
 
-def _refuse_glue_job(source: str, path: str, function: str | None) -> None:
-    """An AWS Glue job (``awsglue`` names used by the script) is refused at its first Glue name
-    (``frontend.script.glue``); a function named with ``::`` is read on its own terms."""
+def _refuse_rdd_glue_job(source: str, path: str) -> None:
+    """An AWS Glue job is read as a DataFrame script (``frontend.script.glue``); one with RDD code is
+    refused at its first Glue name rather than read as an RDD script that does not know Glue."""
     import ast
 
-    if function is not None:
-        return
-    from frontend.script.glue import check_no_glue
+    from frontend.script.glue import check_no_rdd_glue
 
     try:
         tree = ast.parse(source, filename=path)
     except (SyntaxError, ValueError):
         return  # the frontends report it, located
-    check_no_glue(tree, path)
+    check_no_rdd_glue(tree, path)
 
 
 def _load_script(source: str, path: str, function: str | None, schemas: Schemas) -> LoadedProgram | None:

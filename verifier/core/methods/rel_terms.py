@@ -645,7 +645,9 @@ class Prover:
                 self.bag_equal(pa, pb, demanded=True, errors_ok=errors_ok)
             if errors_ok and self.kinds:
                 self.warnings.add(LIMIT_ERRORS_AS_SETS)
-            if a.nondeterministic:
+            if a.assumption:
+                self.assumptions.add(a.assumption)
+            if a.nondeterministic and not a.assumption:
                 self.warnings.add(
                     f"{a.kind} is nondeterministic: both programs have the same possible results"
                 )

@@ -1,0 +1,44 @@
+"""An AWS Glue job in the style of aws-glue-samples: read a Data Catalog table, rename and cast its columns
+with ApplyMapping, keep the big orders with the DataFrame API and write them back with Glue's writer.
+The catalog table's columns and the mapped frame's are declared below (Glue reads them from its catalog,
+which sparkeq cannot see)."""
+
+import sys
+
+from awsglue.context import GlueContext
+from awsglue.dynamicframe import DynamicFrame
+from awsglue.job import Job
+from awsglue.transforms import ApplyMapping
+from awsglue.utils import getResolvedOptions
+from pyspark.context import SparkContext
+
+# sparkeq: schema sales.orders = "order_id BIGINT, customer STRING, amount DOUBLE, status STRING"
+# sparkeq: schema mapped = "id BIGINT, customer STRING, amount DOUBLE"
+
+args = getResolvedOptions(sys.argv, ["JOB_NAME"])
+sc = SparkContext.getOrCreate()
+glueContext = GlueContext(sc)
+spark = glueContext.spark_session
+job = Job(glueContext)
+job.init(args["JOB_NAME"], args)
+
+orders = glueContext.create_dynamic_frame.from_catalog(
+    database="sales", table_name="orders", transformation_ctx="orders"
+)
+mapped = ApplyMapping.apply(
+    frame=orders,
+    mappings=[
+        ("order_id", "long", "id", "long"),
+        ("customer", "string", "customer", "string"),
+        ("amount", "double", "amount", "double"),
+    ],
+    transformation_ctx="mapped",
+)
+df = mapped.toDF()
+big = df.filter(df.amount > 100).select("id", "customer")
+print("Writing big orders ...")
+out = DynamicFrame.fromDF(big, glueContext, "big")
+glueContext.write_dynamic_frame.from_options(
+    frame=out, connection_type="s3", connection_options={"path": "s3://sales-out/big"}, format="json"
+)
+job.commit()
