@@ -6,7 +6,7 @@ lines shaped by the script's parsing. Apart from the driver so that the verifier
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from sparklite import ast as sl
@@ -32,7 +32,11 @@ class Source:
     of each run (``with_partition_counts``), the same symbolic value on both sides in a proof.
     ``path_too``: an argument whose ``sys.argv[i]`` also names a file the script reads or writes
     (``print("input:", p)`` next to ``sc.textFile(p)``): both scripts get the same arguments, so its
-    text is shared symbolic text, and a replay names the file after it (``path_name``)."""
+    text is shared symbolic text, and a replay names the file after it (``path_name``). Kind
+    ``"file_text"`` is a ``str`` input, the whole text of the file text source ``text_of`` reads (the
+    driver printing ``open(p).read()`` before ``sc.textFile(p)``, ``rdd_files``): set from that source's
+    lines in each run (``with_partition_counts``), the same symbolic value on both sides in a proof (both
+    scripts get the same files)."""
 
     param: str
     kind: str
@@ -45,6 +49,7 @@ class Source:
     slices: int | None = None
     path_too: bool = False  # an argument that also names a file the script reads or writes
     partitions_of: str | None = None  # kind "partitions": the source whose partition count it is
+    text_of: str | None = None  # kind "file_text": the text source whose file's text it is
 
 
 @dataclass(frozen=True)
@@ -157,12 +162,21 @@ def fixed_inputs(sp: ScriptProgram) -> dict[str, list[Any]]:
 def with_partition_counts(sp: ScriptProgram, inputs: Mapping[str, Any], parts: Mapping[str, Any]
                           ) -> dict[str, Any]:
     """``inputs`` with each ``getNumPartitions()`` input set to the partition count of its source in
-    ``parts`` (the partitioning a run uses), by ``sp``'s parameter names."""
+    ``parts`` (the partitioning a run uses), and each file's text read with ``open`` set to the text of
+    its source's lines (``file_text``), by ``sp``'s parameter names."""
     out = dict(inputs)
     for s in sp.sources:
         if s.kind == "partitions" and s.partitions_of in parts:
             out[s.param] = len(parts[s.partitions_of])
+        elif s.kind == "file_text" and s.text_of in inputs:
+            out[s.param] = file_text(inputs[s.text_of])
     return out
+
+
+def file_text(lines: Any) -> str:
+    """The text of the file a text source reads as ``lines``, as a check writes it (each line ends with a
+    newline: ``verifier.core.script_inputs.lines_file_text``), which ``open(p).read()`` returns."""
+    return "".join(f"{line}\n" for line in lines)
 
 
 def input_files(sp: ScriptProgram, inputs: Mapping[str, Any]) -> dict[str, Any]:
@@ -196,29 +210,24 @@ def share_path_arguments(left: ScriptProgram, right: ScriptProgram) -> tuple[Scr
 
     def add(sp: ScriptProgram, other: ScriptProgram) -> ScriptProgram:
         have = {s.argv_index for s in sp.sources if s.kind == "argument"}
-        counted = {s.path for s in sp.sources if s.kind == "partitions"}
+        counted = {s.path for s in sp.sources if s.kind in ("partitions", "file_text")}
         for s in other.sources:
             of = next((o for o in other.sources if o.param == s.partitions_of), None)
             mine = next((m for m in sp.sources if of is not None and m.path == of.path
                          and m.kind == of.kind), None)
+            if s.kind == "file_text" and s.path not in counted:
+                text = next((m for m in sp.sources if m.kind == "text" and m.path == s.path), None)
+                if text is not None:  # the other script prints the file this one reads: an unused input
+                    sp = _add_unused(sp, replace(s, text_of=text.param), "file_text")
+                continue
             if s.kind == "partitions" and s.path not in counted and mine is not None:
-                name = f"partitions_{len(sp.sources)}"
-                from dataclasses import replace
-
-                from sparklite.types import IntType
-
-                param = sl.Param(name, IntType(), loc=sp.program.loc)
-                sp = replace(sp, program=replace(sp.program, params=(*sp.program.params, param)),
-                             sources=(*sp.sources, replace(s, param=name, partitions_of=mine.param,
-                                                           loc=sl.Loc(sp.filename, 1, 1))))
+                sp = _add_unused(sp, replace(s, partitions_of=mine.param), "partitions")
                 continue
             if s.path_too and s.argv_index not in have and s.argv_index in paths(sp):
                 names = {p.name for p in sp.program.params}
                 name = f"arg{s.argv_index}"
                 while name in names:
                     name += "_"
-                from dataclasses import replace
-
                 from sparklite.types import StrType
 
                 param = sl.Param(name, StrType(), loc=sp.program.loc)
@@ -228,6 +237,17 @@ def share_path_arguments(left: ScriptProgram, right: ScriptProgram) -> tuple[Scr
     return add(left, right), add(right, left)
 
 
+
+
+def _add_unused(sp: ScriptProgram, s: Source, base: str) -> ScriptProgram:
+    """``sp`` with one more input, ``s`` (from the other script), that it does not read: a count of
+    partitions (an ``int``) or a file's text (a ``str``)."""
+    from sparklite.types import IntType, StrType
+
+    name = f"{base}_{len(sp.sources)}"
+    param = sl.Param(name, IntType() if s.kind == "partitions" else StrType(), loc=sp.program.loc)
+    return replace(sp, program=replace(sp.program, params=(*sp.program.params, param)),
+                   sources=(*sp.sources, replace(s, param=name, loc=sl.Loc(sp.filename, 1, 1))))
 
 
 def text_input_hints(sp: ScriptProgram, limit: int = 48) -> tuple[str, ...]:

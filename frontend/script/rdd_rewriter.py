@@ -9,6 +9,7 @@ from __future__ import annotations
 import ast as pyast
 from typing import Any
 
+from frontend.script import rdd_files
 from frontend.script.rdd_meta import (
     _ARGV,
     _OTHER_SOURCES,
@@ -76,6 +77,9 @@ class _Rewriter(pyast.NodeTransformer):
                 collected = _at(pyast.Call(_at(pyast.Attribute(bag, "collect", pyast.Load()), node), [], []),
                                 node)
                 return _at(pyast.Call(f, [collected], []), node)
+        text = rdd_files.read_call(d, node)
+        if text is not None:  # open(p).read(): the text of a file a Spark source reads
+            return _name(text, node)
         if isinstance(f, pyast.Name) and f.id in ("open", "input", "eval", "exec") and f.id not in d.defs:
             raise d.error(f.id, f"'{f.id}' is not supported in script mode: the script's inputs must be read "
                           "with sc.textFile (or be constants), so that they can be compared and replayed", f)
@@ -132,6 +136,9 @@ class _Rewriter(pyast.NodeTransformer):
         return self.generic_visit(node)
 
     def visit_Name(self, node: pyast.Name) -> pyast.AST:  # noqa: N802
+        if node.id in self.d.open_files and isinstance(node.ctx, pyast.Load):
+            raise self.d.error("open", f"the file '{node.id}' opened with open() is used in a way script "
+                               "mode does not understand here (read() and close() are modelled)", node)
         m = self.d.meta.get(node.id)
         if m is not None and isinstance(node.ctx, pyast.Load):
             what = {"session": "the Spark session", "context": "the SparkContext", "argv": "sys.argv",

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from frontend.python.loops import fold_ascii_bytes
+from frontend.script import rdd_files
 from frontend.script.rdd_meta import (
     _ARGV,
     _LOOP_BASE,
@@ -197,6 +198,9 @@ class StatementsMixin:
             self.named_rdds.discard(n)
             self.text_paths.pop(n, None)
             self.grouped_rdds.discard(n)
+            self.open_files.pop(n, None)
+        if value is not None and rdd_files.bind_open(self, target, value):
+            return
         if value is not None and isinstance(target, pyast.Name) and self.stores.get(target.id) == 1 \
                 and (self._argv_index(value) is not None or _str_const(value) is not None):
             self.path_vars[target.id] = value  # substituted where it is used (a path, or a value)

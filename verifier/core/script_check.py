@@ -41,6 +41,7 @@ from frontend.script.rdd_program import (
     ScriptProgram,
     Sink,
     Source,
+    file_text,
     fixed_inputs,
     input_files,
     path_name,
@@ -138,6 +139,9 @@ class ScriptPair:
             if s.kind == "partitions":  # set from each side's partitioning when it runs
                 out[s.param] = 0
                 continue
+            if s.kind == "file_text":  # set from its file's lines when it runs (with_partition_counts)
+                out[s.param] = ""
+                continue
             if s.param not in inputs:
                 out[s.param] = [] if s.kind == "text" else ""
                 continue
@@ -178,6 +182,8 @@ class ScriptPair:
         for ls, rs in zip(self.left.sources, self.right.sources, strict=True):
             if rs.kind == "partitions" and names.get(rs.partitions_of or "") in rparts:
                 out[ls.param] = len(rparts[names[rs.partitions_of or ""]])
+            elif rs.kind == "file_text" and names.get(rs.text_of or "") in inputs:
+                out[ls.param] = file_text(inputs[names[rs.text_of or ""]])
         return out
 
     def right_inputs(self, inputs: Mapping[str, Any]) -> dict[str, Any]:
