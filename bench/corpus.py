@@ -14,6 +14,11 @@ Units, found by reading each file with ``ast`` (never importing it), as the corp
 - **function**: a module-level function (not a method) that has parameters, returns a value and calls
   RDD or DataFrame methods: ``sparkeq check F::fn F::fn``. DataFrame parameters carry no schema in real
   code, so these often end with the message that asks for one: that is a finding, not a bench error.
+  The issue defines a unit as a function "that returns an RDD or DataFrame", so a function whose every
+  ``return`` visibly hands back a schema or a type is not one (``_returns_schema``: each returned
+  expression ends in ``.schema``, ``.dataType``, ``.dtypes``, ``.columns``, ``.fields``, ``.elementType``
+  or is a ``StructType(...)``/``...Type(...)`` call, decided from the source with ``ast``). The rule is
+  deliberately narrow: a function that returns anything else (a name, a call of a helper) stays a unit.
 
 Schemas a user would declare (a file read with ``inferSchema``, a DataFrame function's parameters) come
 from ``bench/corpus_schemas.toml``, written by reading each unit, and are passed as ``--schema``; the
@@ -101,6 +106,39 @@ def _main_block(stmt: ast.stmt) -> bool:
             and isinstance(stmt.test.left, ast.Name) and stmt.test.left.id == "__name__")
 
 
+# What a ``return`` hands back when it is a schema or a column type, not an RDD or DataFrame.
+SCHEMA_ATTRS = frozenset({"schema", "dataType", "dtypes", "columns", "fields", "elementType"})
+
+
+def _returns_schema(fn: ast.FunctionDef) -> bool:
+    """True when every ``return`` of ``fn`` (its own, not nested functions') returns an expression that
+    is visibly a schema or a type: ``x.schema.fields[0].dataType``, ``df.dtypes``, ``StructType([...])``
+    or ``IntegerType()``; such a function is not a unit."""
+    def own_returns(node: ast.AST) -> list[ast.Return]:
+        out: list[ast.Return] = []
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda | ast.ClassDef):
+                continue
+            if isinstance(child, ast.Return):
+                out.append(child)
+            out += own_returns(child)
+        return out
+
+    def schema_like(e: ast.expr) -> bool:
+        while isinstance(e, ast.Subscript):
+            e = e.value
+        if isinstance(e, ast.Attribute):
+            return e.attr in SCHEMA_ATTRS
+        if isinstance(e, ast.Call):
+            f = e.func
+            name = f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else ""
+            return name.endswith("Type") and name[:1].isupper()
+        return False
+
+    returns = [r for r in own_returns(fn) if r.value is not None]
+    return bool(returns) and all(schema_like(r.value) for r in returns if r.value is not None)
+
+
 def units_of(path: Path) -> list[Unit]:
     """The units of one file, read with ``ast`` only."""
     rel = str(path.relative_to(CORPUS))
@@ -117,7 +155,7 @@ def units_of(path: Path) -> list[Unit]:
         if not isinstance(fn, ast.FunctionDef) or not fn.args.args or fn.name == "main":
             continue
         returns = any(isinstance(n, ast.Return) and n.value is not None for n in ast.walk(fn))
-        if returns and _calls(fn) & SPARK_METHODS:
+        if returns and _calls(fn) & SPARK_METHODS and not _returns_schema(fn):
             found.append(Unit("function", rel, f"{path}::{fn.name}"))
     return found
 
