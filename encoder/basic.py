@@ -638,6 +638,12 @@ class BasicEncoder:
             return self.uf("split_sep", (v, sep), z3.SeqSort(z3.StringSort()))
         if name in ("str.strip", "str.lower", "str.upper", "str.replace", "str.ascii_ignore"):
             return self.uf(name, tuple(vals), z3.StringSort())
+        if name in ("re.split", "re.findall"):  # Python's re: uninterpreted, shared by both programs
+            return self.uf(name, tuple(vals), z3.SeqSort(z3.StringSort()))
+        if name == "re.sub":
+            return self.uf(name, tuple(vals), z3.StringSort())
+        if name == "py.flatten" and is_list(v) and isinstance(v.sort().basis(), z3.SeqSortRef):
+            return self.uf(name, (v,), v.sort().basis())
         if name == "py.format":  # uninterpreted: the same value and spec give the same text
             self.hazard(path, self.uf("format_fails", tuple(vals), z3.BoolSort()), VALUE_ERROR)
             self.hazard(path, self.uf("format_overflows", tuple(vals), z3.BoolSort()), OVERFLOW_ERROR)

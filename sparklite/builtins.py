@@ -21,6 +21,7 @@ sparkeq (an unexpected ``TypeError`` in this module, say) is never mistaken for 
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -247,6 +248,26 @@ def _unwrap(ts: Sequence[Type]) -> Type:
     return t.elem
 
 
+def _regex(name: str, extra: int, result: Type) -> Callable[[Sequence[Type]], Type]:
+    """``re.split(s, pattern)``, ``re.sub(s, pattern, repl)``, ``re.findall(s, pattern)``: the text
+    first, then string constants the frontend checked (``frontend.python.regex``)."""
+    def rule(ts: Sequence[Type]) -> Type:
+        _want(all(t == STR for t in ts), f"{name} takes Strs (the text, the pattern), not "
+              f"{', '.join(map(str, ts))}")
+        _want(len(ts) == 2 + extra, f"{name} takes {2 + extra} arguments")
+        return result
+    return rule
+
+
+def _flatten(ts: Sequence[Type]) -> Type:
+    """``[y for x in xs for y in x]``: a list of lists (or of Strs: their characters) as one list."""
+    t = ts[0]
+    _want(isinstance(t, ListType) and isinstance(t.elem, ListType),
+          f"py.flatten needs a list of lists, not {t}")
+    assert isinstance(t, ListType)
+    return t.elem
+
+
 # -- implementations ----------------------------------------------------------------------------------
 
 
@@ -337,6 +358,16 @@ _add("py.slice", (3,), _slice, _py_slice, python="{0}[{1}:{2}]")
 _add("py.unpack", (2,), _unpack, _py_unpack, (VALUE_ERROR,), "")
 _add("py.is_none", (1,), _is_none, lambda x: x is None, python="({0} is None)")
 _add("py.unwrap", (1,), _unwrap, _py_unwrap, (TYPE_ERROR,), "{0}")
+
+# Python's own re on a pattern the frontend compiled (no group, so split/findall give Strs): never raises
+_add("re.split", (2,), _regex("re.split", 0, ListType(STR)), lambda s, p: re.split(p, s),
+     python="__import__('re').split({1}, {0})")
+_add("re.sub", (3,), _regex("re.sub", 1, STR), lambda s, p, r: re.sub(p, r, s),
+     python="__import__('re').sub({1}, {2}, {0})")
+_add("re.findall", (2,), _regex("re.findall", 0, ListType(STR)), lambda s, p: re.findall(p, s),
+     python="__import__('re').findall({1}, {0})")
+_add("py.flatten", (1,), _flatten, lambda xss: [x for xs in xss for x in xs],
+     python="[__x for __xs in {0} for __x in __xs]")
 
 BUILTINS: dict[str, Builtin] = _BUILTINS
 """Every builtin by name (read-only by convention)."""

@@ -663,6 +663,14 @@ class Inference:
             return out, STR
         if name == "py.is_none":
             return out, BOOL
+        if name.startswith("re."):  # frontend.python.regex: the text and constant strings
+            for t in ts:
+                u.unify(t, STR, loc, f"re.{name[3:]}() works on str values")
+            return out, (STR if name == "re.sub" else TList(STR))
+        if name == "py.flatten":  # [y for x in xs for y in x]: x is a list
+            elem = u.var()
+            u.unify(ts[0], TList(TList(elem)), loc, "a nested comprehension's inner source must be a list")
+            return out, TList(elem)
         if name == "py.format":  # f"{x:.2f}": a number, a bool or a str (format(None, spec) raises)
             u.restrict(ts[0], NUMERIC | {"str", "bool"}, "a formatted value", loc, INT)
             u.unify(ts[1], STR, loc, "a format spec is a str")

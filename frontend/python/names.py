@@ -177,6 +177,7 @@ class ModuleInfo:
     operator_modules: set[str] = field(default_factory=set)  # names bound to the operator module
     math_modules: set[str] = field(default_factory=set)  # names bound to the math module
     math_aliases: dict[str, str] = field(default_factory=dict)  # local name -> math function/constant
+    re_modules: set[str] = field(default_factory=set)  # names bound to the re module (frontend.python.regex)
     mutated: set[str] = field(default_factory=set)  # names declared ``global`` somewhere
     all_identifiers: set[str] = field(default_factory=set)
     param_names: set[str] = field(default_factory=set)  # every function/lambda parameter in the file
@@ -239,6 +240,8 @@ def scan_module(tree: pyast.Module, filename: str, rdd_methods: frozenset[str]) 
                 elif alias.name == "math" and assign_counts.get(alias.asname or "math") == 1:
                     info.math_modules.add(alias.asname or "math")
                 else:
+                    if alias.name == "re" and assign_counts.get(alias.asname or "re") == 1:
+                        info.re_modules.add(alias.asname or "re")  # calls only; other uses stay opaque
                     info.opaque[(alias.asname or alias.name).split(".")[0]] = stmt
         elif isinstance(stmt, pyast.ImportFrom):
             for alias in stmt.names:

@@ -422,12 +422,16 @@ class Translator(CallsMixin):
 
     def list_comp(self, node: pyast.ListComp, scope: Scope) -> sl.Expr:
         """``[f(x) for x in xs if c(x)]``: one generator, any number of ``if`` clauses (Python tests
-        them in order), a name or an unpacking pattern as target."""
+        them in order), a name or an unpacking pattern as target. Several ``for`` clauses
+        (``[e for a in A for b in B]``) are the first clause over a comprehension of the rest, flattened
+        (``py.flatten``): Python evaluates them in that same order (``A``, then for each ``a`` its ``if``
+        clauses, ``B`` and the rest), so values and the first error are the same."""
         loc = self.loc(node)
-        if len(node.generators) != 1:
-            raise self.unsupported("nested comprehension", "comprehensions with several 'for' clauses are "
-                                   "not supported", node.generators[1].target if len(node.generators) > 1
-                                   else node)
+        if len(node.generators) > 1:
+            rest = pyast.copy_location(pyast.ListComp(elt=node.elt, generators=node.generators[1:]),
+                                       node.generators[1].target)
+            outer = pyast.copy_location(pyast.ListComp(elt=rest, generators=node.generators[:1]), node)
+            return sl.Call("py.flatten", (self.list_comp(outer, scope),), loc=loc)
         gen = node.generators[0]
         if gen.is_async:
             raise self.unsupported("async comprehension", "async comprehensions are not supported", node)
@@ -816,7 +820,8 @@ class Translator(CallsMixin):
 # Modules a function run by Spark may use but the kernel has no model of, with why (refused, never
 # approximated: Python's own module is what runs in an RDD task).
 _MODULE_NOTES = {
-    "re": "regular expressions (re.compile, re.split, re.sub, re.findall) have no model in the kernel",
+    "re": "regular expressions are read only as calls re.split/re.sub/re.findall(PATTERN, ...), directly "
+          "or on re.compile(PATTERN[, FLAGS]), with a constant pattern (frontend.python.regex)",
     "statistics": "statistics functions are not modelled (use sum(xs) / len(xs))",
     "collections": "collections types are not modelled",
 }

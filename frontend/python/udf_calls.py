@@ -42,6 +42,7 @@ from frontend.python.nodes import (
     fresh,
     loc_of,
 )
+from frontend.python.regex import RegexUnsupported, is_regex_call, regex_call, regex_expr
 from frontend.python.udf_rules import (
     RDD_SOURCES,
     STR_METHODS,
@@ -73,6 +74,8 @@ class CallsMixin:
                 self.no_keywords(node)
                 callee: Value = self.attribute(func, scope)
                 return self.apply_value(callee, node, scope)
+            if is_regex_call(node, {m for m in self.info.re_modules if scope.lookup(m) is None}):
+                return Scalar(self.regex(node, scope))
             if func.attr in RDD_SOURCES:
                 raise self.unsupported(f"sc.{func.attr}", f"creating an RDD with .{func.attr}() inside the "
                                        "pipeline is not supported: pass the input RDDs as parameters",
@@ -100,6 +103,16 @@ class CallsMixin:
         self.no_keywords(node)
         callee = self.expr(func, scope)
         return self.apply_value(callee, node, scope)
+
+    def regex(self, node: pyast.Call, scope: Scope) -> sl.Expr:
+        """``re.split(P, s)`` and friends (``frontend.python.regex``): the text is the one argument
+        evaluated at run time; the pattern (and replacement) are checked constants."""
+        try:
+            builtin, pattern, rest, repl = regex_call(node, self.info.re_modules)
+        except RegexUnsupported as exc:
+            raise self.unsupported(exc.construct, exc.message, exc.node) from None
+        text = self.scalar(rest[-1], scope)
+        return regex_expr(builtin, pattern, text, repl, self.loc(node))
 
     def no_keywords(self, node: pyast.Call) -> None:
         if node.keywords:

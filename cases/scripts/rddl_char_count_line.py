@@ -1,0 +1,19 @@
+# Character frequencies over the whole upper-cased line: spaces and tabs are counted too.
+import sys
+from pyspark.sql import SparkSession
+
+
+def create_pairs(record):
+    pairs = [(c, 1) for c in record.upper()]
+    return pairs
+
+
+if __name__ == '__main__':
+    spark = SparkSession.builder.appName("inmapper_combiner_use_basic_mapreduce").getOrCreate()
+    input_path = sys.argv[1]
+    records = spark.sparkContext.textFile(input_path)
+    pairs = records.flatMap(create_pairs)
+    print("pairs.count(): ", pairs.count())
+    frequencies = pairs.reduceByKey(lambda a, b: a + b)
+    print("frequencies.collect(): ", sorted(frequencies.collect()))
+    spark.stop()

@@ -1,0 +1,21 @@
+# Character frequencies with a comprehension of two 'for' clauses (mahmoudparsian chap12,
+# inmapper_combiner_use_basic_mapreduce): every character of every word of an upper-cased line.
+import sys
+from pyspark.sql import SparkSession
+
+
+def create_pairs(record):
+    words = record.upper().split()
+    pairs = [(c, 1) for word in words for c in word]
+    return pairs
+
+
+if __name__ == '__main__':
+    spark = SparkSession.builder.appName("inmapper_combiner_use_basic_mapreduce").getOrCreate()
+    input_path = sys.argv[1]
+    records = spark.sparkContext.textFile(input_path)
+    pairs = records.flatMap(create_pairs)
+    print("pairs.count(): ", pairs.count())
+    frequencies = pairs.reduceByKey(lambda a, b: a + b)
+    print("frequencies.collect(): ", sorted(frequencies.collect()))
+    spark.stop()
