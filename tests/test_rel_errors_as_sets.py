@@ -19,14 +19,12 @@ to its budget).
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import pytest
+from sql_pairs import check_pair, prove
 
-from verifier.core.loading import load, load_schemas
 from verifier.core.methods import rel_terms
-from verifier.core.relational_search import align
 
 SCHEMA = """CREATE TABLE t (a INT, b INT, c DECIMAL(10,0));
 CREATE TABLE u (k INT, v INT, w DECIMAL(10,0));
@@ -69,15 +67,7 @@ TRAPS = [
 
 
 def _prove(left: str, right: str, tmp: Path):
-    schema = tmp / "schema.sql"
-    schema.write_text(SCHEMA)
-    (tmp / "l.sql").write_text(left)
-    (tmp / "r.sql").write_text(right)
-    schemas = load_schemas(str(schema))
-    lp = load(str(tmp / "l.sql"), schemas=schemas).program
-    rp = load(str(tmp / "r.sql"), schemas=schemas).program
-    lp, rp, _ = align(lp, rp)
-    return rel_terms.run(lp, rp, timeout_s=5.0, until=time.monotonic() + 20, ignore_names=True)
+    return prove(left, right, SCHEMA, tmp)
 
 
 @pytest.mark.parametrize(("left", "right"), PROVED)
@@ -96,14 +86,7 @@ def test_traps_are_not_proved(left: str, right: str, tmp_path: Path) -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize(("left", "right"), TRAPS)
 def test_traps_are_refuted_end_to_end(left: str, right: str, tmp_path: Path) -> None:
-    from verifier import check
-
-    schema = tmp_path / "schema.sql"
-    schema.write_text(SCHEMA)
-    (tmp_path / "l.sql").write_text(left)
-    (tmp_path / "r.sql").write_text(right)
-    result = check(str(tmp_path / "l.sql"), str(tmp_path / "r.sql"), schema=str(schema), timeout=10,
-                   replay=False, ignore_names=True)
+    result = check_pair(left, right, SCHEMA, tmp_path)
     assert result.verdict in ("not_equivalent", "unknown"), result.reason
     if result.verdict == "unknown":
         pytest.skip(f"not refuted by the search: {result.reason[:120]}")

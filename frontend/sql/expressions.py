@@ -651,7 +651,8 @@ class ExpressionsMixin:
         for sid, index in ctx.scalars:
             if sid == id(node):
                 f = ctx.scope.rel.schema.fields[index]
-                return _E(R.Col(index + ctx.offset, f.name, f.type, f.nullable, loc=loc), "scalarsubquery()")
+                name = self.scalar_names.get(id(node), "scalarsubquery()")  # type: ignore[attr-defined]
+                return _E(R.Col(index + ctx.offset, f.name, f.type, f.nullable, loc=loc), name)
         raise self.unsupported(
             f"a scalar subquery in {ctx.clause}",
             node,

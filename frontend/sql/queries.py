@@ -273,6 +273,8 @@ class QueriesMixin:
         if not is_agg:
             for n in items_nodes:
                 scalar_nodes += self.scalar_subqueries(n)
+        elif group is not None:  # a scalar subquery grouped by (frontend/sql/lateral.py)
+            scalar_nodes += self.grouped_scalar_subqueries(items_nodes, group)  # type: ignore[attr-defined]
         scalars: list[tuple[int, int]] = []
         for sq in scalar_nodes:
             if isinstance(sq, exp.Exists):  # an existence join (subqueries.py)

@@ -102,7 +102,7 @@ class RelationsMixin:
         self.check_no_args(j, ("this", "on", "side", "kind", "using", "method"), "join")
         right_node = j.this
         if isinstance(right_node, exp.Lateral):
-            raise self.unsupported("LATERAL", right_node)
+            return self.lateral_join(left, j, env)  # type: ignore[attr-defined]  # frontend/sql/lateral.py
         right = self.table_factor(right_node, env)
         side = (j.side or "").upper()
         kind_kw = (j.kind or "").upper()

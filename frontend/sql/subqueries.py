@@ -109,6 +109,17 @@ def remap_cols(e: Any, index: dict[int, int]) -> Any:
     return e
 
 
+def correlated_name(pairs: list[tuple[exp.Expression, exp.Expression]]) -> str:
+    """The column name Spark gives an unaliased correlated scalar subquery: ``scalarsubquery(a, b)``,
+    the outer columns it reads (checked on Spark 4, docs/semantics-notes.md)."""
+    names: list[str] = []
+    for _inner, outer in pairs:
+        for c in outer.find_all(exp.Column):
+            if c.name not in names:
+                names.append(c.name)
+    return f"scalarsubquery({', '.join(names)})"
+
+
 class SubqueriesMixin:
     """Correlated, HAVING and possibly multi-row scalar subqueries."""
 
@@ -136,6 +147,7 @@ class SubqueriesMixin:
         local, pairs = self.split_correlated(scope, sub, env, node)
         if not pairs:  # pragma: no cover - the caller saw an outer reference
             raise self.unsupported("a correlated reference outside WHERE", node)  # type: ignore[attr-defined]
+        self.scalar_names[id(node)] = correlated_name(pairs)  # type: ignore[attr-defined]
         # the subquery grouped by its correlation expressions:
         # SELECT k.., item FROM .. WHERE local GROUP BY k..
         grouped = sub.copy()

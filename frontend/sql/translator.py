@@ -51,6 +51,7 @@ from sqlglot.errors import TokenError
 
 from frontend.sql.dates import DatesMixin
 from frontend.sql.expressions import ExpressionsMixin
+from frontend.sql.lateral import LateralMixin
 from frontend.sql.queries import QueriesMixin
 from frontend.sql.relations import RelationsMixin
 from frontend.sql.scopes import _KEYWORDS, SqlSyntaxError, _end, _parse, _Source, _start
@@ -161,7 +162,7 @@ def translate_sql_file(
 
 
 class _Translator(QueriesMixin, RelationsMixin, ExpressionsMixin, DatesMixin, SubqueriesMixin,
-                  WindowsMixin, TimestampsMixin):
+                  WindowsMixin, TimestampsMixin, LateralMixin):
     """One query's translation: the source (for locations and raw tokens) and the catalog. Holds no
     state between calls beyond those. Its parts are the mixins ``queries``, ``relations`` and
     ``expressions``."""
@@ -177,6 +178,7 @@ class _Translator(QueriesMixin, RelationsMixin, ExpressionsMixin, DatesMixin, Su
         self.catalog = catalog
         self.missing = missing
         self.registered: dict[str, Callable[[list[R.Expr], Loc | None], R.Expr]] = {}  # spark.udf.register
+        self.scalar_names: dict[int, str] = {}  # id of a correlated scalar subquery -> Spark's name for it
         try:
             self.raw_tokens = sqlglot.tokenize(src.text, read="spark")
         except TokenError:  # pragma: no cover - the text parsed, so it tokenizes
