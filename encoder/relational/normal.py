@@ -29,6 +29,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import itertools
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -161,25 +162,43 @@ class Normal:
 
 
 def map_expr(e: Any, fn: Callable[[Any], Any | None]) -> Any:
-    """Rebuild ``e`` bottom-up with ``fn`` applied first (``fn`` returns a replacement or None)."""
+    """Rebuild ``e`` bottom-up with ``fn`` applied first (``fn`` returns a replacement or None).
+
+    A subexpression shared by several parents (a CTE's column read many times once inlined, TPC-DS q4)
+    is rebuilt once and stays shared: walked as a tree, the expression doubled at every level and
+    normalising q4 against its rewrite never ended. ``fn`` depends only on the node it is given."""
+    memo: dict[int, tuple[Any, Any]] = {}
+
+    def go(x: Any) -> Any:
+        hit = memo.get(id(x))
+        if hit is not None and hit[0] is x:
+            return hit[1]
+        out = _map_node(x, fn, go)
+        memo[id(x)] = (x, out)  # x kept alive with its id
+        return out
+
+    return go(e)
+
+
+def _map_node(e: Any, fn: Callable[[Any], Any | None], go: Callable[[Any], Any]) -> Any:
     got = fn(e)
     if got is not None:
         return got
     if isinstance(e, VCol | R.Col | R.Lit) or not dataclasses.is_dataclass(e):
         return e
     if isinstance(e, Exists):
-        return dataclasses.replace(e, conds=tuple(map_expr(c, fn) for c in e.conds))
+        return dataclasses.replace(e, conds=tuple(go(c) for c in e.conds))
     changes = {}
     for f in dataclasses.fields(e):
         v = getattr(e, f.name)
         if f.name == "loc":
             continue
         if isinstance(v, tuple) and v and isinstance(v[0], tuple):  # CASE branches
-            changes[f.name] = tuple(tuple(map_expr(x, fn) for x in b) for b in v)
+            changes[f.name] = tuple(tuple(go(x) for x in b) for b in v)
         elif isinstance(v, tuple):
-            changes[f.name] = tuple(map_expr(x, fn) if _is_expr(x) else x for x in v)
+            changes[f.name] = tuple(go(x) if _is_expr(x) else x for x in v)
         elif _is_expr(v):
-            changes[f.name] = map_expr(v, fn)
+            changes[f.name] = go(v)
     return dataclasses.replace(e, **changes) if changes else e
 
 
@@ -262,6 +281,7 @@ class Normaliser:
     derived: dict[Any, Source] = field(default_factory=dict)
     uses: set[str] = field(default_factory=set)
     warnings: set[str] = field(default_factory=set)
+    until: float = float("inf")  # the check's deadline (``time.monotonic``)
 
     def fresh(self) -> int:
         self.next_var += 1
@@ -271,7 +291,15 @@ class Normaliser:
         n = self.rel(rel)
         return dataclasses.replace(n, uses=frozenset(self.uses), warnings=frozenset(self.warnings))
 
+    def in_time(self) -> None:
+        """The check's hard cap: a join over unions of unions distributes into their product of terms
+        (TPC-DS q4: three-branch unions joined six times, 729 terms), Python work no solver budget
+        bounds."""
+        if time.monotonic() >= self.until:
+            raise NotNormalisable("programs whose terms take longer than the timeout to build")
+
     def rel(self, r: R.Rel) -> Normal:
+        self.in_time()
         method = getattr(self, "_" + type(r).__name__.lower(), None)
         if method is None:
             raise NotNormalisable(f"{type(r).__name__} relations")
@@ -530,6 +558,7 @@ class Normaliser:
         return t
 
     def simplify(self, t: Term) -> Term:
+        self.in_time()
         t = self.merge_aggregates(t)
         t = self.aggregates_as_distinct(t)
         t = self.inline_distinct(t)
@@ -819,10 +848,11 @@ def _equates(conds: Sequence[Any], a: VCol, b: VCol) -> bool:
     return False
 
 
-def normalise(rel: R.Rel, first_var: int = 0) -> Normal:
+def normalise(rel: R.Rel, first_var: int = 0, until: float = float("inf")) -> Normal:
     """``rel`` as terms. Variables are numbered from ``first_var``: the two programs of a pair are
-    normalised with disjoint numbers, since some conditions (set equality) read both in one scope."""
-    return Normaliser(next_var=first_var).normal(rel)
+    normalised with disjoint numbers, since some conditions (set equality) read both in one scope.
+    Past ``until`` (``time.monotonic``) it raises ``NotNormalisable``."""
+    return Normaliser(next_var=first_var, until=until).normal(rel)
 
 
 __all__ = [

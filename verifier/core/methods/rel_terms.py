@@ -127,7 +127,7 @@ def run(
             )
     try:
         lb, rb = _bodies(left, right, ignore_names)
-        nl, nr = normalise(lb), normalise(rb, first_var=RIGHT_VARS)
+        nl, nr = normalise(lb, until=until), normalise(rb, first_var=RIGHT_VARS, until=until)
     except (NotNormalisable, NotEncodable) as exc:
         return NotApplicable(NAME, f"the prover does not cover {exc}")
     except Unproved as exc:
@@ -247,10 +247,6 @@ class Prover:
 
     def unsat(self, ctx: Context, facts: Sequence[z3.BoolRef], query: z3.BoolRef) -> bool:
         self.in_time()  # each query also has a resource budget
-        if z3.is_false(z3.simplify(query)):
-            # the two sides encode to the same formulas (a term and its rewrite that differ only in
-            # variable names): no solver call, whose budget a large join's formulas can exhaust
-            return True
         axioms = ctx.key_axioms() if ctx.quantified else []
         for extra in ([], axioms) if axioms else ([],):
             s = budget.solver(self.timeout_s)
