@@ -210,11 +210,11 @@ print(df.approxQuantile("v", [0.5], 0.01))
 '''
 
 
-def _pair(tmp_path: Path, right: str, left: str = SCRIPT):
+def _pair(tmp_path: Path, right: str, left: str = SCRIPT, replay: bool = False):
     lp, rp = tmp_path / "left.py", tmp_path / "right.py"
     lp.write_text(left)
     rp.write_text(right)
-    return check(str(lp), str(rp), replay=False)
+    return check(str(lp), str(rp), replay=replay)
 
 
 def test_a_random_column_and_quantiles_are_equal_to_themselves_as_sets(tmp_path: Path):
@@ -251,3 +251,11 @@ def test_a_random_column_elsewhere_is_refused(tmp_path: Path):
     result = _pair(tmp_path, SCRIPT.replace('df.withColumn("r", F.rand(7))', 'df.select("id", F.rand(7))'))
     assert result.verdict == "error"
     assert "a random column (F.rand/F.randn: only withColumn(name, F.rand(seed)) is read)" in result.reason
+
+
+@pytest.mark.spark
+def test_text_printed_before_a_random_column_replays_on_spark(tmp_path: Path):
+    """Spark's output starts with the text the interpreter knew (``df_script_replay._agrees``)."""
+    result = _pair(tmp_path, SCRIPT.replace('print("start")', 'print("begin")'), replay=True)
+    assert result.verdict == "not_equivalent", result.reason
+    assert result.counterexample.replayed_on_spark, result.warnings
