@@ -259,3 +259,13 @@ def test_text_printed_before_a_random_column_replays_on_spark(tmp_path: Path):
     result = _pair(tmp_path, SCRIPT.replace('print("start")', 'print("begin")'), replay=True)
     assert result.verdict == "not_equivalent", result.reason
     assert result.counterexample.replayed_on_spark, result.warnings
+
+
+def test_other_declared_columns_for_the_same_transform_are_not_the_same_call(tmp_path: Path):
+    head = '# sparkeq: schema db.t = "a STRING, b INT"\n# sparkeq: schema res = "{}"\n'
+    left = head.format("a BIGINT, b INT") + JOB
+    right = head.format("x BIGINT, b INT") + JOB.replace("res.toDF().show()",
+                                                          "res.toDF().toDF('a', 'b').show()")
+    result = _pair(tmp_path, right, left)
+    assert result.verdict == "unknown", result.reason
+    assert "DynamicFrame.resolveChoice is not modelled: only proved by congruence" in result.reason

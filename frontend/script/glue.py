@@ -62,6 +62,10 @@ SOURCE_ASSUMPTION = ("each AWS Glue source (create_dynamic_frame) reads the same
                      "same state)")
 
 
+ROUND_TRIP = ("DynamicFrame.fromDF(df, ...) and dyf.toDF() carry the rows unchanged (the same values, "
+              "column names and types; not observed, AWS Glue has no local runtime)")
+
+
 def glue_names(tree: ast.Module) -> dict[str, str]:
     """Names bound by ``from awsglue... import X`` / ``import awsglue...`` at module level -> module."""
     out: dict[str, str] = {}
@@ -341,7 +345,10 @@ def bound(tr: Any, name: str, value: Value) -> Value:
     declared = tr.declared.get(name.lower()) or tr.schemas.get(name.lower())
     if not first or declared is None or not isinstance(node, R.Opaque) or node.declared:
         return value
-    node = replace(node, schema=declared, declared=True)
+    # the declared names and types are part of the call's key: two jobs declaring other columns for the
+    # same call are not the same call (congruence and the prover compare only types otherwise)
+    columns = tuple((f.name, f.type.simple) for f in declared.fields)
+    node = replace(node, schema=declared, declared=True, args=(*node.args, ("declared columns", columns)))
     return DynFrameV(node, tr.fresh_df(node), value.made_by, name)
 
 
@@ -388,6 +395,8 @@ def assumptions(sp: Any) -> list[str]:
     out: list[str] = []
     if any(s.reader.startswith("glueContext.") for s in sp.sources):
         out.append(SOURCE_ASSUMPTION)
+    if getattr(sp, "glue", False):
+        out.append(ROUND_TRIP)
     for sink in sp.sinks:
         if sink.kind == "glue":
             out.append(sink_assumption(sink))
