@@ -269,3 +269,15 @@ def test_other_declared_columns_for_the_same_transform_are_not_the_same_call(tmp
     result = _pair(tmp_path, right, left)
     assert result.verdict == "unknown", result.reason
     assert "DynamicFrame.resolveChoice is not modelled: only proved by congruence" in result.reason
+
+
+def test_a_printed_job_argument_is_the_same_text_for_both_jobs(tmp_path: Path):
+    printed = 'args = getResolvedOptions(sys.argv, ["JOB_NAME", "day"])\nprint("job", args["JOB_NAME"])\n'
+    job = ('# sparkeq: schema db.t = "a STRING, b INT"\n'
+           + JOB.replace("res = dyf", printed + "res = dyf")
+           .replace("import *\n", "import *\nfrom awsglue.utils import getResolvedOptions\n")
+           .replace("res.toDF().show()", "dyf.toDF().show()"))
+    assert _pair(tmp_path, job, job).verdict == "equivalent"
+    result = _pair(tmp_path, job.replace('args["JOB_NAME"]', 'args["day"]'), job)
+    assert result.verdict == "not_equivalent"  # run with other values for the two arguments
+    assert result.counterexample.left["stdout"][0] == "job <job argument --JOB_NAME>"

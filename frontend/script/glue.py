@@ -130,7 +130,8 @@ class GlueArgsV:
 
 @dataclass(frozen=True)
 class GlueArgV:
-    """``args[name]`` of ``getResolvedOptions``."""
+    """``args[name]`` of ``getResolvedOptions``: handed to ``job.init`` or printed (the same text for
+    both jobs, which get the same arguments, as a printed ``sys.argv[i]``)."""
 
     name: str
 
@@ -213,7 +214,7 @@ def attribute(tr: Any, base: Value, attr: str, node: ast.Attribute) -> Value:
         if attr in ("create_dynamic_frame", "write_dynamic_frame"):
             return GlueIOV(attr == "write_dynamic_frame")  # type: ignore[return-value]
     if isinstance(base, GlueArgsV | GlueArgV | GlueDoneV):
-        raise UnsupportedError(f"{_what(base)} is only handed to job.init() in script mode",
+        raise UnsupportedError(f"{_what(base)} is only handed to job.init() or printed in script mode",
                                tr.loc(node), construct="awsglue")
     return BoundV(base, attr, tr.attr_loc(node))
 
