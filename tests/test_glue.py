@@ -281,3 +281,11 @@ def test_a_printed_job_argument_is_the_same_text_for_both_jobs(tmp_path: Path):
     result = _pair(tmp_path, job.replace('args["JOB_NAME"]', 'args["day"]'), job)
     assert result.verdict == "not_equivalent"  # run with other values for the two arguments
     assert result.counterexample.left["stdout"][0] == "job <job argument --JOB_NAME>"
+
+
+def test_a_glue_difference_resting_on_an_error_is_unknown(tmp_path: Path):
+    counted = 'print(dyf.toDF().filter("b > 1").count())'
+    job = '# sparkeq: schema db.t = "a STRING, b INT"\n' + JOB.replace("res.toDF().show()", counted)
+    result = _pair(tmp_path, job.replace('"b > 1"', '"b div 0 > 1"'), job)
+    assert result.verdict == "unknown", result.reason
+    assert "an AWS Glue job does not run on local Spark" in result.reason
