@@ -289,3 +289,13 @@ def test_a_glue_difference_resting_on_an_error_is_unknown(tmp_path: Path):
     result = _pair(tmp_path, job.replace('"b > 1"', '"b div 0 > 1"'), job)
     assert result.verdict == "unknown", result.reason
     assert "an AWS Glue job does not run on local Spark" in result.reason
+
+
+def test_a_dynamic_frame_count_is_an_opaque_call(tmp_path: Path):
+    job = '# sparkeq: schema db.t = "a STRING, b INT"\n' + JOB.replace("res.toDF().show()",
+                                                                      'print("n:", dyf.count())')
+    same = _pair(tmp_path, job, job)
+    assert same.verdict == "equivalent"
+    assert any("DynamicFrame.count is not modelled" in a for a in same.assumptions)
+    other = _pair(tmp_path, job.replace("dyf.count()", "res.count()"), job)
+    assert other.verdict == "unknown" and "DynamicFrame.count is not modelled" in other.reason

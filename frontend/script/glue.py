@@ -37,7 +37,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from frontend.dataframe.columns import DF
-from frontend.dataframe.values import DFV, BoundV, ModV, PyV, SeqV, SessionV, Value
+from frontend.dataframe.values import DFV, ActionV, BoundV, ModV, PyV, SeqV, SessionV, Value
 from sparklite.ast import Loc
 from sparklite.errors import InputError, UnsupportedError
 from sparklite.relational import ast as R
@@ -260,7 +260,10 @@ def method_call(tr: Any, recv: Value, name: str, args: list[Value], kwargs: dict
             raise UnsupportedError(f"DynamicFrame.{name} returns a DynamicFrameCollection, whose frames "
                                    "are not known statically: not modelled in script mode", loc,
                                    construct=name)
-        if name in ("count", "schema", "toJSON", "getNumPartitions", "errorsCount", "stageErrorsCount"):
+        if name == "count" and not args and not kwargs:  # the number of Glue's records: not modelled
+            node = R.Opaque("DynamicFrame.count", (), (recv.rel,), Schema(()), False, loc=loc)
+            return ActionV(R.Action("count", node, None, loc=loc))
+        if name in ("schema", "toJSON", "getNumPartitions", "errorsCount", "stageErrorsCount"):
             raise UnsupportedError(f"DynamicFrame.{name}() is not modelled in script mode", loc,
                                    construct=name)
         return transform(tr, f"DynamicFrame.{name}", recv, args, kwargs, loc)
