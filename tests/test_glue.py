@@ -299,3 +299,35 @@ def test_a_dynamic_frame_count_is_an_opaque_call(tmp_path: Path):
     assert any("DynamicFrame.count is not modelled" in a for a in same.assumptions)
     other = _pair(tmp_path, job.replace("dyf.count()", "res.count()"), job)
     assert other.verdict == "unknown" and "DynamicFrame.count is not modelled" in other.reason
+
+
+FILTERED = '''import sys
+from awsglue.transforms import Filter
+from awsglue.context import GlueContext
+from pyspark.context import SparkContext
+# sparkeq: schema db.t = "a STRING, b INT"
+glueContext = GlueContext(SparkContext.getOrCreate())
+dyf = glueContext.create_dynamic_frame.from_catalog(database="db", table_name="t")
+def big(rec):
+    return rec["b"] > 10
+kept = Filter.apply(frame=dyf, f=lambda r: r["b"] > 10)
+glueContext.write_dynamic_frame.from_options(frame=kept, connection_type="s3",
+                                             connection_options={"path": "s3://b/o"}, format="json")
+'''
+
+
+def test_a_function_handed_to_a_glue_transform_is_compared_by_its_code(tmp_path: Path):
+    assert _pair(tmp_path, FILTERED, FILTERED).verdict == "equivalent"
+    other = _pair(tmp_path, FILTERED.replace('r["b"] > 10)', 'r["b"] > 11)'), FILTERED)
+    assert other.verdict == "unknown" and "Filter.apply is not modelled" in other.reason
+    named = _pair(tmp_path, FILTERED.replace("f=lambda r: r[\"b\"] > 10", "f=big"), FILTERED)
+    assert named.verdict == "unknown"  # another function's code (a def, not a lambda): not proved
+    assert _pair(tmp_path, FILTERED.replace("f=lambda r: r[\"b\"] > 10", "f=big"),
+                 FILTERED.replace("f=lambda r: r[\"b\"] > 10", "f=big")).verdict == "equivalent"
+
+
+def test_a_function_reading_other_names_is_refused(tmp_path: Path):
+    job = FILTERED.replace('r["b"] > 10', 'r["b"] > int(sys.argv[1])')
+    result = _pair(tmp_path, job, job)
+    assert result.verdict == "error"
+    assert "the function handed to it reads sys" in result.reason

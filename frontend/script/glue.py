@@ -461,7 +461,13 @@ def _bind(order: tuple[str, ...], args: list[Value], kwargs: dict[str, Value], c
 
 
 def _python(tr: Any, v: Value, call: str, loc: Loc) -> Any:
-    """A literal argument as a hashable key (``opaque.literal``), or a located refusal."""
+    """A literal argument as a hashable key (``opaque.literal``), or a located refusal. A function
+    (``Filter.apply(frame=f, f=lambda r: r["a"] > 1)``, ``Map.apply(frame=f, f=fix)``) is keyed by its
+    code when it reads nothing but its parameters and builtins: the same code is the same function."""
+    from frontend.dataframe.values import FuncV
+
+    if isinstance(v, FuncV):
+        return ("function", _function_key(v.node, call, loc))
     value = _plain(v)
     key = opaque.literal(value) if value is not _NOT_LITERAL else None
     if value is _NOT_LITERAL or (key is None and value is not None):
@@ -475,6 +481,31 @@ def _python(tr: Any, v: Value, call: str, loc: Loc) -> Any:
 
 
 _NOT_LITERAL = object()
+
+_SAFE_BUILTINS = frozenset({"len", "str", "int", "float", "bool", "abs", "min", "max", "round", "None",
+                            "True", "False", "isinstance", "dict", "list", "tuple", "sorted", "sum"})
+
+
+def _function_key(node: ast.FunctionDef | ast.Lambda, call: str, loc: Loc) -> str:
+    """The code of a function handed to a Glue transform, without locations; refused when it reads a
+    name other than its parameters, its own local names and a few builtins (a module value or a closure
+    could differ between the jobs with the same code)."""
+    params = {a.arg for a in (*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs)}
+    if node.args.vararg or node.args.kwarg or node.args.defaults or node.args.kw_defaults:
+        raise UnsupportedError(f"{call}: a function with defaults or *args is not modelled", loc,
+                               construct="awsglue")
+    assigned = {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+    free = sorted({n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+                  - params - assigned - _SAFE_BUILTINS)
+    if free or isinstance(node, ast.FunctionDef) and node.decorator_list:
+        raise UnsupportedError(
+            f"{call}: the function handed to it reads {', '.join(free) or 'a decorator'}, which may differ "
+            "between jobs with the same code: only functions of their parameters are compared (by code)",
+            loc, construct="awsglue")
+    body: ast.AST = ast.Lambda(node.args, node.body)
+    if isinstance(node, ast.FunctionDef):  # its name is not its meaning
+        body = ast.FunctionDef(name="f", args=node.args, body=node.body, decorator_list=[], returns=None)
+    return ast.dump(body, annotate_fields=False, include_attributes=False)
 
 
 def _plain(v: Any) -> Any:
