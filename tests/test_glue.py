@@ -210,11 +210,11 @@ print(df.approxQuantile("v", [0.5], 0.01))
 '''
 
 
-def _pair(tmp_path: Path, right: str, left: str = SCRIPT):
+def _pair(tmp_path: Path, right: str, left: str = SCRIPT, replay: bool = False):
     lp, rp = tmp_path / "left.py", tmp_path / "right.py"
     lp.write_text(left)
     rp.write_text(right)
-    return check(str(lp), str(rp), replay=False)
+    return check(str(lp), str(rp), replay=replay)
 
 
 def test_a_random_column_and_quantiles_are_equal_to_themselves_as_sets(tmp_path: Path):
@@ -251,3 +251,83 @@ def test_a_random_column_elsewhere_is_refused(tmp_path: Path):
     result = _pair(tmp_path, SCRIPT.replace('df.withColumn("r", F.rand(7))', 'df.select("id", F.rand(7))'))
     assert result.verdict == "error"
     assert "a random column (F.rand/F.randn: only withColumn(name, F.rand(seed)) is read)" in result.reason
+
+
+@pytest.mark.spark
+def test_text_printed_before_a_random_column_replays_on_spark(tmp_path: Path):
+    """Spark's output starts with the text the interpreter knew (``df_script_replay._agrees``)."""
+    result = _pair(tmp_path, SCRIPT.replace('print("start")', 'print("begin")'), replay=True)
+    assert result.verdict == "not_equivalent", result.reason
+    assert result.counterexample.replayed_on_spark, result.warnings
+
+
+def test_other_declared_columns_for_the_same_transform_are_not_the_same_call(tmp_path: Path):
+    head = '# sparkeq: schema db.t = "a STRING, b INT"\n# sparkeq: schema res = "{}"\n'
+    left = head.format("a BIGINT, b INT") + JOB
+    right = head.format("x BIGINT, b INT") + JOB.replace("res.toDF().show()",
+                                                          "res.toDF().toDF('a', 'b').show()")
+    result = _pair(tmp_path, right, left)
+    assert result.verdict == "unknown", result.reason
+    assert "DynamicFrame.resolveChoice is not modelled: only proved by congruence" in result.reason
+
+
+def test_a_printed_job_argument_is_the_same_text_for_both_jobs(tmp_path: Path):
+    printed = 'args = getResolvedOptions(sys.argv, ["JOB_NAME", "day"])\nprint("job", args["JOB_NAME"])\n'
+    job = ('# sparkeq: schema db.t = "a STRING, b INT"\n'
+           + JOB.replace("res = dyf", printed + "res = dyf")
+           .replace("import *\n", "import *\nfrom awsglue.utils import getResolvedOptions\n")
+           .replace("res.toDF().show()", "dyf.toDF().show()"))
+    assert _pair(tmp_path, job, job).verdict == "equivalent"
+    result = _pair(tmp_path, job.replace('args["JOB_NAME"]', 'args["day"]'), job)
+    assert result.verdict == "not_equivalent"  # run with other values for the two arguments
+    assert result.counterexample.left["stdout"][0] == "job <job argument --JOB_NAME>"
+
+
+def test_a_glue_difference_resting_on_an_error_is_unknown(tmp_path: Path):
+    counted = 'print(dyf.toDF().filter("b > 1").count())'
+    job = '# sparkeq: schema db.t = "a STRING, b INT"\n' + JOB.replace("res.toDF().show()", counted)
+    result = _pair(tmp_path, job.replace('"b > 1"', '"b div 0 > 1"'), job)
+    assert result.verdict == "unknown", result.reason
+    assert "an AWS Glue job does not run on local Spark" in result.reason
+
+
+def test_a_dynamic_frame_count_is_an_opaque_call(tmp_path: Path):
+    job = '# sparkeq: schema db.t = "a STRING, b INT"\n' + JOB.replace("res.toDF().show()",
+                                                                      'print("n:", dyf.count())')
+    same = _pair(tmp_path, job, job)
+    assert same.verdict == "equivalent"
+    assert any("DynamicFrame.count is not modelled" in a for a in same.assumptions)
+    other = _pair(tmp_path, job.replace("dyf.count()", "res.count()"), job)
+    assert other.verdict == "unknown" and "DynamicFrame.count is not modelled" in other.reason
+
+
+FILTERED = '''import sys
+from awsglue.transforms import Filter
+from awsglue.context import GlueContext
+from pyspark.context import SparkContext
+# sparkeq: schema db.t = "a STRING, b INT"
+glueContext = GlueContext(SparkContext.getOrCreate())
+dyf = glueContext.create_dynamic_frame.from_catalog(database="db", table_name="t")
+def big(rec):
+    return rec["b"] > 10
+kept = Filter.apply(frame=dyf, f=lambda r: r["b"] > 10)
+glueContext.write_dynamic_frame.from_options(frame=kept, connection_type="s3",
+                                             connection_options={"path": "s3://b/o"}, format="json")
+'''
+
+
+def test_a_function_handed_to_a_glue_transform_is_compared_by_its_code(tmp_path: Path):
+    assert _pair(tmp_path, FILTERED, FILTERED).verdict == "equivalent"
+    other = _pair(tmp_path, FILTERED.replace('r["b"] > 10)', 'r["b"] > 11)'), FILTERED)
+    assert other.verdict == "unknown" and "Filter.apply is not modelled" in other.reason
+    named = _pair(tmp_path, FILTERED.replace("f=lambda r: r[\"b\"] > 10", "f=big"), FILTERED)
+    assert named.verdict == "unknown"  # another function's code (a def, not a lambda): not proved
+    assert _pair(tmp_path, FILTERED.replace("f=lambda r: r[\"b\"] > 10", "f=big"),
+                 FILTERED.replace("f=lambda r: r[\"b\"] > 10", "f=big")).verdict == "equivalent"
+
+
+def test_a_function_reading_other_names_is_refused(tmp_path: Path):
+    job = FILTERED.replace('r["b"] > 10', 'r["b"] > int(sys.argv[1])')
+    result = _pair(tmp_path, job, job)
+    assert result.verdict == "error"
+    assert "the function handed to it reads sys" in result.reason

@@ -655,6 +655,8 @@ class _ScriptTranslator(DataFrameTranslator):
             return [Part("arg", f"sys.argv[{v.index}]", column=v.index)]
         if isinstance(v, _StrV):
             return list(v.parts)
+        if isinstance(v, glue.GlueArgV):  # a Glue job's argument: the same text for both jobs, as sys.argv
+            return [Part("arg", f"<job argument --{v.name}>")]
         if isinstance(v, ActionV | _Kept):
             act = _action_of(v)
             if act.kind in ("count", "first"):

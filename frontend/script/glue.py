@@ -37,7 +37,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from frontend.dataframe.columns import DF
-from frontend.dataframe.values import DFV, BoundV, ModV, PyV, SeqV, SessionV, Value
+from frontend.dataframe.values import DFV, ActionV, BoundV, ModV, PyV, SeqV, SessionV, Value
 from sparklite.ast import Loc
 from sparklite.errors import InputError, UnsupportedError
 from sparklite.relational import ast as R
@@ -60,6 +60,10 @@ BOOKKEEPING = "Glue's bookkeeping of the job run (its state and bookmarks for la
 SOURCE_ASSUMPTION = ("each AWS Glue source (create_dynamic_frame) reads the same rows in both jobs, with the "
                      "schema declared for it (the same catalog table or connection, job bookmarks in the "
                      "same state)")
+
+
+ROUND_TRIP = ("DynamicFrame.fromDF(df, ...) and dyf.toDF() carry the rows unchanged (the same values, "
+              "column names and types; not observed, AWS Glue has no local runtime)")
 
 
 def glue_names(tree: ast.Module) -> dict[str, str]:
@@ -126,7 +130,8 @@ class GlueArgsV:
 
 @dataclass(frozen=True)
 class GlueArgV:
-    """``args[name]`` of ``getResolvedOptions``."""
+    """``args[name]`` of ``getResolvedOptions``: handed to ``job.init`` or printed (the same text for
+    both jobs, which get the same arguments, as a printed ``sys.argv[i]``)."""
 
     name: str
 
@@ -209,7 +214,7 @@ def attribute(tr: Any, base: Value, attr: str, node: ast.Attribute) -> Value:
         if attr in ("create_dynamic_frame", "write_dynamic_frame"):
             return GlueIOV(attr == "write_dynamic_frame")  # type: ignore[return-value]
     if isinstance(base, GlueArgsV | GlueArgV | GlueDoneV):
-        raise UnsupportedError(f"{_what(base)} is only handed to job.init() in script mode",
+        raise UnsupportedError(f"{_what(base)} is only handed to job.init() or printed in script mode",
                                tr.loc(node), construct="awsglue")
     return BoundV(base, attr, tr.attr_loc(node))
 
@@ -255,7 +260,10 @@ def method_call(tr: Any, recv: Value, name: str, args: list[Value], kwargs: dict
             raise UnsupportedError(f"DynamicFrame.{name} returns a DynamicFrameCollection, whose frames "
                                    "are not known statically: not modelled in script mode", loc,
                                    construct=name)
-        if name in ("count", "schema", "toJSON", "getNumPartitions", "errorsCount", "stageErrorsCount"):
+        if name == "count" and not args and not kwargs:  # the number of Glue's records: not modelled
+            node = R.Opaque("DynamicFrame.count", (), (recv.rel,), Schema(()), False, loc=loc)
+            return ActionV(R.Action("count", node, None, loc=loc))
+        if name in ("schema", "toJSON", "getNumPartitions", "errorsCount", "stageErrorsCount"):
             raise UnsupportedError(f"DynamicFrame.{name}() is not modelled in script mode", loc,
                                    construct=name)
         return transform(tr, f"DynamicFrame.{name}", recv, args, kwargs, loc)
@@ -341,7 +349,10 @@ def bound(tr: Any, name: str, value: Value) -> Value:
     declared = tr.declared.get(name.lower()) or tr.schemas.get(name.lower())
     if not first or declared is None or not isinstance(node, R.Opaque) or node.declared:
         return value
-    node = replace(node, schema=declared, declared=True)
+    # the declared names and types are part of the call's key: two jobs declaring other columns for the
+    # same call are not the same call (congruence and the prover compare only types otherwise)
+    columns = tuple((f.name, f.type.simple) for f in declared.fields)
+    node = replace(node, schema=declared, declared=True, args=(*node.args, ("declared columns", columns)))
     return DynFrameV(node, tr.fresh_df(node), value.made_by, name)
 
 
@@ -388,6 +399,8 @@ def assumptions(sp: Any) -> list[str]:
     out: list[str] = []
     if any(s.reader.startswith("glueContext.") for s in sp.sources):
         out.append(SOURCE_ASSUMPTION)
+    if getattr(sp, "glue", False):
+        out.append(ROUND_TRIP)
     for sink in sp.sinks:
         if sink.kind == "glue":
             out.append(sink_assumption(sink))
@@ -448,7 +461,13 @@ def _bind(order: tuple[str, ...], args: list[Value], kwargs: dict[str, Value], c
 
 
 def _python(tr: Any, v: Value, call: str, loc: Loc) -> Any:
-    """A literal argument as a hashable key (``opaque.literal``), or a located refusal."""
+    """A literal argument as a hashable key (``opaque.literal``), or a located refusal. A function
+    (``Filter.apply(frame=f, f=lambda r: r["a"] > 1)``, ``Map.apply(frame=f, f=fix)``) is keyed by its
+    code when it reads nothing but its parameters and builtins: the same code is the same function."""
+    from frontend.dataframe.values import FuncV
+
+    if isinstance(v, FuncV):
+        return ("function", _function_key(v.node, call, loc))
     value = _plain(v)
     key = opaque.literal(value) if value is not _NOT_LITERAL else None
     if value is _NOT_LITERAL or (key is None and value is not None):
@@ -462,6 +481,31 @@ def _python(tr: Any, v: Value, call: str, loc: Loc) -> Any:
 
 
 _NOT_LITERAL = object()
+
+_SAFE_BUILTINS = frozenset({"len", "str", "int", "float", "bool", "abs", "min", "max", "round", "None",
+                            "True", "False", "isinstance", "dict", "list", "tuple", "sorted", "sum"})
+
+
+def _function_key(node: ast.FunctionDef | ast.Lambda, call: str, loc: Loc) -> str:
+    """The code of a function handed to a Glue transform, without locations; refused when it reads a
+    name other than its parameters, its own local names and a few builtins (a module value or a closure
+    could differ between the jobs with the same code)."""
+    params = {a.arg for a in (*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs)}
+    if node.args.vararg or node.args.kwarg or node.args.defaults or node.args.kw_defaults:
+        raise UnsupportedError(f"{call}: a function with defaults or *args is not modelled", loc,
+                               construct="awsglue")
+    assigned = {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+    free = sorted({n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+                  - params - assigned - _SAFE_BUILTINS)
+    if free or isinstance(node, ast.FunctionDef) and node.decorator_list:
+        raise UnsupportedError(
+            f"{call}: the function handed to it reads {', '.join(free) or 'a decorator'}, which may differ "
+            "between jobs with the same code: only functions of their parameters are compared (by code)",
+            loc, construct="awsglue")
+    body: ast.AST = ast.Lambda(node.args, node.body)
+    if isinstance(node, ast.FunctionDef):  # its name is not its meaning
+        body = ast.FunctionDef(name="f", args=node.args, body=node.body, decorator_list=[], returns=None)
+    return ast.dump(body, annotate_fields=False, include_attributes=False)
 
 
 def _plain(v: Any) -> Any:
