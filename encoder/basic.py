@@ -638,6 +638,8 @@ class BasicEncoder:
             return self.uf("split_sep", (v, sep), z3.SeqSort(z3.StringSort()))
         if name in ("str.strip", "str.lower", "str.upper", "str.replace", "str.ascii_ignore"):
             return self.uf(name, tuple(vals), z3.StringSort())
+        if name == "str.find":  # uninterpreted: the same text and substring give the same index
+            return self.uf(name, tuple(vals), z3.IntSort())
         if name == "py.format":  # uninterpreted: the same value and spec give the same text
             self.hazard(path, self.uf("format_fails", tuple(vals), z3.BoolSort()), VALUE_ERROR)
             self.hazard(path, self.uf("format_overflows", tuple(vals), z3.BoolSort()), OVERFLOW_ERROR)
