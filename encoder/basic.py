@@ -644,6 +644,8 @@ class BasicEncoder:
             return self.uf(name, tuple(vals), z3.StringSort())
         if name == "py.flatten" and is_list(v) and isinstance(v.sort().basis(), z3.SeqSortRef):
             return self.uf(name, (v,), v.sort().basis())
+        if name == "str.find":  # uninterpreted: the same text and substring give the same index
+            return self.uf(name, tuple(vals), z3.IntSort())
         if name == "py.format":  # uninterpreted: the same value and spec give the same text
             self.hazard(path, self.uf("format_fails", tuple(vals), z3.BoolSort()), VALUE_ERROR)
             self.hazard(path, self.uf("format_overflows", tuple(vals), z3.BoolSort()), OVERFLOW_ERROR)

@@ -353,6 +353,7 @@ _add("str.startswith", (2,), _str_method("startswith", (STR,), BOOL), str.starts
 _add("str.endswith", (2,), _str_method("endswith", (STR,), BOOL), str.endswith, python="{0}.endswith({1})")
 _add("str.replace", (3,), _str_method("replace", (STR, STR), STR), str.replace,
      python="{0}.replace({1}, {2})")
+_add("str.find", (2,), _str_method("find", (STR,), INT), str.find, python="{0}.find({1})")  # -1 when absent
 _add("py.getitem", (2,), _getitem, _py_getitem, (INDEX_ERROR,), "{0}[{1}]")
 _add("py.slice", (3,), _slice, _py_slice, python="{0}[{1}:{2}]")
 _add("py.unpack", (2,), _unpack, _py_unpack, (VALUE_ERROR,), "")

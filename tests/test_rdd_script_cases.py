@@ -45,6 +45,7 @@ def test_what_was_not_compared_is_listed(results):
 @pytest.mark.spark
 @pytest.mark.slow
 def test_verdicts_hold_on_spark(tmp_path):
+    from frontend.script.rdd_script import translate_script_file
     from verifier.runtime.script_replay import ScriptJob, run_scripts
 
     refuted = [p for p in PAIRS if p["expected"] == "not_equivalent"]
@@ -55,16 +56,29 @@ def test_verdicts_hold_on_spark(tmp_path):
         assert after.counterexample.replayed_on_spark, (pair["name"], after.warnings)
     data = tmp_path / "in.txt"
     data.write_text(CASES["input"])
+    folder = tmp_path / "folder"  # for the scripts that list their input: a directory holding the file
+    folder.mkdir()
+    (folder / "data.txt").write_text(CASES["input"])
     proved = [p for p in PAIRS if p["expected"] == "equivalent"]
-    jobs = [ScriptJob(str(ROOT / p[side]), (str(data),), str(tmp_path))
-            for p in proved for side in ("left", "right")]
+    jobs = []
+    for i, p in enumerate(proved):
+        sps = {side: translate_script_file(str(ROOT / p[side])) for side in ("left", "right")}
+        given = folder if any(s.kind == "dir_listing" for sp in sps.values() for s in sp.sources) else data
+        for side in ("left", "right"):  # the same arguments: the input, then output paths of its own
+            wd = tmp_path / f"{i}-{side}"
+            wd.mkdir()
+            n = sps[side].argv_length - 1
+            outs = (str(wd / f"out{j}") for j in range(2, n + 1))  # printed without their directory
+            jobs.append(ScriptJob(str(ROOT / p[side]), (str(given), *outs), str(wd)))
     runs = run_scripts(jobs)
-    masks = ("<RDD>", "'<ResultIterable>'")
+    masks = ("<RDD>", "'<ResultIterable>'", "<sys.argv[0]>")
     from frontend.script.rdd_program import mask_line
 
     for i, pair in enumerate(proved):
         left, right = runs[2 * i], runs[2 * i + 1]
         assert left.exception is None and right.exception is None, (left.stderr, right.stderr)
         assert left.stdout_lines, pair["name"]
-        assert [mask_line(x, masks) for x in left.stdout_lines] == \
-            [mask_line(x, masks) for x in right.stdout_lines], pair["name"]
+        shown = [[mask_line(x.replace(str((ROOT / pair[side]).resolve()), "<sys.argv[0]>"), masks)
+                  .replace(str(tmp_path / f"{i}-{side}") + "/", "")
+                  for x in run.stdout_lines] for side, run in (("left", left), ("right", right))]
+        assert shown[0] == shown[1], pair["name"]

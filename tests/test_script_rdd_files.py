@@ -77,8 +77,16 @@ def test_inline_open_read_and_the_helper_are_proved_equal(tmp_path):
      "open() in another mode than reading text", 4),
     ('print(open(sys.argv[1], encoding="latin-1").read())\n'
      'print(spark.sparkContext.textFile(sys.argv[1]).count())\n', "encoding other than UTF-8", 4),
+    ('import os\nd = os.listdir(sys.argv[1])\nprint(len(d))\n'
+     'print(spark.sparkContext.textFile(sys.argv[1]).count())\n',
+     "is used in a way script mode does not understand here: it is modelled only printed", 6),
+    ('import os\nd = os.listdir(sys.argv[2])\nprint(d)\n'
+     'print(spark.sparkContext.textFile(sys.argv[1]).count())\n',
+     "a directory the script does not read with sc.textFile", 5),
+    ('import os\nd = os.listdir(sys.argv[1])\nprint(d, open(sys.argv[1]).read())\n'
+     'print(spark.sparkContext.textFile(sys.argv[1]).count())\n', "both opened as a file and listed", 6),
 ])
-def test_other_uses_of_open_are_refused_where_they_are(code, words, line):
+def test_other_uses_of_open_and_listdir_are_refused_where_they_are(code, words, line):
     with pytest.raises(UnsupportedError, match=re.escape(words)) as info:
         translate_script(HEAD + code, "job.py")
     assert info.value.loc.line == line, info.value
@@ -89,3 +97,104 @@ def test_a_script_defining_its_own_open_is_not_read_as_the_builtin():
     with pytest.raises(InputError) as info:  # not the text of a file: the script's own function
         translate_script(code, "job.py")
     assert "file_text" not in str(info.value)
+
+
+# --- the command line printed (frontend/script/rdd_argv.py) ----------------------------------------
+
+ARGV = HEAD + textwrap.dedent('''\
+    print("script:", sys.argv[0])
+    print("args:", str(sys.argv), len(sys.argv))
+    src, dst = sys.argv[1], sys.argv[2]
+    print("in:", sys.argv[1], "out:", sys.argv[2])
+    counts = spark.sparkContext.textFile(sys.argv[1]).map(lambda l: (l, 1)).reduceByKey(lambda a, b: a + b)
+    print("first print done")
+    counts.saveAsTextFile(sys.argv[2])
+''')
+
+
+def test_the_command_line_is_printed_with_the_script_path_excluded():
+    sp = translate_script(ARGV, "job.py")
+    assert sp.masks == ("<sys.argv[0]>",)
+    placed = {(i.construct, i.line) for i in sp.ignored}
+    assert placed >= {("printed sys.argv[0]", 4), ("printed sys.argv[0]", 5)}
+    args = {s.argv_index: s.param for s in sp.sources if s.kind == "argument"}
+    text = next(s.param for s in sp.sources if s.kind == "text")
+    out = predict(sp, {args[1]: "a.txt", args[2]: "b", text: ["x"]})
+    assert out[0] == ("script: <sys.argv[0]>\nargs: ['<sys.argv[0]>', 'a.txt', 'b'] 3\nin: a.txt out: b\n"
+                      "first print done\n")
+
+
+def test_the_replay_masks_the_absolute_path_it_runs_the_script_by(tmp_path):
+    from verifier.runtime.script_replay import ScriptRun, observe_run
+
+    script = tmp_path / "dir with space" / "job v2.py"
+    sp = translate_script(ARGV, str(script))
+    own = str(script.resolve())
+    run = ScriptRun(exit_code=0, exception=None, stdout_lines=(
+        f"script: {own}", f"args: ['{own}', '{tmp_path}/a.txt', '{tmp_path}/b'] 3", "in: a.txt out: b",
+        "first print done"), stderr="", files_written={"b": ("('x', 1)",)}, seconds=0.0)
+    args = {s.argv_index: s.param for s in sp.sources if s.kind == "argument"}
+    text = next(s.param for s in sp.sources if s.kind == "text")
+    ref = predict(sp, {args[1]: "a.txt", args[2]: "b", text: ["x"]})
+    seen = observe_run(sp, run, ref, [f"{tmp_path}/a.txt", f"{tmp_path}/b"], str(tmp_path))
+    assert seen[0] == ("script: <sys.argv[0]>\nargs: ['<sys.argv[0]>', 'a.txt', 'b'] 3\nin: a.txt out: b\n"
+                       "first print done\n")
+
+
+def test_a_saved_directory_after_several_prints_is_found_by_its_item():
+    from verifier.runtime.script_replay import saved_dir
+
+    sp = translate_script(ARGV, "job.py")
+    save = next(k for k in sp.sinks if k.kind == "save_text")
+    assert save.index != sp.sinks.index(save)  # the prints before it share one item
+    assert saved_dir(sp, save.index, ["in.txt", "out_2"], "/w") == "out_2"
+
+
+# --- a directory listed with os.listdir (frontend/script/rdd_files.py) ------------------------------
+
+LISTED = "import os\n" + HEAD + textwrap.dedent('''\
+    dir_path = sys.argv[1]
+    dir_listing = os.listdir(dir_path)
+    print("dir_listing = ", dir_listing)
+    rdd = spark.sparkContext.textFile(dir_path)
+    print("rdd.count = ", rdd.count())
+''')
+
+
+def test_a_listed_directory_is_one_shared_value_and_written_as_a_directory(tmp_path):
+    from frontend.script.rdd_program import DIR_FILE, listed_dirs
+    from verifier.runtime.script_replay import write_inputs
+
+    sp = translate_script(LISTED, "job.py")
+    text = next(s for s in sp.sources if s.kind == "text")
+    listing = next(s for s in sp.sources if s.kind == "dir_listing")
+    assert listing.text_of == text.param and listed_dirs(sp) == {text.param}
+    assert predict(sp, {text.param: ["a", "b"], listing.param: "?"}) == (
+        "dir_listing =  ['data.txt']\nrdd.count =  2\n",)
+    argv = write_inputs(sp, {text.param: ["a", "b"], listing.param: ""}, str(tmp_path))
+    assert (tmp_path / "input_1.txt" / DIR_FILE).read_text() == "a\nb\n"
+    assert argv == [str(tmp_path / "input_1.txt")]
+
+
+def test_a_script_that_does_not_list_the_directory_gets_the_listing_as_an_unused_input():
+    quiet = LISTED.replace('dir_listing = os.listdir(dir_path)\nprint("dir_listing = ", dir_listing)\n', "")
+    left, right = share_path_arguments(translate_script(LISTED, "l.py"), translate_script(quiet, "r.py"))
+    right = align_sources(left, right)
+    assert [s.kind for s in right.sources] == [s.kind for s in left.sources]
+    from frontend.script.rdd_program import listed_dirs
+
+    assert listed_dirs(right)  # its replay writes the same directory
+
+
+def test_str_find_in_a_lambda_is_cpython_s():
+    from frontend.rdd.loader import translate_source
+
+    src = textwrap.dedent('''\
+        from pyspark import RDD
+        def p(r: RDD[str]) -> RDD[int]:
+            return r.filter(lambda s: s.find('3') != -1).map(lambda s: s.find(''))
+    ''')
+    prog = translate_source(src, "p")
+    inputs = ["", "a3", "33", "x"]
+    assert sorted(run_program(prog, {prog.params[0].name: inputs}).items) == [0, 0]
+    assert [s.find("3") for s in inputs] == [-1, 1, 0, -1]

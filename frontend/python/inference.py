@@ -660,6 +660,8 @@ class Inference:
                 return out, TList(STR)
             if name in ("str.startswith", "str.endswith"):
                 return out, BOOL
+            if name == "str.find":
+                return out, INT
             return out, STR
         if name == "py.is_none":
             return out, BOOL

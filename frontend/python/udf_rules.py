@@ -38,7 +38,7 @@ MAX_POWER = 8
 STR_METHODS = {
     "split": ("str.split", (0, 1)), "strip": ("str.strip", (0,)), "lower": ("str.lower", (0,)),
     "upper": ("str.upper", (0,)), "startswith": ("str.startswith", (1,)),
-    "endswith": ("str.endswith", (1,)), "replace": ("str.replace", (2,)),
+    "endswith": ("str.endswith", (1,)), "replace": ("str.replace", (2,)), "find": ("str.find", (1,)),
 }
 
 _BOOL_SHAPED = (sl.Not, sl.BoolLit, AsBool, PyCompare, ShortCircuit)

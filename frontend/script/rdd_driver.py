@@ -17,7 +17,7 @@ from frontend.python.resolve import infer_program
 from frontend.rdd.methods import RDD_METHODS
 from frontend.rdd.pipeline import translate_pipeline
 from frontend.rdd.translator import RddTranslator
-from frontend.script import rdd_files
+from frontend.script import rdd_argv, rdd_files
 from frontend.script.rdd_meta import (
     _ARGV,
     _BUILDER_METHODS,
@@ -83,6 +83,7 @@ class _Driver(PrintingMixin, StatementsMixin):
     named_rdds: set[str] = field(default_factory=set)  # ... to a textFile RDD (its text shows the path)
     grouped_rdds: set[str] = field(default_factory=set)  # ... to a groupByKey() result
     text_paths: dict[str, pyast.expr] = field(default_factory=dict)  # ... and the path it was read from
+    argv_listed: list[pyast.Call] = field(default_factory=list)  # str(sys.argv) printed (rdd_argv)
     open_files: dict[str, pyast.expr] = field(default_factory=dict)  # f = open(p): the path p (rdd_files)
     literal_vars: dict[str, pyast.expr] = field(default_factory=dict)  # names bound once to a literal
     ordered_dicts: dict[str, pyast.expr] = field(default_factory=dict)  # name -> the sorted(...) it keeps
@@ -635,6 +636,7 @@ class _Driver(PrintingMixin, StatementsMixin):
     def finish(self, module_keep: list[pyast.stmt]) -> ScriptProgram:
         rdd_files.link_file_texts(self)
         self.check_argv_uses()
+        rdd_argv.check_listed(self)
         self.check_module_functions(module_keep)
         anchor = self.tree.body[0] if self.tree.body else pyast.Pass(lineno=1, col_offset=0)
         items, sinks = self.result_items(anchor)
@@ -753,7 +755,7 @@ class _Driver(PrintingMixin, StatementsMixin):
     def annotation(self, s: Source) -> str | None:
         if s.kind == "text":
             return "RDD[str]"
-        if s.kind in ("argument", "partitions", "file_text"):
+        if s.kind in ("argument", "partitions", "file_text", "dir_listing"):
             return "int" if s.kind == "partitions" else "str"
         assert s.values is not None
         t = _literal_type(s.values)

@@ -1,4 +1,6 @@
-"""``open(p).read()`` in an RDD script's driver code: the text of a file the script also reads with Spark.
+"""Files and directories an RDD script's driver reads by hand, which are the inputs Spark also reads.
+
+``open(p).read()``: the text of a file the script also reads with Spark.
 
 Book-style jobs print their input before reading it (``def debug_file(p): f = open(p, 'r');
 print("file_contents = \\n" + f.read()); f.close()``, then ``sc.textFile(p)``). Script mode's inputs
@@ -12,6 +14,16 @@ shares between the two scripts (both get the same files: equal by construction, 
 Only ``read()`` of a file opened for reading as text, and ``close()`` (which changes no output, listed
 as ignored) are modelled; ``readline``, iteration, ``with``, writing modes and a file no Spark source
 reads are refused, located.
+
+``names = os.listdir(p)`` printed, next to ``sc.textFile(p)`` (the book's chapter 3 reads a directory):
+the listing of the directory Spark reads. Both scripts get the same directory, so its listing is one
+shared value: a ``str`` input of kind ``dir_listing`` standing for ``str(names)``, the same symbolic text
+on both sides in a proof. Its *order* is the file system's (``os.listdir`` promises none): it is taken
+as one value both scripts see alike (two listings of one unchanged directory on one machine), not as
+a set. A check writes such an input as a directory holding one file, ``DIR_FILE``, so in every run the
+listing is ``str([DIR_FILE])`` (``rdd_program.with_partition_counts``), and ``textFile`` of the
+directory reads that file's lines with the file's own partitions (checked on Spark 4). The name may
+only be printed (``print(..., names)``, ``str(names)``): its length, items or iteration are refused.
 """
 
 from __future__ import annotations
@@ -20,7 +32,7 @@ import ast as pyast
 from dataclasses import replace
 from typing import Any
 
-from frontend.script.rdd_meta import _str_const
+from frontend.script.rdd_meta import _at, _name, _str_const
 from frontend.script.rdd_program import Source
 
 _READ_MODES = ("r", "rt", "tr")
@@ -106,17 +118,55 @@ def file_text_source(d: Any, path_node: pyast.expr, at: pyast.AST) -> str:
 
 
 def link_file_texts(d: Any) -> None:
-    """Each file read with ``open`` is tied to the ``textFile`` source reading it (``Source.text_of``);
-    a file no Spark source reads is refused where it is opened (script mode's inputs are the files Spark
-    reads, compared and replayed as such)."""
+    """Each file read with ``open`` and each directory listed is tied to the ``textFile`` source reading
+    it (``Source.text_of``); one no Spark source reads is refused where it is read (script mode's inputs
+    are the files Spark reads, compared and replayed as such), as is a path both opened as a file and
+    listed as a directory."""
     out = []
+    kinds: dict[str, set[str]] = {}
     for s in d.sources:
-        if s.kind == "file_text":
+        if s.kind in ("file_text", "dir_listing"):
             text = next((t for t in d.sources if t.kind == "text" and t.path == s.path), None)
+            what = f"open({s.path}).read()" if s.kind == "file_text" else f"os.listdir({s.path})"
             if text is None:
-                raise d.error("open", f"open({s.path}).read(): a file the script does not read with "
-                              "sc.textFile; script mode's inputs are the files Spark reads, so only such a "
-                              "file's text can be printed", s.loc)
+                raise d.error(s.reader, f"{what}: a {'file' if s.kind == 'file_text' else 'directory'} the "
+                              "script does not read with sc.textFile; script mode's inputs are the files "
+                              "Spark reads, so only such a file's text or directory's listing can be "
+                              "printed", s.loc)
+            kinds.setdefault(s.path, set()).add(s.kind)
+            if len(kinds[s.path]) > 1:
+                raise d.error(s.reader, f"{s.path} is both opened as a file and listed as a directory",
+                              s.loc)
             s = replace(s, text_of=text.param)
         out.append(s)
     d.sources = out
+
+
+def bind_listing(d: Any, target: pyast.expr, value: pyast.expr) -> bool:
+    """``names = os.listdir(p)``: ``names`` stands for the listing's text (a ``dir_listing`` input) and
+    may only be printed. True when done."""
+    if not (isinstance(value, pyast.Call) and isinstance(value.func, pyast.Attribute)
+            and value.func.attr == "listdir" and d.meta_of(value.func.value) is not None
+            and d.meta_of(value.func.value).name == "os"):
+        return False
+    if not (isinstance(target, pyast.Name) and d.stores.get(target.id) == 1 and len(value.args) == 1
+            and not value.keywords):
+        raise d.error("os.listdir", "os.listdir(path) is modelled bound once to a name that is printed",
+                      value)
+    printed = {id(a) for n in pyast.walk(d.tree) if isinstance(n, pyast.Call)
+               and isinstance(n.func, pyast.Name) and n.func.id in ("print", "str") for a in n.args}
+    for n in pyast.walk(d.tree):
+        if isinstance(n, pyast.Name) and n.id == target.id and isinstance(n.ctx, pyast.Load) \
+                and id(n) not in printed:
+            raise d.error("os.listdir", f"the listing '{target.id}' of a directory is used in a way script "
+                          "mode does not understand here: it is modelled only printed (print(..., names) "
+                          "or str(names)), as one value both scripts see alike", n)
+    path, argv_index, literal = d.path_of(value.args[0])
+
+    def make() -> Source:
+        return Source(d.fresh("dir_listing"), "dir_listing", "os.listdir", path, d.loc(value), argv_index,
+                      literal)
+    d.emit(_at(pyast.Assign([_name(target.id, target, store=True)],
+                            _name(d.source_param(f"dir_listing:{path}", make), value)), target))
+    return True
+

@@ -36,7 +36,9 @@ class Source:
     ``"file_text"`` is a ``str`` input, the whole text of the file text source ``text_of`` reads (the
     driver printing ``open(p).read()`` before ``sc.textFile(p)``, ``rdd_files``): set from that source's
     lines in each run (``with_partition_counts``), the same symbolic value on both sides in a proof (both
-    scripts get the same files)."""
+    scripts get the same files). Kind ``"dir_listing"`` is a ``str`` input, ``str(os.listdir(p))`` of the
+    directory text source ``text_of`` reads (``rdd_files``): ``DIR_LISTING`` in every run, the same
+    symbolic value on both sides in a proof."""
 
     param: str
     kind: str
@@ -112,6 +114,9 @@ MASKS: dict[str, str] = {
     # a group's values in a collected groupByKey() result: the model holds the string
     # '<ResultIterable>' there, so the masked repr parses to the same value (rdd_printing.hide_groups)
     "'<ResultIterable>'": r"<pyspark\.resultiterable\.ResultIterable object at 0x[0-9a-fA-F]+>",
+    # sys.argv[0] (rdd_argv): the replay puts the placeholder in place of the absolute path it runs the
+    # script by (script_replay.observe_run), which no pattern can tell from other printed paths
+    "<sys.argv[0]>": r"<sys\.argv\[0\]>",
 }
 
 
@@ -170,7 +175,21 @@ def with_partition_counts(sp: ScriptProgram, inputs: Mapping[str, Any], parts: M
             out[s.param] = len(parts[s.partitions_of])
         elif s.kind == "file_text" and s.text_of in inputs:
             out[s.param] = file_text(inputs[s.text_of])
+        elif s.kind == "dir_listing":
+            out[s.param] = DIR_LISTING
     return out
+
+
+# A text source whose path the script also lists with os.listdir is written as a directory holding one
+# file of this name (``verifier.runtime.script_replay.write_inputs``), so the listing every run prints
+# is ``DIR_LISTING`` (``rdd_files``).
+DIR_FILE = "data.txt"
+DIR_LISTING = str([DIR_FILE])
+
+
+def listed_dirs(sp: ScriptProgram) -> set[str]:
+    """The parameters of the text sources read from a directory the script lists (``dir_listing``)."""
+    return {s.text_of for s in sp.sources if s.kind == "dir_listing" and s.text_of is not None}
 
 
 def file_text(lines: Any) -> str:
@@ -210,17 +229,18 @@ def share_path_arguments(left: ScriptProgram, right: ScriptProgram) -> tuple[Scr
 
     def add(sp: ScriptProgram, other: ScriptProgram) -> ScriptProgram:
         have = {s.argv_index for s in sp.sources if s.kind == "argument"}
-        counted = {s.path for s in sp.sources if s.kind in ("partitions", "file_text")}
+        kinds = ("partitions", "file_text", "dir_listing")
+        counted = {(s.kind, s.path) for s in sp.sources if s.kind in kinds}
         for s in other.sources:
             of = next((o for o in other.sources if o.param == s.partitions_of), None)
             mine = next((m for m in sp.sources if of is not None and m.path == of.path
                          and m.kind == of.kind), None)
-            if s.kind == "file_text" and s.path not in counted:
+            if s.kind in ("file_text", "dir_listing") and (s.kind, s.path) not in counted:
                 text = next((m for m in sp.sources if m.kind == "text" and m.path == s.path), None)
                 if text is not None:  # the other script prints the file this one reads: an unused input
-                    sp = _add_unused(sp, replace(s, text_of=text.param), "file_text")
+                    sp = _add_unused(sp, replace(s, text_of=text.param), s.kind)
                 continue
-            if s.kind == "partitions" and s.path not in counted and mine is not None:
+            if s.kind == "partitions" and (s.kind, s.path) not in counted and mine is not None:
                 sp = _add_unused(sp, replace(s, partitions_of=mine.param), "partitions")
                 continue
             if s.path_too and s.argv_index not in have and s.argv_index in paths(sp):

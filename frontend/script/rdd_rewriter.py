@@ -9,7 +9,7 @@ from __future__ import annotations
 import ast as pyast
 from typing import Any
 
-from frontend.script import rdd_files
+from frontend.script import rdd_argv, rdd_files
 from frontend.script.rdd_meta import (
     _ARGV,
     _OTHER_SOURCES,
@@ -77,6 +77,9 @@ class _Rewriter(pyast.NodeTransformer):
                 collected = _at(pyast.Call(_at(pyast.Attribute(bag, "collect", pyast.Load()), node), [], []),
                                 node)
                 return _at(pyast.Call(f, [collected], []), node)
+        listed = rdd_argv.argv_text(d, node)
+        if listed is not None:  # str(sys.argv)
+            return self.visit(listed)
         text = rdd_files.read_call(d, node)
         if text is not None:  # open(p).read(): the text of a file a Spark source reads
             return _name(text, node)
@@ -130,6 +133,9 @@ class _Rewriter(pyast.NodeTransformer):
         return None
 
     def visit_Subscript(self, node: pyast.Subscript) -> pyast.AST:  # noqa: N802
+        name = rdd_argv.script_name(self.d, node)
+        if name is not None:  # sys.argv[0]: an excluded field
+            return name
         index = self.d._argv_index(node)
         if index is not None:
             return _name(self.d.argument_source(index, node), node)

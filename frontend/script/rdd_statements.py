@@ -199,7 +199,8 @@ class StatementsMixin:
             self.text_paths.pop(n, None)
             self.grouped_rdds.discard(n)
             self.open_files.pop(n, None)
-        if value is not None and rdd_files.bind_open(self, target, value):
+        if value is not None and (rdd_files.bind_open(self, target, value)
+                                  or rdd_files.bind_listing(self, target, value)):
             return
         if value is not None and isinstance(target, pyast.Name) and self.stores.get(target.id) == 1 \
                 and (self._argv_index(value) is not None or _str_const(value) is not None):

@@ -38,6 +38,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from frontend.script.rdd_program import (
+    DIR_LISTING,
     ScriptProgram,
     Sink,
     Source,
@@ -139,7 +140,7 @@ class ScriptPair:
             if s.kind == "partitions":  # set from each side's partitioning when it runs
                 out[s.param] = 0
                 continue
-            if s.kind == "file_text":  # set from its file's lines when it runs (with_partition_counts)
+            if s.kind in ("file_text", "dir_listing"):  # set when it runs (with_partition_counts)
                 out[s.param] = ""
                 continue
             if s.param not in inputs:
@@ -184,6 +185,8 @@ class ScriptPair:
                 out[ls.param] = len(rparts[names[rs.partitions_of or ""]])
             elif rs.kind == "file_text" and names.get(rs.text_of or "") in inputs:
                 out[ls.param] = file_text(inputs[names[rs.text_of or ""]])
+            elif rs.kind == "dir_listing":
+                out[ls.param] = DIR_LISTING
         return out
 
     def right_inputs(self, inputs: Mapping[str, Any]) -> dict[str, Any]:

@@ -36,7 +36,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from frontend.script.rdd_program import ScriptProgram, mask_line
+from frontend.script.rdd_argv import SCRIPT_NAME
+from frontend.script.rdd_program import DIR_FILE, ScriptProgram, listed_dirs, mask_line
 from sparklite.values import (
     Bag,
     ErrorOutcome,
@@ -370,13 +371,21 @@ def write_inputs(sp: ScriptProgram, inputs: Mapping[str, Any], workdir: str, scr
 
     named = {s.argv_index: inputs[s.param] for s in sp.sources if s.kind == "argument" and s.path_too
              and isinstance(inputs.get(s.param), str)}  # sys.argv[i] both a path and a value: its text
+    dirs = listed_dirs(sp)  # read from a directory the script lists: one file in it (rdd_files)
+
+    def write(target: str, text: str, as_dir: bool) -> None:
+        if as_dir:
+            os.makedirs(target, exist_ok=True)
+            target = os.path.join(target, DIR_FILE)
+        with open(target, "w", encoding="utf-8", newline="") as fh:
+            fh.write(text)
+
     for s in sp.sources:
         if s.kind == "text":
             text = lines_file_text(list(inputs[s.param]))
             if s.argv_index in named:  # absolute: Spark's JVM may have started in another directory
                 target = os.path.join(os.path.abspath(workdir), named[s.argv_index])
-                with open(target, "w", encoding="utf-8", newline="") as fh:
-                    fh.write(text)
+                write(target, text, s.param in dirs)
                 put(s.argv_index, target)
                 continue
             if s.literal_path is not None:
@@ -389,8 +398,7 @@ def write_inputs(sp: ScriptProgram, inputs: Mapping[str, Any], workdir: str, scr
             else:
                 target = os.path.join(workdir, f"input_{s.argv_index}.txt")
             os.makedirs(os.path.dirname(target) or workdir, exist_ok=True)
-            with open(target, "w", encoding="utf-8", newline="") as fh:
-                fh.write(text)
+            write(target, text, s.param in dirs)
             put(s.argv_index, target)
         elif s.kind == "argument" and s.path_too:
             continue  # given as the path of the file (or directory) named after it, above or below
@@ -411,8 +419,9 @@ def write_inputs(sp: ScriptProgram, inputs: Mapping[str, Any], workdir: str, scr
 
 
 def saved_dir(sp: ScriptProgram, index: int, argv: Sequence[str], workdir: str) -> str:
-    """Where sink ``index`` (a ``save_text``) writes, relative to ``workdir``."""
-    k = sp.sinks[index]
+    """Where the ``save_text`` sink of output item ``index`` writes, relative to ``workdir``. (Items are
+    not positions in ``sp.sinks``: consecutive prints before it share one item.)"""
+    k = next(k for k in sp.sinks if k.index == index and k.kind == "save_text")
     path = k.literal_path if k.literal_path is not None else argv[k.argv_index - 1]  # type: ignore[operator]
     return os.path.relpath(os.path.join(workdir, path), workdir)
 
@@ -429,7 +438,11 @@ def observe_run(sp: ScriptProgram, run: ScriptRun, reference: Outcome, argv: Seq
         return ErrorOutcome(f"SystemExit({run.exit_code})")
     items_count = len({k.index for k in sp.sinks})
     refs = reference if isinstance(reference, tuple) and len(reference) == items_count else None
-    lines = [mask_line(line, sp.masks) for line in run.stdout_lines] if sp.masks else list(run.stdout_lines)
+    lines = list(run.stdout_lines)
+    if SCRIPT_NAME in sp.masks:  # sys.argv[0]: the absolute path the runner gives the script (rdd_argv)
+        own = os.path.abspath(sp.filename)
+        lines = [line.replace(own, SCRIPT_NAME) for line in lines]
+    lines = [mask_line(line, sp.masks) for line in lines] if sp.masks else lines
     if any(s.path_too for s in sp.sources):  # a printed path: its text is the name, as in the model
         prefix = os.path.join(os.path.abspath(workdir), "")
         lines = [line.replace(prefix, "") for line in lines]
