@@ -132,6 +132,7 @@ _JOIN_KINDS = MappingProxyType(
 
 _PY_BUILTINS = frozenset(
     {
+        "dict",
         "len",
         "str",
         "int",
