@@ -35,6 +35,7 @@ from frontend.dataframe.columns import (
     lookup_name,
     parse_name,
 )
+from frontend.dataframe.dicts import make_dict
 from frontend.dataframe.module import (
     _DF_PROPERTIES,
     _IDENTITY_METHODS,
@@ -912,6 +913,8 @@ class Evaluator:
         window = DFW.window_call(path, args, kwargs, loc)
         if window is not None:
             return window
+        if path == "collections.OrderedDict":
+            return make_dict(args, kwargs, loc, ordered=True)
         if path == "functools.reduce":
             return self.reduce(args, kwargs, loc, node)
         if path == "decimal.Decimal" and len(args) == 1 and not kwargs and isinstance(args[0], PyV):
@@ -950,6 +953,8 @@ class Evaluator:
             for it in args[0].items:
                 acc = self.binop("+", acc, it, loc)
             return acc
+        if name == "dict":
+            return make_dict(args, kwargs, loc, ordered=False)
         if name == "len" and len(args) == 1 and isinstance(args[0], SeqV | DictV):
             return PyV(len(args[0].items))
         if name == "len" and len(args) == 1 and isinstance(args[0], SV.SchemaV):

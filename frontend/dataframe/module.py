@@ -91,7 +91,8 @@ UNSUPPORTED_DF_METHODS = MappingProxyType(
         "checkpoint": "checkpoints",
         "localCheckpoint": "checkpoints",
         "lateralJoin": "lateral joins are not supported",
-        "crosstab": "crosstab",
+        "crosstab": "its columns are the data's values: read only in a DataFrame script over rows the "
+                    "script writes (docs/scripts.md)",
         "freqItems": "freqItems",
         "approxQuantile": "approximate",
         "cov": "statistics",
@@ -131,6 +132,7 @@ _JOIN_KINDS = MappingProxyType(
 
 _PY_BUILTINS = frozenset(
     {
+        "dict",
         "len",
         "str",
         "int",

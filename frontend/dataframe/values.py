@@ -37,7 +37,11 @@ class SeqV:
 
 @dataclass(frozen=True)
 class DictV:
+    """A dict of driver values, in insertion order; ``ordered`` for a ``collections.OrderedDict`` (whose
+    repr is not a dict's: ``frontend.dataframe.dicts``)."""
+
     items: tuple[tuple[Value, Value], ...]
+    ordered: bool = False
 
 
 @dataclass(frozen=True)

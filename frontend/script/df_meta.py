@@ -296,6 +296,8 @@ def python_literal(v: Any) -> Any:
         if any(i is _NOT_LITERAL for i in items):
             return _NOT_LITERAL
         return list(items) if v.is_list else tuple(items)
+    if isinstance(v, DictV) and v.ordered:  # an OrderedDict prints otherwise (frontend.dataframe.dicts)
+        return _NOT_LITERAL
     if isinstance(v, DictV):
         pairs = [(python_literal(k), python_literal(x)) for k, x in v.items]
         if any(k is _NOT_LITERAL or x is _NOT_LITERAL or isinstance(k, list) for k, x in pairs):
@@ -335,6 +337,8 @@ def literal_repr(v: Any) -> str | None:
         if v.is_list:
             return "[" + ", ".join(items) + "]"  # type: ignore[arg-type]
         return "(" + ", ".join(items) + ("," if len(items) == 1 else "") + ")"  # type: ignore[arg-type]
+    if isinstance(v, DictV) and v.ordered:  # an OrderedDict prints otherwise (frontend.dataframe.dicts)
+        return None
     if isinstance(v, DictV):
         pairs = [(literal_repr(k), literal_repr(x)) for k, x in v.items]
         if any(k is None or x is None for k, x in pairs):

@@ -159,9 +159,12 @@ def align_df_sources(left: DfScriptProgram, right: DfScriptProgram) -> DfScriptP
         names: dict[str, str] = {}
         for rs in lits_right:
             same = next((ls for ls in free if (ls.rows, ls.schema) == (rs.rows, rs.schema)), None)
+            again = next((ls for ls in lits_left if (ls.rows, ls.schema) == (rs.rows, rs.schema)), None)
             if same is not None:
                 free.remove(same)
                 names[rs.param] = same.param
+            elif again is not None:  # one more copy of a constant LEFT has: the same table
+                names[rs.param] = again.param
             else:
                 name, i = f"{rs.param}_right", 1
                 while name in taken or name in {s.param for s in right.sources}:

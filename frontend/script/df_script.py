@@ -55,7 +55,7 @@ from frontend.dataframe.values import (
     canonical,
     describe,
 )
-from frontend.script import df_files, df_formats, df_opaque, glue, mixed_df
+from frontend.script import df_crosstab, df_files, df_formats, df_opaque, glue, mixed_df
 from frontend.script.df_meta import (
     _DONE,
     SESSION_REPR,
@@ -1119,6 +1119,8 @@ class _ScriptTranslator(DataFrameTranslator):
             return self.str_format(func.receiver.value, args, kwargs, node)  # type: ignore[return-value]
         if isinstance(func, BoundV) and isinstance(func.receiver, DFV) and func.name == "coalesce":
             return func.receiver  # fewer partitions: the same rows, the order kept
+        if isinstance(func, BoundV) and isinstance(func.receiver, DFV) and func.name == "crosstab":
+            return self.crosstab(func.receiver, args, kwargs, loc, node)
         if (
             isinstance(func, BoundV)
             and isinstance(func.receiver, SessionV)
@@ -1444,6 +1446,26 @@ class _ScriptTranslator(DataFrameTranslator):
             schema = self.schema_of(schema_v, loc)
         rows = [_verified(r, schema, loc) for r in rows]
         return self.literal_df(schema, rows, loc, node)
+
+    def crosstab(
+        self, recv: DFV, args: list[Value], kwargs: dict[str, Value], loc: Loc, node: pyast.AST
+    ) -> DFV:
+        """``df.crosstab(col1, col2)`` over rows the script writes: a literal table computed now
+        (``frontend.script.df_crosstab``: its columns are the data's values)."""
+        from frontend.dataframe import functions as DFF
+
+        b, _ = DFF.sig("col1", "col2").bind("crosstab", args, kwargs, loc)
+        col1, col2 = as_str(b["col1"], loc, "crosstab's col1"), as_str(b["col2"], loc, "crosstab's col2")
+        literal = {s.param: (s.schema, s.rows) for s in self.sources
+                   if s.kind == "literal" and s.rows is not None}
+        schema, rows = df_crosstab.crosstab_rows(recv.df, col1, col2, literal, loc)
+        # the same table computed again (df.crosstab(...) twice) is the same constant
+        src = next((s for s in self.sources
+                    if s.kind == "literal" and (s.schema, s.rows) == (schema, tuple(rows))), None)
+        if src is None:
+            src = self._add_source(self.fresh_param(), "literal", "crosstab", pyast.unparse(node), loc,
+                                   schema, rows=tuple(rows))
+        return DFV(self.table_df(src.param, src.schema, loc))
 
     def literal_df(self, schema: Schema, rows: list[tuple[Any, ...]], loc: Loc, node: pyast.AST) -> DFV:
         """A DataFrame of rows the script fixes (a literal source)."""

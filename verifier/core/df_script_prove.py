@@ -131,20 +131,25 @@ class _Prover:
                 "another number of arguments the scripts may exit or fail differently"
             )
         files = False
-        for ls, rs in zip(left.sources, right.sources, strict=True):
-            if ls.reader.startswith("glueContext.") and (ls.reader, ls.path) != (rs.reader, rs.path):
-                raise _NoProof(  # frontend.script.glue: a Glue source is named by its call, not given
-                    f"the jobs read different AWS Glue sources ({ls.path} at {ls.loc}, {rs.path} at {rs.loc})"
-                )
-            if ls.kind in ("csv", "json", "text"):
+        glue_l = [s for s in left.sources if s.reader.startswith("glueContext.")]
+        glue_r = [s for s in right.sources if s.reader.startswith("glueContext.")]
+        if [(s.reader, s.path) for s in glue_l] != [(s.reader, s.path) for s in glue_r]:
+            raise _NoProof(  # frontend.script.glue: a Glue source is named by its call, not given
+                "the jobs read different AWS Glue sources (LEFT: "
+                + ", ".join(f"{s.path} at {s.loc}" for s in glue_l) + "; RIGHT: "
+                + ", ".join(f"{s.path} at {s.loc}" for s in glue_r) + ")"
+            )
+        # file sources are aligned one to one; data written in the scripts may differ in number
+        # (``align_df_sources``), so each side's sources are looked at on their own
+        for s, sp in [*((s, left) for s in left.sources), *((s, right) for s in right.sources)]:
+            if s.kind in ("csv", "json", "text"):
                 files = True
-                for s, sp in ((ls, left), (rs, right)):
-                    if s.mode != "PERMISSIVE":
-                        raise _NoProof(
-                            f"{sp.filename} reads {s.path} in {s.mode} mode ({s.loc}): which lines it drops "
-                            "or fails on depends on the columns each query parses, which the proof does not "
-                            "model (only PERMISSIVE, Spark's default, is proved over)"
-                        )
+                if s.mode != "PERMISSIVE":
+                    raise _NoProof(
+                        f"{sp.filename} reads {s.path} in {s.mode} mode ({s.loc}): which lines it drops "
+                        "or fails on depends on the columns each query parses, which the proof does not "
+                        "model (only PERMISSIVE, Spark's default, is proved over)"
+                    )
         for ls in left.sources:
             if ls.inferred:
                 self.assume(inferred_source(ls))

@@ -828,10 +828,17 @@ def _shrink(left: DfScriptProgram, right: DfScriptProgram, found: DfFound, until
 
 def describe(left: DfScriptProgram, right: DfScriptProgram) -> dict[str, Any]:
     """Where each source and sink is in both scripts, for the report (``verifier.interfaces.render``)."""
+    # aligned sources share their table name; data written in one script only (a literal table with
+    # no equal on the other side, ``align_df_sources``) is listed with the one side it is on
+    theirs = {s.param: s for s in right.sources}
     sources = [
-        {"path": ls.path, "kind": ls.kind, "left": str(ls.loc), "right": str(rs.loc)}
-        for ls, rs in zip(left.sources, right.sources, strict=True)
+        {"path": ls.path, "kind": ls.kind, "left": str(ls.loc),
+         "right": str(theirs[ls.param].loc) if ls.param in theirs else None}
+        for ls in left.sources
     ]
+    ours = {s.param for s in left.sources}
+    sources += [{"path": rs.path, "kind": rs.kind, "left": None, "right": str(rs.loc)}
+                for rs in right.sources if rs.param not in ours]
     lsinks = [k for k in left.sinks if k.kind != "job"]
     rsinks = [k for k in right.sinks if k.kind != "job"]
     sinks = []

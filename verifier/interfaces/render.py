@@ -159,7 +159,10 @@ def script_summary(description: Mapping[str, Any]) -> str:
     """``sources: sys.argv[1] (old.py:12, new.py:9); sinks: 1. printed lines (old.py:20, new.py:18)``:
     each input and output of two scripts, where each script reads or writes it."""
     short = _short_locs(description)
-    sources = [f"{s['path']} ({short(s['left'])}, {short(s['right'])})" for s in description["sources"]]
+    def at(where: str | None) -> str:  # a source of one script only (data written in it) has no other side
+        return short(where) if where else "-"
+
+    sources = [f"{s['path']} ({at(s['left'])}, {at(s['right'])})" for s in description["sources"]]
     sinks = []
     for i, item in enumerate(description["sinks"]):
         sides = [" + ".join(k["what"] for k in item[side]) for side in ("left", "right")]
