@@ -26,6 +26,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from sparklite import pystats as _pystats
 from sparklite.types import (
     BOOL,
     FLOAT,
@@ -268,6 +269,17 @@ def _flatten(ts: Sequence[Type]) -> Type:
     return t.elem
 
 
+def _pystats_rule(name: str) -> Callable[[Sequence[Type]], Type]:
+    inner = _pystats.typing(name)
+
+    def rule(ts: Sequence[Type]) -> Type:
+        try:
+            return inner(ts)
+        except _pystats.StatsTypeError as exc:
+            raise BuiltinTypeError(str(exc)) from None
+    return rule
+
+
 # -- implementations ----------------------------------------------------------------------------------
 
 
@@ -369,6 +381,11 @@ _add("re.findall", (2,), _regex("re.findall", 0, ListType(STR)), lambda s, p: re
      python="__import__('re').findall({1}, {0})")
 _add("py.flatten", (1,), _flatten, lambda xss: [x for xs in xss for x in xs],
      python="[__x for __xs in {0} for __x in __xs]")
+
+# statistics.mean(xs)...: CPython's module (sparklite.pystats); StatisticsError is a ValueError
+for _name in _pystats.FUNCTIONS:
+    _add(f"statistics.{_name}", (1,), _pystats_rule(_name), _pystats.implementation(_name),
+         (VALUE_ERROR, OVERFLOW_ERROR), f"__import__('statistics').{_name}({{0}})")
 
 BUILTINS: dict[str, Builtin] = _BUILTINS
 """Every builtin by name (read-only by convention)."""

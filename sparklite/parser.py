@@ -26,6 +26,7 @@ from sparklite.types import (
     FLOAT,
     INT,
     NONE,
+    NUM,
     STR,
     BagType,
     DictType,
@@ -49,7 +50,7 @@ RESERVED = frozenset({
     "map", "filter", "flatMap", "cartesian", "join", "union", "distinct", "fold", "aggregate", "reduce",
     "count", "sum", "min", "max", "foldByKey", "aggregateByKey", "reduceByKey", "combineByKey",
     "groupByKey", "Int", "Bool", "Boolean", "Bag",
-    "None", "Str", "Float", "Option", "List", "Dict", "for", "in",
+    "None", "Str", "Float", "Num", "Option", "List", "Dict", "for", "in",
 })
 
 #: Operation names that are keywords only where an operation can start and "(" follows (``first(R)``);
@@ -194,6 +195,9 @@ class _Builder(Transformer):
 
     def float_type(self, meta: Any) -> Type:
         return FLOAT
+
+    def num_type(self, meta: Any) -> Type:
+        return NUM
 
     def none_type(self, meta: Any) -> Type:
         return NONE

@@ -32,6 +32,7 @@ from sparklite.types import (
     IntType,
     ListType,
     NoneType_,
+    NumType,
     OptionType,
     StrType,
     TupleType,
@@ -78,6 +79,8 @@ def pretty_type(t: Type) -> str:
         return "Str"
     if isinstance(t, FloatType):
         return "Float"
+    if isinstance(t, NumType):
+        return "Num"
     if isinstance(t, NoneType_):
         return "None"
     if isinstance(t, BagType):

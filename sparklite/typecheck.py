@@ -35,6 +35,7 @@ from sparklite.types import (
     FLOAT,
     INT,
     NONE,
+    NUM,
     STR,
     BagType,
     DictType,
@@ -435,8 +436,8 @@ class _Checker:
                                          f"{T(t)}", node.loc or e.loc)
             return self.note(out, INT)
         if e.op in ("<", "<=", ">", ">="):
-            if {lt, rt} <= {INT, FLOAT} or (lt == rt and is_ordered(lt) and not lt == BOOL
-                                             and lt != INT):
+            if {lt, rt} <= {INT, FLOAT, NUM} or (lt == rt and is_ordered(lt) and not lt == BOOL
+                                                  and lt != INT):  # Num: an int or a float
                 return self.note(out, BOOL)
             for side, t, node in (("left", lt, e.left), ("right", rt, e.right)):
                 if t != INT:
@@ -446,7 +447,7 @@ class _Checker:
         if e.op in ("==", "!="):
             if not is_basic(lt) or not is_basic(rt):
                 raise TypeCheckError(f"'{e.op}' compares basic values, not bags ({T(lt)} and {T(rt)})", e.loc)
-            if lt != rt and {lt, rt} != {INT, FLOAT} and join_types(lt, rt) is None:
+            if lt != rt and not {lt, rt} <= {INT, FLOAT, NUM} and join_types(lt, rt) is None:
                 raise TypeCheckError(f"'{e.op}' compares values of one type, not {T(lt)} and {T(rt)}", e.loc)
             return self.note(out, BOOL)
         if e.op in A.BOOL_OPS:

@@ -39,6 +39,17 @@ class FloatType:
 
 
 @dataclass(frozen=True)
+class NumType:
+    """An int or a float, as the value decides: what Python's ``statistics.mean``/``median``/``variance``
+    return for ints (an int when the exact result is integral, else a float; ``sparklite.statistics``).
+    Compared and printed as the value it is; no arithmetic (its result type would depend on the value)
+    and no symbolic encoding (proofs through it are by congruence only)."""
+
+    def __str__(self) -> str:
+        return "Num"
+
+
+@dataclass(frozen=True)
 class NoneType_:
     """The type of the literal ``None`` before it meets the type it is optional for."""
 
@@ -89,7 +100,7 @@ class BagType:
         return f"Bag[{self.elem}]"
 
 
-Type = (IntType | BoolType | StrType | FloatType | NoneType_ | OptionType | ListType | DictType
+Type = (IntType | BoolType | StrType | FloatType | NumType | NoneType_ | OptionType | ListType | DictType
         | TupleType | BagType)
 
 INT = IntType()
@@ -97,8 +108,9 @@ BOOL = BoolType()
 STR = StrType()
 FLOAT = FloatType()
 NONE = NoneType_()
+NUM = NumType()
 
-PRIMITIVES = (IntType, BoolType, StrType, FloatType, NoneType_)
+PRIMITIVES = (IntType, BoolType, StrType, FloatType, NumType, NoneType_)
 
 
 def is_basic(t: Type) -> bool:
@@ -184,7 +196,7 @@ def is_ordered(t: Type) -> bool:
     """Types Python orders: ints, bools (``False < True``), strings, floats, lists and tuples of those
     (lexicographically). Ints, bools and floats compare with each other; options do not (``None < 1``
     raises ``TypeError``)."""
-    if isinstance(t, IntType | BoolType | StrType | FloatType):
+    if isinstance(t, IntType | BoolType | StrType | FloatType | NumType):
         return True
     if isinstance(t, ListType):
         return is_ordered(t.elem)

@@ -54,6 +54,7 @@ from frontend.python.types import (
 )
 from sparklite import ast as sl
 from sparklite.errors import NameResolutionError, TypeCheckError, UnsupportedError
+from sparklite.pystats import FUNCTIONS as PYSTATS
 from sparklite.types import (
     BOOL,
     FLOAT,
@@ -396,7 +397,7 @@ class Inference:
             if kx is None or ky is None:
                 known, other = (x, y) if kx is not None else (y, x)
                 kk = kind(known)
-                if order and kk in NUMERIC:
+                if order and kk in NUMERIC:  # (a Num operand waits for the other's type)
                     u.numeric(other, loc, f"an operand of '{op}'")
                     return True
                 if not force:
@@ -405,7 +406,7 @@ class Inference:
                     return True
                 u.unify(other, known, loc, why)
                 return True
-            if kx in NUMERIC and ky in NUMERIC:
+            if kx in NUMERIC | {"num"} and ky in NUMERIC | {"num"}:  # Num: an int or a float
                 if not order and kx != ky and "bool" in (kx, ky):
                     raise TypeCheckError(f"'{op}' compares a bool with a number (Python compares True "
                                          "as 1; write the comparison on ints or on bools)", loc)
@@ -669,6 +670,13 @@ class Inference:
             for t in ts:
                 u.unify(t, STR, loc, f"re.{name[3:]}() works on str values")
             return out, (STR if name == "re.sub" else TList(STR))
+        if name.startswith("statistics."):  # sparklite.pystats: a list of ints or of floats
+            elem = u.var()
+            u.unify(ts[0], TList(elem), loc, f"{name}() takes a list")
+            if not isinstance(find(elem), FloatType):  # ints unless known to be floats
+                u.unify(elem, INT, loc, f"{name}() of values not known to be floats reads ints")
+                return out, PYSTATS[name[len("statistics."):]]
+            return out, FLOAT
         if name == "py.flatten":  # [y for x in xs for y in x]: x is a list
             elem = u.var()
             u.unify(ts[0], TList(TList(elem)), loc, "a nested comprehension's inner source must be a list")

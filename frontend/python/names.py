@@ -178,6 +178,7 @@ class ModuleInfo:
     math_modules: set[str] = field(default_factory=set)  # names bound to the math module
     math_aliases: dict[str, str] = field(default_factory=dict)  # local name -> math function/constant
     re_modules: set[str] = field(default_factory=set)  # names bound to the re module (frontend.python.regex)
+    stats_modules: set[str] = field(default_factory=set)  # names bound to statistics (sparklite.pystats)
     mutated: set[str] = field(default_factory=set)  # names declared ``global`` somewhere
     all_identifiers: set[str] = field(default_factory=set)
     param_names: set[str] = field(default_factory=set)  # every function/lambda parameter in the file
@@ -242,6 +243,8 @@ def scan_module(tree: pyast.Module, filename: str, rdd_methods: frozenset[str]) 
                 else:
                     if alias.name == "re" and assign_counts.get(alias.asname or "re") == 1:
                         info.re_modules.add(alias.asname or "re")  # calls only; other uses stay opaque
+                    if alias.name == "statistics" and assign_counts.get(alias.asname or "statistics") == 1:
+                        info.stats_modules.add(alias.asname or "statistics")  # calls only, as re
                     info.opaque[(alias.asname or alias.name).split(".")[0]] = stmt
         elif isinstance(stmt, pyast.ImportFrom):
             for alias in stmt.names:

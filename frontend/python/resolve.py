@@ -69,6 +69,7 @@ from sparklite.types import (
     IntType,
     ListType,
     NoneType_,
+    NumType,
     OptionType,
     StrType,
     TupleType,
@@ -108,7 +109,7 @@ def to_type(t: Any) -> Type:
         return OptionType(to_type(t.elem))
     if isinstance(t, TDict):
         return DictType(to_type(t.key), to_type(t.value))
-    if isinstance(t, (IntType, BoolType, StrType, FloatType, NoneType_)):
+    if isinstance(t, (IntType, BoolType, StrType, FloatType, NumType, NoneType_)):
         return t
     if isinstance(t, TVar) and t.projs:
         n = max(t.projs) + 1

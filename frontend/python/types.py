@@ -47,6 +47,7 @@ from sparklite.types import (
     IntType,
     ListType,
     NoneType_,
+    NumType,
     OptionType,
     StrType,
     TupleType,
@@ -170,7 +171,7 @@ _ids = itertools.count()
 
 NUMERIC = frozenset({"int", "bool", "float"})
 ADDABLE = NUMERIC | {"str", "list"}
-ORDERED = NUMERIC | {"str", "list", "tuple"}
+ORDERED = NUMERIC | {"str", "list", "tuple", "num"}  # num: an int or a float (NumType)
 TRUTHY = NUMERIC | {"str", "list", "none"}
 INDEXABLE = frozenset({"tuple", "list", "str"})
 
@@ -230,7 +231,8 @@ def strip(t: Any) -> Any:
 
 def kind(t: Any) -> str | None:
     t = find(t)
-    table = {IntType: "int", BoolType: "bool", FloatType: "float", StrType: "str", NoneType_: "none",
+    table = {IntType: "int", BoolType: "bool", FloatType: "float", NumType: "num", StrType: "str",
+             NoneType_: "none",
              TTup: "tuple", TList: "list", TOpt: "option", TDict: "dict", TBag: "bag"}
     return table.get(type(t))
 
@@ -286,7 +288,8 @@ class Unifier:
             self.bind(a, b, loc, why)
         elif isinstance(b, TVar):
             self.bind(b, a, loc, why)
-        elif type(a) is type(b) and isinstance(a, (IntType, BoolType, StrType, FloatType, NoneType_)):
+        elif type(a) is type(b) and isinstance(a, (IntType, BoolType, StrType, FloatType, NumType,
+                                                    NoneType_)):
             return
         elif isinstance(a, TTup) and isinstance(b, TTup):
             if len(a.elems) != len(b.elems):

@@ -822,7 +822,7 @@ class Translator(CallsMixin):
 _MODULE_NOTES = {
     "re": "regular expressions are read only as calls re.split/re.sub/re.findall(PATTERN, ...), directly "
           "or on re.compile(PATTERN[, FLAGS]), with a constant pattern (frontend.python.regex)",
-    "statistics": "statistics functions are not modelled (use sum(xs) / len(xs))",
+    "statistics": "statistics is read only as calls statistics.mean/median/stdev/...(xs) (sparklite.pystats)",
     "collections": "collections types are not modelled",
 }
 

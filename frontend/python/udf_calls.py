@@ -56,6 +56,7 @@ from frontend.python.udf_rules import (
 from sparklite import ast as sl
 from sparklite.builtins import BUILTINS as _LIBRARY
 from sparklite.errors import TypeCheckError
+from sparklite.pystats import FUNCTIONS as PYSTATS
 
 
 class CallsMixin:
@@ -76,6 +77,9 @@ class CallsMixin:
                 return self.apply_value(callee, node, scope)
             if is_regex_call(node, {m for m in self.info.re_modules if scope.lookup(m) is None}):
                 return Scalar(self.regex(node, scope))
+            if isinstance(func.value, pyast.Name) and func.value.id in self.info.stats_modules \
+                    and scope.lookup(func.value.id) is None:
+                return Scalar(self.statistics_call(func, node, scope))
             if func.attr in RDD_SOURCES:
                 raise self.unsupported(f"sc.{func.attr}", f"creating an RDD with .{func.attr}() inside the "
                                        "pipeline is not supported: pass the input RDDs as parameters",
@@ -113,6 +117,21 @@ class CallsMixin:
             raise self.unsupported(exc.construct, exc.message, exc.node) from None
         text = self.scalar(rest[-1], scope)
         return regex_expr(builtin, pattern, text, repl, self.loc(node))
+
+    def statistics_call(self, func: pyast.Attribute, node: pyast.Call, scope: Scope) -> sl.Expr:
+        """``statistics.mean(xs)`` and the other functions of ``sparklite.pystats`` on one list (the
+        values of a ``groupByKey`` group too: the result does not depend on their order)."""
+        self.no_keywords(node)
+        if func.attr not in PYSTATS:
+            raise self.unsupported(f"statistics.{func.attr}", f"statistics.{func.attr} is not read (these "
+                                   f"are: {', '.join(sorted(PYSTATS))})", self.attr_loc(func))
+        if len(node.args) != 1:
+            raise self.unsupported("statistics arguments", f"statistics.{func.attr} is read with one "
+                                   "argument (a list)", node)
+        value = self.expr(node.args[0], scope)
+        data = GroupAggRef("list", loc=self.loc(node.args[0])) if isinstance(value, GroupValsV) \
+            else self.to_scalar(value, node.args[0])
+        return sl.Call(f"statistics.{func.attr}", (data,), loc=self.loc(node))
 
     def no_keywords(self, node: pyast.Call) -> None:
         if node.keywords:

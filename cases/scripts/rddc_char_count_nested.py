@@ -1,10 +1,12 @@
-# The same character frequencies with the words written inside the comprehension.
+# Character frequencies with a comprehension of two 'for' clauses (mahmoudparsian chap12,
+# inmapper_combiner_use_basic_mapreduce): every character of every word of an upper-cased line.
 import sys
 from pyspark.sql import SparkSession
 
 
 def create_pairs(record):
-    pairs = [(c, 1) for word in record.upper().split() for c in word]
+    words = record.upper().split()
+    pairs = [(c, 1) for word in words for c in word]
     return pairs
 
 
@@ -14,6 +16,5 @@ if __name__ == '__main__':
     records = spark.sparkContext.textFile(input_path)
     pairs = records.flatMap(create_pairs)
     print("pairs.count(): ", pairs.count())
-    frequencies = pairs.reduceByKey(lambda a, b: a + b)
-    print("frequencies.collect(): ", sorted(frequencies.collect()))
+    print("pairs.collect(): ", sorted(pairs.collect()))
     spark.stop()
