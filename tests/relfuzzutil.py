@@ -950,13 +950,67 @@ MUTATING.update({
     "window_rows_as_range": _window_rows_as_range,
 })
 
+def _limit_to_outer_side(preserved: bool) -> Rule:
+    """limit(n) over a LEFT/RIGHT join, pushed as limit(n) below one side: the preserved side keeps the
+    same possible results (Spark's ``LimitPushDown``; every preserved row gives an output row), the
+    padded side (or either side of an inner join) does not (a mutation)."""
+
+    def rule(n: R.RNode, rng: random.Random) -> R.RNode | None:
+        if not (isinstance(n, R.Limit) and isinstance(n.source, R.Join)):
+            return None
+        j = n.source
+        if preserved and j.kind in ("left", "right"):
+            side = "left" if j.kind == "left" else "right"
+        elif not preserved and j.kind in ("left", "right", "inner"):
+            side = "right" if j.kind == "left" else "left"
+        else:
+            return None
+        return B.limit(replace(j, **{side: B.limit(getattr(j, side), n.count)}), n.count)
+
+    return rule
+
+
+def _first_as_nth_value(n: R.RNode, rng: random.Random) -> R.RNode | None:
+    """``first(x)`` over a frame = ``nth_value(x, 1)`` over it (same IGNORE NULLS)."""
+    if isinstance(n, R.WindowCall) and n.name == "first" and n.order:  # nth_value needs an order
+        return replace(n, name="nth_value", offset=1)
+    return None
+
+
+def _first_as_nth_value_two(n: R.RNode, rng: random.Random) -> R.RNode | None:
+    """``first(x)`` -> ``nth_value(x, 2)`` (a mutation)."""
+    if isinstance(n, R.WindowCall) and n.name == "first" and n.order:  # nth_value needs an order
+        return replace(n, name="nth_value", offset=2)
+    return None
+
+
+def _limit_through_union_short(n: R.RNode, rng: random.Random) -> R.RNode | None:
+    """limit(n) of UNION ALL with one side cut to n - 1 rows (a mutation: fewer rows possible)."""
+    if isinstance(n, R.Limit) and n.count > 1 and isinstance(n.source, R.SetOp) and n.source.kind == "union" \
+            and n.source.all:
+        s = n.source
+        return B.limit(replace(s, right=B.limit(s.right, n.count - 1)), n.count)
+    return None
+
+
+PRESERVING.update({
+    "limit_to_preserved_side": _limit_to_outer_side(True),
+    "first_as_nth_value": _first_as_nth_value,
+})
+MUTATING.update({
+    "limit_to_padded_side": _limit_to_outer_side(False),
+    "first_as_nth_value_two": _first_as_nth_value_two,
+    "limit_through_union_short": _limit_through_union_short,
+})
+
 # Rules whose places are rare in random programs: tried first, so that the pairs exercise them.
 FOCUS = ("filter_pushdown", "filter_pullup", "semi_as_inner_distinct", "count_star_sum_one", "coalesce_case",
          "setop_commute", "de_morgan", "filter_wrong_side", "not_in_vs_not_exists", "mod_pmod", "setop_all",
          "join_kind", "count_col_star", "not_as_complement", "abs_as_case", "negation_as_subtraction",
          "flip_zero_sign", "date_sub_as_add", "date_part_swap", "filter_past_window_partition",
          "filter_past_window_other", "window_rows_as_range", "limit_through_union", "filter_into_join_on",
-         "limit_below_project")
+         "limit_below_project", "limit_to_preserved_side", "first_as_nth_value", "limit_to_padded_side",
+         "first_as_nth_value_two", "limit_through_union_short")
 
 
 # ---------------------------------------------------------------------------------------------------

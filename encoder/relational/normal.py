@@ -330,7 +330,7 @@ class Normaliser:
                 lambda: OpaqueSrc(
                     "window",
                     (inner,),
-                    (_key(w.calls),),
+                    (_key(tuple(_first_for_nth(c) for c in w.calls)),),
                     inner.types + calls_types,
                     inner.nullables + calls_nullables,
                     nondeterministic,
@@ -419,6 +419,9 @@ class Normaliser:
         return Normal(tuple(self.simplify(t) for t in terms), *_cols(j.schema))
 
     def _aggregate(self, a: R.Aggregate) -> Normal:
+        from sparklite.relational.limit_rules import one_row_aggregate
+
+        a = one_row_aggregate(a) or a  # DISTINCT over at most one row changes nothing
         src = self.derived.get(a)
         if src is None:
             inner = self.rel(a.source)
@@ -487,6 +490,9 @@ class Normaliser:
         return Normal(terms, n.types, n.nullables, order=tuple((k.ascending, k.nulls_first) for k in keys))
 
     def _limit(self, lim: R.Limit) -> Normal:
+        from sparklite.relational.limit_rules import unpushed_limit
+
+        lim = unpushed_limit(lim) or lim  # limits pushed through UNION ALL or an outer join, undone
         n = self.rel(lim.source)
         errors = any(kinds_of(x) for t in n.terms for x in (*t.conds, *t.out, *t.keys))
         if lim.count == 0 and not errors:
@@ -563,7 +569,32 @@ class Normaliser:
         t = self.aggregates_as_distinct(t)
         t = self.inline_distinct(t)
         t = self.filter_into_derived(t)
+        t = self.unread_single_row_as_exists(t)
         return self.drop_key_lookups(t)
+
+    def unread_single_row_as_exists(self, t: Term) -> Term:
+        """A variable over ``limit 1`` of P that nothing reads (a condition at most tests a column
+        that is never NULL) multiplies the term by 0 or 1: by 1 exactly when P has a row, whichever row
+        the limit keeps. It becomes ``EXISTS`` over P's terms (an uncorrelated scalar subquery ``(SELECT
+        1 FROM P LIMIT 1) IS NOT NULL`` is ``EXISTS (P)``). Not when P may raise: the limit may or may
+        not compute the rows that raise."""
+        for b in t.binds:
+            src = b.source
+            if not (isinstance(src, OpaqueSrc) and src.kind == "limit" and src.params == (1,)):
+                continue
+            if any(b.var in vars_of(x) for x in (*t.out, *t.keys)):
+                continue
+            mine = [c for c in t.conds if b.var in vars_of(c)]
+            if not all(_never_null_test(c, b.var) for c in mine):
+                continue
+            (inner,) = src.parts
+            if any(kinds_of(x) for it in inner.terms for x in (*it.conds, *it.out)):
+                continue
+            found = exists_any(inner.terms, lambda _it: ())
+            rest = tuple(c for c in t.conds if all(c is not m for m in mine))
+            binds = tuple(x for x in t.binds if x is not b)
+            return dataclasses.replace(t, binds=binds, conds=(*rest, found), joined=True)
+        return t
 
     def unread_as_exists(self, t: Term) -> Term:
         """Under ``distinct``, only whether some row of a variable the output does not read exists
@@ -737,6 +768,23 @@ class Normaliser:
                 )
             )
         return t
+
+
+def _first_for_nth(c: R.WindowCall) -> R.WindowCall:
+    """``nth_value(x, 1)`` as ``first(x)`` over the same frame (same ``ignore_nulls``): both are the
+    value of the frame's first row (first non-NULL one when ignoring NULLs), NULL for an empty frame
+    (Spark's ``NthValue`` and ``First``; the interpreter computes them alike, windows.py)."""
+    if c.name == "nth_value" and c.offset == 1:
+        return dataclasses.replace(c, name="first", offset=0)
+    return c
+
+
+def _never_null_test(c: Any, var: int) -> bool:
+    """``v.i IS NOT NULL`` of a column of ``var`` that is never NULL (TRUE on every row)."""
+    return (
+        isinstance(c, R.IsNull) and c.negated and isinstance(c.operand, VCol) and c.operand.var == var
+        and not c.operand.nullable and not c.operand.kinds
+    )
 
 
 def _columns_read(var: int, exprs: Sequence[Any]) -> set[int]:

@@ -114,6 +114,30 @@ def _not_equivalent(result: Result) -> str:
             f"{_short(cex.right)}.{spark}")
 
 
+def _rows_of(v: dict[str, Any]) -> Any:
+    return v.get("rows", v.get("sorted"))
+
+
+def _renamed_like(v: dict[str, Any], like: dict[str, Any]) -> dict[str, Any] | None:
+    """``v`` with ``like``'s column names, when the two have the same column types and distinct names
+    (a check by position, ``--ignore-names``); else None."""
+    names = [n for n, _ in like["columns"]]
+    if [t for _, t in v["columns"]] != [t for _, t in like["columns"]] or len(set(names)) != len(names):
+        return None
+    if len({n for n, _ in v["columns"]}) != len(names):
+        return None
+
+    def row(r: Any) -> Any:
+        return dict(zip(names, r.values(), strict=True)) if isinstance(r, dict) else r
+
+    out = dict(v, columns=[[n, t] for n, (_, t) in zip(names, v["columns"], strict=True)])
+    if "rows" in v:
+        out["rows"] = [row(r) for r in v["rows"]]
+    if "sorted" in v:
+        out["sorted"] = [[row(r) for r in g] for g in v["sorted"]]
+    return out
+
+
 def _row_difference(left: Any, right: Any, limit: int = 3) -> str | None:
     """What differs between two DataFrame/SQL results (``rel_to_json`` forms): the columns, else the
     rows one side has and the other lacks (as bags), else the order; None for other values."""
@@ -122,7 +146,10 @@ def _row_difference(left: Any, right: Any, limit: int = 3) -> str | None:
     if left["columns"] != right["columns"]:
         def cols(v: dict[str, Any]) -> str:
             return ", ".join(f"{n} {t}" for n, t in v["columns"])
-        return f"the results' columns differ: LEFT ({cols(left)}), RIGHT ({cols(right)})"
+        renamed = _renamed_like(right, left)
+        if renamed is None or _rows_of(renamed) == _rows_of(left):
+            return f"the results' columns differ: LEFT ({cols(left)}), RIGHT ({cols(right)})"
+        right = renamed  # only the names differ (compared by position): the rows are what differs
 
     def flat(v: dict[str, Any]) -> list[Any]:
         return v["rows"] if "rows" in v else [r for group in v.get("sorted", []) for r in group]

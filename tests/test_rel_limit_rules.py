@@ -1,0 +1,151 @@
+"""Proof rules of issue 22 for SQLSolver's pairs, each with mutations that must not be proved:
+
+- limits pushed through UNION ALL and to the preserved side of an outer join, undone
+  (``sparklite/relational/limit_rules.py``; same *sets* of possible outcomes, flagged nondeterministic);
+- ``DISTINCT`` in an aggregate over at most one row (``limit_rules.one_row_aggregate``);
+- an unread variable over ``limit 1`` as ``EXISTS`` (``normal.unread_single_row_as_exists``): an
+  uncorrelated ``(SELECT 1 .. LIMIT 1) IS NOT NULL`` against ``EXISTS``;
+- ``nth_value(x, 1)`` as ``first_value(x)`` over the same frame (``normal._first_for_nth``).
+
+The Spark facts behind them are in docs/semantics-notes.md ("Limits, EXISTS and nth_value").
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from sql_pairs import check_pair, prove
+
+from sparklite.relational import ast as R
+from sparklite.relational import build
+from sparklite.relational.limit_rules import at_most_one_row, one_row_aggregate, unpushed_limit
+from sparklite.relational.types import parse_ddl
+from verifier.core.methods import rel_terms
+
+SCHEMA = """CREATE TABLE dept (deptno INT NOT NULL PRIMARY KEY, name VARCHAR(10) NOT NULL);
+CREATE TABLE emp (empno INT NOT NULL PRIMARY KEY, ename VARCHAR(20) NOT NULL, mgr INT, sal INT NOT NULL,
+  deptno INT NOT NULL);
+CREATE TABLE T (F0_C1 INT NOT NULL, F1_C0 INT, F1_C2 INT NOT NULL);
+"""
+
+PROVED = [
+    # SQLSolver pair 61
+    ("(SELECT deptno FROM dept) UNION ALL (SELECT deptno FROM dept) LIMIT 10",
+     "(SELECT deptno FROM dept LIMIT 10) UNION ALL (SELECT deptno FROM dept LIMIT 10) LIMIT 10"),
+    # a larger pushed limit, one operand only
+    ("(SELECT deptno FROM dept) UNION ALL (SELECT empno FROM emp) LIMIT 3",
+     "(SELECT deptno FROM dept) UNION ALL (SELECT empno FROM emp LIMIT 7) LIMIT 3"),
+    # SQLSolver pair 62
+    ("SELECT * FROM (dept AS T1 LEFT OUTER JOIN dept AS T2 on T1.deptno = T2.deptno) LIMIT 10",
+     "SELECT * FROM ((SELECT * FROM dept LIMIT 10) AS T1 LEFT OUTER JOIN dept AS T2 "
+     "on T1.deptno = T2.deptno) LIMIT 10"),
+    ("SELECT * FROM (emp RIGHT JOIN dept ON emp.deptno = dept.deptno) LIMIT 2",
+     "SELECT * FROM (emp RIGHT JOIN (SELECT * FROM dept LIMIT 2) d ON emp.deptno = d.deptno) LIMIT 2"),
+    # SQLSolver pair 55
+    ("SELECT SUM(DISTINCT F0_C1) FROM (SELECT F0_C1 FROM T LIMIT 1) T0 GROUP BY F0_C1",
+     "SELECT SUM(F0_C1) FROM (SELECT F0_C1 FROM T LIMIT 1) T0 GROUP BY F0_C1"),
+    ("SELECT COUNT(DISTINCT F1_C0) FROM (SELECT F1_C0 FROM T LIMIT 1) T0",
+     "SELECT COUNT(F1_C0) FROM (SELECT F1_C0 FROM T LIMIT 1) T0"),
+    # SQLSolver pair 47
+    ("SELECT * FROM dept WHERE EXISTS (SELECT F0_C1 FROM T WHERE F1_C2 > 10)",
+     "SELECT * FROM dept WHERE (SELECT 1 FROM (SELECT F0_C1 FROM T WHERE F1_C2 > 10) t0 "
+     "LIMIT 1) IS NOT NULL"),
+    # SQLSolver pair 127, and another frame with IGNORE NULLS
+    ("SELECT FIRST_VALUE(emp.deptno) OVER(PARTITION BY emp.empno ORDER BY emp.ename ROWS BETWEEN UNBOUNDED "
+     "PRECEDING AND CURRENT ROW) FROM emp",
+     "SELECT NTH_VALUE(emp.deptno, 1) OVER(PARTITION BY emp.empno ORDER BY emp.ename ROWS BETWEEN UNBOUNDED "
+     "PRECEDING AND CURRENT ROW) FROM emp"),
+    ("SELECT first_value(mgr) IGNORE NULLS OVER (PARTITION BY deptno ORDER BY empno ROWS BETWEEN 1 FOLLOWING "
+     "AND 2 FOLLOWING) FROM emp",
+     "SELECT nth_value(mgr, 1) IGNORE NULLS OVER (PARTITION BY deptno ORDER BY empno "
+     "ROWS BETWEEN 1 FOLLOWING AND 2 FOLLOWING) FROM emp"),
+]
+
+TRAPS = [
+    # a pushed limit smaller than the outer one: fewer rows
+    ("(SELECT deptno FROM dept) UNION ALL (SELECT empno FROM emp) LIMIT 10",
+     "(SELECT deptno FROM dept) UNION ALL (SELECT empno FROM emp LIMIT 5) LIMIT 10"),
+    # a pushed limit over a sorted operand keeps its first rows, not any
+    ("(SELECT deptno FROM dept) UNION ALL (SELECT empno FROM emp) LIMIT 2",
+     "(SELECT deptno FROM dept) UNION ALL (SELECT empno FROM emp ORDER BY empno LIMIT 2) LIMIT 2"),
+    # a limit pushed below an inner join: rows without a match are lost
+    ("SELECT * FROM (dept AS T1 JOIN emp AS T2 on T1.deptno = T2.deptno) LIMIT 2",
+     "SELECT * FROM ((SELECT * FROM dept LIMIT 2) AS T1 JOIN emp AS T2 on T1.deptno = T2.deptno) LIMIT 2"),
+    # ... or to the side a left join pads
+    ("SELECT * FROM (emp LEFT JOIN dept ON emp.deptno = dept.deptno) LIMIT 2",
+     "SELECT * FROM (emp LEFT JOIN (SELECT * FROM dept LIMIT 2) d ON emp.deptno = d.deptno) LIMIT 2"),
+    # below a limit, rows that may raise (10 / 0)
+    ("(SELECT 10 / F1_C0 FROM T) UNION ALL (SELECT 10 / F1_C0 FROM T) LIMIT 1",
+     "(SELECT 10 / F1_C0 FROM T LIMIT 1) UNION ALL (SELECT 10 / F1_C0 FROM T LIMIT 1) LIMIT 1"),
+    # DISTINCT over two rows
+    ("SELECT SUM(DISTINCT F0_C1) FROM (SELECT F0_C1 FROM T LIMIT 2) T0",
+     "SELECT SUM(F0_C1) FROM (SELECT F0_C1 FROM T LIMIT 2) T0"),
+    # the scalar subquery's row may hold a NULL: not EXISTS
+    ("SELECT * FROM dept WHERE EXISTS (SELECT F1_C0 FROM T WHERE F1_C2 > 10)",
+     "SELECT * FROM dept WHERE (SELECT F1_C0 FROM (SELECT F1_C0 FROM T WHERE F1_C2 > 10) t0 "
+     "LIMIT 1) IS NOT NULL"),
+    # a limit of two rows: more than one row raises
+    ("SELECT * FROM dept WHERE EXISTS (SELECT F0_C1 FROM T WHERE F1_C2 > 10)",
+     "SELECT * FROM dept WHERE (SELECT 1 FROM (SELECT F0_C1 FROM T WHERE F1_C2 > 10) t0 "
+     "LIMIT 2) IS NOT NULL"),
+    # NOT EXISTS is not EXISTS
+    ("SELECT * FROM dept WHERE NOT EXISTS (SELECT F0_C1 FROM T WHERE F1_C2 > 10)",
+     "SELECT * FROM dept WHERE (SELECT 1 FROM (SELECT F0_C1 FROM T WHERE F1_C2 > 10) t0 "
+     "LIMIT 1) IS NOT NULL"),
+    # the second row of the frame, and IGNORE NULLS on one side only
+    ("SELECT first_value(mgr) OVER (PARTITION BY deptno ORDER BY empno) FROM emp",
+     "SELECT nth_value(mgr, 2) OVER (PARTITION BY deptno ORDER BY empno) FROM emp"),
+    ("SELECT first_value(mgr) OVER (PARTITION BY deptno ORDER BY empno) FROM emp",
+     "SELECT nth_value(mgr, 1) IGNORE NULLS OVER (PARTITION BY deptno ORDER BY empno) FROM emp"),
+]
+
+
+@pytest.mark.parametrize(("left", "right"), PROVED)
+def test_rules_prove(left: str, right: str, tmp_path: Path) -> None:
+    assert isinstance(prove(left, right, SCHEMA, tmp_path), rel_terms.RelProof)
+
+
+@pytest.mark.parametrize(("left", "right"), TRAPS)
+def test_mutations_are_not_proved(left: str, right: str, tmp_path: Path) -> None:
+    assert not isinstance(prove(left, right, SCHEMA, tmp_path), rel_terms.RelProof)
+
+
+@pytest.mark.parametrize(("left", "right"), [TRAPS[i] for i in (5, 6, 8, 9, 10)])
+def test_deterministic_mutations_are_refuted(left: str, right: str, tmp_path: Path) -> None:
+    """The traps whose difference does not rest on which rows a limit keeps are refuted by the
+    interpreter (the others wait for Spark: a limit's choice, or SCALAR_SUBQUERY_TOO_MANY_ROWS)."""
+    result = check_pair(left, right, SCHEMA, tmp_path)
+    assert result.verdict == "not_equivalent", result.reason
+    assert "columns differ" not in result.reason  # by position: the rows are what differs
+
+
+def test_nondeterministic_proofs_say_so(tmp_path: Path) -> None:
+    proof = prove(*PROVED[0], SCHEMA, tmp_path)
+    assert isinstance(proof, rel_terms.RelProof)
+    assert any("nondeterministic" in w for w in proof.warnings), proof.warnings
+
+
+def _t() -> R.Rel:
+    return build.table("t", parse_ddl("a INT NOT NULL, b INT"))
+
+
+def test_unpushed_limit_keeps_a_sorted_operand() -> None:
+    t = _t()
+    cols = build.columns_of(t)
+    sorted_ = build.limit(build.sort(t, [R.SortKey(cols[0], True, True)]), 5)
+    lim = build.limit(build.set_op("union", True, t, sorted_), 5)
+    assert unpushed_limit(lim) is None
+    lim2 = build.limit(build.set_op("union", True, t, build.limit(t, 5)), 5)
+    assert unpushed_limit(lim2) == build.limit(build.set_op("union", True, t, t), 5)
+
+
+def test_one_row_aggregate() -> None:
+    t = _t()
+    b = build.columns_of(t)[1]
+    one = build.aggregate(build.limit(t, 1), [], [], [build.agg("sum_distinct", [b])], ["s"])
+    two = build.aggregate(build.limit(t, 2), [], [], [build.agg("sum_distinct", [b])], ["s"])
+    assert at_most_one_row(build.limit(t, 1)) and not at_most_one_row(build.limit(t, 2))
+    fixed = one_row_aggregate(one)
+    assert fixed is not None and fixed.aggs[0].name == "sum"
+    assert one_row_aggregate(two) is None
