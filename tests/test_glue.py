@@ -368,3 +368,13 @@ def test_a_glue_studio_job_with_get_sink_and_create_data_frame(tmp_path: Path):
     assert "the AWS Glue calls differ" in other.reason and "setFormat('json')" in other.reason
     shown = _pair(tmp_path, STUDIO.replace("df.b > 1", "df.b > 2"), STUDIO)
     assert shown.verdict == "unknown"  # the show() comes after Glue's writer, whose output is not known
+
+
+def test_a_glue_log_record_is_no_output_but_its_job_runs(tmp_path: Path):
+    logged = STUDIO.replace("job.commit()", 'logger = glueContext.get_logger()\n'
+                            'logger.info("rows: " + str(df.filter("b div 0 > 1").count()))\njob.commit()')
+    result = _pair(tmp_path, logged, STUDIO)
+    assert result.verdict == "unknown"  # the job in the message runs, and may raise: not proved
+    assert _pair(tmp_path, logged, logged).verdict == "equivalent"
+    quiet = STUDIO.replace("job.commit()", 'glueContext.get_logger().warn("done")\njob.commit()')
+    assert _pair(tmp_path, quiet, STUDIO).verdict == "equivalent"

@@ -118,6 +118,11 @@ class GlueIOV:
     dataframe: bool = False
 
 
+@dataclass(frozen=True)
+class GlueLoggerV:
+    """``glueContext.get_logger()``: Glue's log4j logger (records go to the job's log, not stdout)."""
+
+
 @dataclass(eq=False)
 class GlueSinkV:
     """``glueContext.getSink(...)``: its settings so far (``setFormat``, ``setCatalogInfo`` add to them,
@@ -165,7 +170,7 @@ class GlueDoneV:
     what: str
 
 
-GLUE_VALUES = (GlueContextV, GlueIOV, JobV, GlueArgsV, GlueArgV, DynFrameV, GlueDoneV, GlueSinkV)
+GLUE_VALUES = (GlueContextV, GlueIOV, JobV, GlueArgsV, GlueArgV, DynFrameV, GlueDoneV, GlueSinkV, GlueLoggerV)
 
 
 def is_glue_value(v: Any) -> bool:
@@ -249,6 +254,8 @@ def method_call(tr: Any, recv: Value, name: str, args: list[Value], kwargs: dict
         if name in ("create_data_frame_from_catalog", "create_data_frame_from_options"):
             frame = source(tr, name.rsplit("_", 1)[1], args, kwargs, loc, dataframe=True)
             return DFV(known(tr, frame, loc))
+        if name == "get_logger" and not args and not kwargs:
+            return GlueLoggerV()  # type: ignore[return-value]
         if name == "getSink":
             settings = [("getSink", _literal_args(tr, "glueContext.getSink", args, kwargs, loc))]
             return GlueSinkV(settings)  # type: ignore[return-value]
@@ -265,6 +272,17 @@ def method_call(tr: Any, recv: Value, name: str, args: list[Value], kwargs: dict
             return DFV(known(tr, frame, loc)) if recv.dataframe else frame
         if recv.write and name in ("from_catalog", "from_options", "from_jdbc_conf"):
             return write(tr, name[len("from_"):], args, kwargs, loc)
+    elif isinstance(recv, GlueLoggerV):
+        if name in ("info", "warn", "error", "debug"):
+            for v in [*args, *kwargs.values()]:  # a job among the arguments still runs there (and may raise)
+                if isinstance(v, ActionV):
+                    tr.add_action_sink("job", v, tr.stmt or node)
+                for part in getattr(v, "parts", ()):  # str(df.count()) in the message
+                    if getattr(part, "kind", None) == "action":
+                        tr.add_sink("job", tr.stmt or node, action=part.action)
+            tr.ignore(node, f"logger.{name}()", "a Glue log record goes to the job's log (CloudWatch), not "
+                      "to its outputs")
+            return PyV(None)
     elif isinstance(recv, GlueSinkV):
         if name in ("setFormat", "setCatalogInfo"):
             recv.settings.append((name, _literal_args(tr, f"sink.{name}", args, kwargs, loc)))
@@ -572,7 +590,7 @@ def _literal_args(tr: Any, call: str, args: list[Value], kwargs: dict[str, Value
 
 def _what(v: Any) -> str:
     names = {GlueContextV: "the GlueContext", GlueIOV: "glueContext.create/write_dynamic_frame",
-             GlueSinkV: "a Glue sink (getSink)",
+             GlueSinkV: "a Glue sink (getSink)", GlueLoggerV: "Glue's logger",
              JobV: "a Glue Job", GlueArgsV: "the job's arguments (getResolvedOptions)",
              GlueArgV: "a job argument (getResolvedOptions)", DynFrameV: "a DynamicFrame",
              GlueDoneV: "the result of a Glue write"}
