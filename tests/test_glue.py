@@ -331,3 +331,50 @@ def test_a_function_reading_other_names_is_refused(tmp_path: Path):
     result = _pair(tmp_path, job, job)
     assert result.verdict == "error"
     assert "the function handed to it reads sys" in result.reason
+
+
+STUDIO = '''import sys
+from awsglue.transforms import *
+from awsglue.utils import getResolvedOptions
+from pyspark.context import SparkContext
+from awsglue.context import GlueContext
+from awsglue.job import Job
+# sparkeq: schema db.t = "a STRING, b INT"
+args = getResolvedOptions(sys.argv, ["JOB_NAME"])
+sc = SparkContext()
+glueContext = GlueContext(sc)
+spark = glueContext.spark_session
+job = Job(glueContext)
+job.init(args["JOB_NAME"], args)
+node1 = glueContext.create_dynamic_frame.from_catalog(database="db", table_name="t",
+                                                      transformation_ctx="node1")
+node2 = ApplyMapping.apply(frame=node1, mappings=[("a", "string", "a", "string")], transformation_ctx="node2")
+sink = glueContext.getSink(path="s3://b/out/", connection_type="s3", updateBehavior="UPDATE_IN_DATABASE",
+                           partitionKeys=[], enableUpdateCatalog=True, transformation_ctx="node3")
+sink.setCatalogInfo(catalogDatabase="db", catalogTableName="out")
+sink.setFormat("glueparquet")
+sink.writeFrame(node2)
+df = glueContext.create_data_frame.from_catalog(database="db", table_name="t")
+df.filter(df.b > 1).show()
+job.commit()
+'''
+
+
+def test_a_glue_studio_job_with_get_sink_and_create_data_frame(tmp_path: Path):
+    same = _pair(tmp_path, STUDIO, STUDIO)
+    assert same.verdict == "equivalent", same.reason
+    other = _pair(tmp_path, STUDIO.replace('setFormat("glueparquet")', 'setFormat("json")'), STUDIO)
+    assert other.verdict == "unknown"
+    assert "the AWS Glue calls differ" in other.reason and "setFormat('json')" in other.reason
+    shown = _pair(tmp_path, STUDIO.replace("df.b > 1", "df.b > 2"), STUDIO)
+    assert shown.verdict == "unknown"  # the show() comes after Glue's writer, whose output is not known
+
+
+def test_a_glue_log_record_is_no_output_but_its_job_runs(tmp_path: Path):
+    logged = STUDIO.replace("job.commit()", 'logger = glueContext.get_logger()\n'
+                            'logger.info("rows: " + str(df.filter("b div 0 > 1").count()))\njob.commit()')
+    result = _pair(tmp_path, logged, STUDIO)
+    assert result.verdict == "unknown"  # the job in the message runs, and may raise: not proved
+    assert _pair(tmp_path, logged, logged).verdict == "equivalent"
+    quiet = STUDIO.replace("job.commit()", 'glueContext.get_logger().warn("done")\njob.commit()')
+    assert _pair(tmp_path, quiet, STUDIO).verdict == "equivalent"

@@ -111,9 +111,24 @@ class GlueContextV:
 
 @dataclass(frozen=True)
 class GlueIOV:
-    """``glueContext.create_dynamic_frame`` (``write`` False) or ``glueContext.write_dynamic_frame``."""
+    """``glueContext.create_dynamic_frame`` (``write`` False), ``glueContext.write_dynamic_frame`` or
+    ``glueContext.create_data_frame`` (``dataframe``: its sources give DataFrames)."""
 
     write: bool
+    dataframe: bool = False
+
+
+@dataclass(frozen=True)
+class GlueLoggerV:
+    """``glueContext.get_logger()``: Glue's log4j logger (records go to the job's log, not stdout)."""
+
+
+@dataclass(eq=False)
+class GlueSinkV:
+    """``glueContext.getSink(...)``: its settings so far (``setFormat``, ``setCatalogInfo`` add to them,
+    as statements), written by ``writeFrame(frame)``."""
+
+    settings: list[tuple[str, Any]]
 
 
 @dataclass(frozen=True)
@@ -155,7 +170,7 @@ class GlueDoneV:
     what: str
 
 
-GLUE_VALUES = (GlueContextV, GlueIOV, JobV, GlueArgsV, GlueArgV, DynFrameV, GlueDoneV)
+GLUE_VALUES = (GlueContextV, GlueIOV, JobV, GlueArgsV, GlueArgV, DynFrameV, GlueDoneV, GlueSinkV, GlueLoggerV)
 
 
 def is_glue_value(v: Any) -> bool:
@@ -211,8 +226,8 @@ def attribute(tr: Any, base: Value, attr: str, node: ast.Attribute) -> Value:
     if isinstance(base, GlueContextV):
         if attr == "spark_session":
             return SessionV()
-        if attr in ("create_dynamic_frame", "write_dynamic_frame"):
-            return GlueIOV(attr == "write_dynamic_frame")  # type: ignore[return-value]
+        if attr in ("create_dynamic_frame", "write_dynamic_frame", "create_data_frame"):
+            return GlueIOV(attr == "write_dynamic_frame", attr == "create_data_frame")  # type: ignore[return-value]
     if isinstance(base, GlueArgsV | GlueArgV | GlueDoneV):
         raise UnsupportedError(f"{_what(base)} is only handed to job.init() or printed in script mode",
                                tr.loc(node), construct="awsglue")
@@ -236,6 +251,14 @@ def method_call(tr: Any, recv: Value, name: str, args: list[Value], kwargs: dict
     elif isinstance(recv, GlueContextV):
         if name in ("create_dynamic_frame_from_catalog", "create_dynamic_frame_from_options"):
             return source(tr, name.rsplit("_", 1)[1], args, kwargs, loc)
+        if name in ("create_data_frame_from_catalog", "create_data_frame_from_options"):
+            frame = source(tr, name.rsplit("_", 1)[1], args, kwargs, loc, dataframe=True)
+            return DFV(known(tr, frame, loc))
+        if name == "get_logger" and not args and not kwargs:
+            return GlueLoggerV()  # type: ignore[return-value]
+        if name == "getSink":
+            settings = [("getSink", _literal_args(tr, "glueContext.getSink", args, kwargs, loc))]
+            return GlueSinkV(settings)  # type: ignore[return-value]
         if name in ("write_dynamic_frame_from_options", "write_dynamic_frame_from_catalog",
                     "write_dynamic_frame_from_jdbc_conf"):
             return write(tr, name.replace("write_dynamic_frame_", ""), args, kwargs, loc)
@@ -245,9 +268,33 @@ def method_call(tr: Any, recv: Value, name: str, args: list[Value], kwargs: dict
             return GlueDoneV("purge_s3_path")  # type: ignore[return-value]
     elif isinstance(recv, GlueIOV):
         if not recv.write and name in ("from_catalog", "from_options"):
-            return source(tr, name[len("from_"):], args, kwargs, loc)
+            frame = source(tr, name[len("from_"):], args, kwargs, loc, dataframe=recv.dataframe)
+            return DFV(known(tr, frame, loc)) if recv.dataframe else frame
         if recv.write and name in ("from_catalog", "from_options", "from_jdbc_conf"):
             return write(tr, name[len("from_"):], args, kwargs, loc)
+    elif isinstance(recv, GlueLoggerV):
+        if name in ("info", "warn", "error", "debug"):
+            for v in [*args, *kwargs.values()]:  # a job among the arguments still runs there (and may raise)
+                if isinstance(v, ActionV):
+                    tr.add_action_sink("job", v, tr.stmt or node)
+                for part in getattr(v, "parts", ()):  # str(df.count()) in the message
+                    if getattr(part, "kind", None) == "action":
+                        tr.add_sink("job", tr.stmt or node, action=part.action)
+            tr.ignore(node, f"logger.{name}()", "a Glue log record goes to the job's log (CloudWatch), not "
+                      "to its outputs")
+            return PyV(None)
+    elif isinstance(recv, GlueSinkV):
+        if name in ("setFormat", "setCatalogInfo"):
+            recv.settings.append((name, _literal_args(tr, f"sink.{name}", args, kwargs, loc)))
+            return PyV(None)
+        if name == "writeFrame":
+            frame = args[0] if args else kwargs.get("dynamic_frame")
+            if not isinstance(frame, DynFrameV) or len(args) + len(kwargs) != 1:
+                raise UnsupportedError("sink.writeFrame takes one DynamicFrame", loc, construct="writeFrame")
+            text = "; ".join(f"{k}({v})" for k, v in recv.settings)
+            tr.add_sink("glue", tr.stmt or node, fmt="glueContext.getSink(...).writeFrame", path=text,
+                        action=tr.new_action(frame.rel, loc))
+            return GlueDoneV("writeFrame")  # type: ignore[return-value]
     elif isinstance(recv, DynFrameV):
         if name == "toDF" and not args and not kwargs:
             return DFV(known(tr, recv, loc))
@@ -274,15 +321,20 @@ def method_call(tr: Any, recv: Value, name: str, args: list[Value], kwargs: dict
 # --- sources, transforms, writes ------------------------------------------------------------------------
 
 
-def source(tr: Any, kind: str, args: list[Value], kwargs: dict[str, Value], loc: Loc) -> DynFrameV:
-    """A Glue source: a table input whose schema the user declares."""
+def source(tr: Any, kind: str, args: list[Value], kwargs: dict[str, Value], loc: Loc,
+           dataframe: bool = False) -> DynFrameV:
+    """A Glue source: a table input whose schema the user declares (``dataframe``: read by
+    ``create_data_frame``, whose catalog reader takes no ``redshift_tmp_dir``)."""
+    what = "create_data_frame" if dataframe else "create_dynamic_frame"
     order = {"catalog": ("database", "table_name", "redshift_tmp_dir", "transformation_ctx",
                          "push_down_predicate", "additional_options", "catalog_id"),
              "options": ("connection_type", "connection_options", "format", "format_options",
                          "transformation_ctx")}[kind]
-    named = _bind(order, args, kwargs, f"create_dynamic_frame.from_{kind}", loc)
+    if dataframe and kind == "catalog":
+        order = ("database", "table_name", "transformation_ctx", "additional_options", "catalog_id")
+    named = _bind(order, args, kwargs, f"{what}.from_{kind}", loc)
     named.pop("transformation_ctx", None)
-    call = f"glueContext.create_dynamic_frame.from_{kind}"
+    call = f"glueContext.{what}.from_{kind}"
     values = {k: _python(tr, v, call, loc) for k, v in named.items()}
     path = f"{call}({', '.join(f'{k}={v!r}' for k, v in values.items())})"
     keys: list[str] = []
@@ -538,6 +590,7 @@ def _literal_args(tr: Any, call: str, args: list[Value], kwargs: dict[str, Value
 
 def _what(v: Any) -> str:
     names = {GlueContextV: "the GlueContext", GlueIOV: "glueContext.create/write_dynamic_frame",
+             GlueSinkV: "a Glue sink (getSink)", GlueLoggerV: "Glue's logger",
              JobV: "a Glue Job", GlueArgsV: "the job's arguments (getResolvedOptions)",
              GlueArgV: "a job argument (getResolvedOptions)", DynFrameV: "a DynamicFrame",
              GlueDoneV: "the result of a Glue write"}
