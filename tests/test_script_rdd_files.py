@@ -73,6 +73,8 @@ def test_inline_open_read_and_the_helper_are_proved_equal(tmp_path):
      "readlines() of a file opened with open() is not modelled", 5),
     ('f = open(sys.argv[1])\nfor line in f:\n    print(line)\n'
      'print(spark.sparkContext.textFile(sys.argv[1]).count())\n', "this iterable (f) is not understood", 5),
+    ('f = open(sys.argv[1])\nprint(f.read())\nprint(f.read())\n'
+     'print(spark.sparkContext.textFile(sys.argv[1]).count())\n', "a second f.read() of the same file", 6),
     ('f = open(sys.argv[1], "w")\nprint(spark.sparkContext.textFile(sys.argv[1]).count())\n',
      "open() in another mode than reading text", 4),
     ('print(open(sys.argv[1], encoding="latin-1").read())\n'
@@ -198,3 +200,21 @@ def test_str_find_in_a_lambda_is_cpython_s():
     inputs = ["", "a3", "33", "x"]
     assert sorted(run_program(prog, {prog.params[0].name: inputs}).items) == [0, 0]
     assert [s.find("3") for s in inputs] == [-1, 1, 0, -1]
+
+
+def test_a_second_read_of_one_handle_is_refused_in_dataframe_scripts_too():
+    """``f.read()`` twice prints the text, then '' (checked with CPython on Spark 4): reading both as the
+    file's text proved such a script equal to one that opens the file again."""
+    from frontend.script.df_script import translate_df_script
+
+    code = HEAD + textwrap.dedent('''\
+        df = spark.read.csv(sys.argv[1], schema="a STRING")
+        f = open(sys.argv[1], "r")
+        print("one:" + f.read())
+        print("two:" + {second})
+        print(df.count())
+    ''')
+    translate_df_script(code.format(second='open(sys.argv[1], "r").read()'), "job.py")  # two handles
+    with pytest.raises(UnsupportedError, match="a second read") as info:
+        translate_df_script(code.format(second="f.read()"), "job.py")
+    assert info.value.loc.line == 7

@@ -82,6 +82,15 @@ def file_method(f: OpenFile, name: str, args: list[Any], kwargs: dict[str, Any],
     return _StrV((Part("file", f.path),))
 
 
+def read_once(done: set[int], f: OpenFile, loc: Loc) -> None:
+    """A handle is read once: Python's second ``f.read()`` returns ``''`` (the file is read to its end),
+    which is not modelled, so it is refused (``done``: the ids of the handles already read)."""
+    if id(f) in done:
+        raise UnsupportedError("a second read() of the same file returns '' in Python (the file is read to "
+                               "its end): not modelled in script mode", loc, construct="open")
+    done.add(id(f))
+
+
 def check_opened(opened: list[OpenFile], sources: list[DfSource]) -> None:
     """Every file read with ``open`` is one a Spark source of the script reads (by path expression)."""
     for f in opened:

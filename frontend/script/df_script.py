@@ -269,6 +269,7 @@ class _ScriptTranslator(DataFrameTranslator):
         self.stopped: Loc | None = None  # where spark.stop() ran: no job may run after it
         self.unknown_stars: list[str] = []  # star imports of modules script mode does not read
         self.opened: list[df_files.OpenFile] = []  # open(p) of an input file (df_files)
+        self.opened_read: set[int] = set()  # ... the handles already read (by id)
 
     def module_value(self, name: str, node: pyast.AST) -> Value:
         if name in self.module_env.vars:
@@ -1091,6 +1092,8 @@ class _ScriptTranslator(DataFrameTranslator):
         if isinstance(func, BoundV) and isinstance(func.receiver, df_files.OpenFile):
             if func.name == "close":
                 self.ignore(node, "f.close()", "closing a file read with open() changes no output")
+            if func.name == "read":  # a second read() returns '' (the file is read to its end)
+                df_files.read_once(self.opened_read, func.receiver, loc)
             return df_files.file_method(func.receiver, func.name, args, kwargs, loc)  # type: ignore
         if isinstance(func, BoundV) and isinstance(func.receiver, _Writer):
             return self.writer_method(func.receiver, func.name, args, kwargs, loc)

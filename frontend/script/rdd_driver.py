@@ -85,6 +85,7 @@ class _Driver(PrintingMixin, StatementsMixin):
     text_paths: dict[str, pyast.expr] = field(default_factory=dict)  # ... and the path it was read from
     argv_listed: list[pyast.Call] = field(default_factory=list)  # str(sys.argv) printed (rdd_argv)
     open_files: dict[str, pyast.expr] = field(default_factory=dict)  # f = open(p): the path p (rdd_files)
+    files_read: set[str] = field(default_factory=set)  # ... and those already read (rdd_files)
     literal_vars: dict[str, pyast.expr] = field(default_factory=dict)  # names bound once to a literal
     ordered_dicts: dict[str, pyast.expr] = field(default_factory=dict)  # name -> the sorted(...) it keeps
     lineage: dict[str, str] = field(default_factory=dict)  # RDD name -> the source its partitions follow

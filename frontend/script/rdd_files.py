@@ -11,9 +11,9 @@ newline, exactly as the check writes the file (``rdd_program.with_partition_coun
 shares between the two scripts (both get the same files: equal by construction, as a printed
 ``sys.argv[i]`` is). The DataFrame side reads the same idiom in ``df_files``.
 
-Only ``read()`` of a file opened for reading as text, and ``close()`` (which changes no output, listed
-as ignored) are modelled; ``readline``, iteration, ``with``, writing modes and a file no Spark source
-reads are refused, located.
+Only one ``read()`` of a file opened for reading as text (a second one returns ``''``: refused) and
+``close()`` (which changes no output, listed as ignored) are modelled; ``readline``, iteration,
+``with``, writing modes and a file no Spark source reads are refused, located.
 
 ``names = os.listdir(p)`` printed, next to ``sc.textFile(p)`` (the book's chapter 3 reads a directory):
 the listing of the directory Spark reads. Both scripts get the same directory, so its listing is one
@@ -77,6 +77,7 @@ def bind_open(d: Any, target: pyast.expr, value: pyast.expr) -> bool:
     if not isinstance(target, pyast.Name):
         raise d.error("open", "a file opened with open() can only be bound to a name", target)
     d.open_files[target.id] = d.resolve_name(path)
+    d.files_read.discard(target.id)
     return True
 
 
@@ -88,6 +89,10 @@ def read_call(d: Any, node: pyast.Call) -> str | None:
         return None
     if isinstance(f.value, pyast.Name) and f.value.id in d.open_files:
         path = d.open_files[f.value.id]
+        if f.attr == "read" and f.value.id in d.files_read:
+            raise d.error("open", f"a second {f.value.id}.read() of the same file returns '' in Python (the "
+                          "file is read to its end): not modelled in script mode", node)
+        d.files_read.add(f.value.id)
     else:
         path = open_path(d, f.value)
         if path is None:

@@ -205,10 +205,11 @@ class ScriptPair:
         if inputs is None:
             return None
         lparts, rparts = self.layouts(inputs)
-        lo = run(left, with_partition_counts(self.left, inputs, lparts), lparts)
-        ro = run(right, self.counted_right(inputs, rparts), rparts)
+        lin, rin = with_partition_counts(self.left, inputs, lparts), self.counted_right(inputs, rparts)
+        lo, ro = run(left, lin, lparts), run(right, rin, rparts)
         differs = observably_differ(self.left, lo, self.right, ro)
-        stable = differs and _stable(left, inputs, lparts, lo) and _stable(right, inputs, rparts, ro)
+        # rerun on the same inputs (the partition counts and file texts each side's run sets)
+        stable = differs and _stable(left, lin, lparts, lo) and _stable(right, rin, rparts, ro)
         return Evaluation(Candidate(inputs, lparts, candidate.origin), rparts, lo, ro, differs, stable)
 
     def search_hook(self, left: Program, right: Program) -> Any:
