@@ -258,18 +258,35 @@ def tree_string(names: Sequence[str], fields: Sequence[Field], loc: Loc, level: 
     print's own): ``root`` and one `` |-- name: type (nullable = b)`` line per column, the type by its
     ``typeName`` (``integer``, ``long``, ``decimal(10,2)``). Checked on Spark 4
     (``docs/semantics-notes.md``); the nullability is the analysed plan's (a filter keeps it)."""
-    from sparklite.relational.types import DateType, NullType
+    from sparklite.relational.types import ArrayType, DateType, NullType, StructType
 
-    lines = ["root"]
-    for n, f in zip(names, fields, strict=True):
-        t = f.type
-        simple = IntegralType | DoubleType | DecimalType | StringType | BooleanType | DateType | NullType
+    simple = IntegralType | DoubleType | DecimalType | StringType | BooleanType | DateType | NullType
+
+    def type_name(t: Any) -> str:
+        if isinstance(t, StructType | ArrayType):  # Spark's typeName, then the nested lines below
+            return "struct" if isinstance(t, StructType) else "array"
         if not isinstance(t, simple):
             raise UnsupportedError(
                 f"printSchema() of a column of type {t} is not modelled", loc, construct="printSchema"
             )
-        name = _TYPE_NAMES.get(t.simple, t.simple)
-        lines.append(f" |-- {n}: {name} (nullable = {'true' if f.nullable else 'false'})")
+        return _TYPE_NAMES.get(t.simple, t.simple)
+
+    def nested(t: Any, prefix: str) -> None:
+        """Spark's ``buildFormattedString``: a struct's fields, an array's element, one level deeper."""
+        if isinstance(t, StructType):
+            for f in t.fields:
+                nullable = str(f.nullable).lower()
+                lines.append(f"{prefix}-- {f.name}: {type_name(f.type)} (nullable = {nullable})")
+                nested(f.type, prefix + "    |")
+        elif isinstance(t, ArrayType):
+            lines.append(f"{prefix}-- element: {type_name(t.element)} "
+                         f"(containsNull = {str(t.contains_null).lower()})")
+            nested(t.element, prefix + "    |")
+
+    lines = ["root"]
+    for n, f in zip(names, fields, strict=True):
+        lines.append(f" |-- {n}: {type_name(f.type)} (nullable = {'true' if f.nullable else 'false'})")
+        nested(f.type, " |    |")
     if level is not None and level < 1:
         raise UnsupportedError(
             "printSchema(level) with level < 1 is not modelled", loc, construct="printSchema"
@@ -329,7 +346,9 @@ def literal_repr(v: Any) -> str | None:
     from frontend.dataframe.values import DictV, SeqV
 
     if isinstance(v, _RowLit):
-        return "Row(" + ", ".join(f"{n}={x!r}" for n, x in zip(v.names, v.values, strict=True)) + ")"
+        from frontend.script.df_nested import value_repr
+
+        return value_repr(v)
     if isinstance(v, SeqV):
         items = [literal_repr(i) for i in v.items]
         if any(i is None for i in items):

@@ -55,7 +55,7 @@ from frontend.dataframe.values import (
     canonical,
     describe,
 )
-from frontend.script import df_crosstab, df_files, df_formats, df_opaque, glue, mixed_df
+from frontend.script import df_crosstab, df_files, df_formats, df_nested, df_opaque, glue, mixed_df
 from frontend.script.df_meta import (
     _DONE,
     SESSION_REPR,
@@ -814,6 +814,8 @@ class _ScriptTranslator(DataFrameTranslator):
             return _SparkContextV()  # type: ignore[return-value]
         if isinstance(base, _RowV):
             return self.row_field(base, attr, node)  # type: ignore[return-value]
+        if isinstance(base, _RowLit) and attr in base.names:  # a field of a Row the script wrote
+            return df_nested.driver_value(base.values[base.names.index(attr)])  # type: ignore[no-any-return]
         if isinstance(base, DFV) and attr == "rdd":  # a mixed script (issue 23): frontend.script.mixed_df
             return mixed_df.DfRddV(base)  # type: ignore[return-value]
         if isinstance(base, _ReaderChain | _Writer | _SparkContextV | _Kept | _RuntimeConf
@@ -1047,7 +1049,7 @@ class _ScriptTranslator(DataFrameTranslator):
         """``Row(name="alex", age=20)`` (a row, fields in the order given) or ``Row("name", "age")`` (a
         row class). Mixing both is a TypeError in PySpark."""
         if kwargs and not args:
-            return _RowLit(tuple(kwargs), tuple(_py(v, loc) for v in kwargs.values()))
+            return _RowLit(tuple(kwargs), tuple(df_nested.nested_py(v, loc) for v in kwargs.values()))
         if args and not kwargs and all(isinstance(a, PyV) and isinstance(a.value, str) for a in args):
             return _RowClass(tuple(a.value for a in args))  # type: ignore[union-attr]
         raise UnsupportedError(
@@ -1133,7 +1135,8 @@ class _ScriptTranslator(DataFrameTranslator):
         if isinstance(func, _RowClass):
             if kwargs or len(args) != len(func.names):
                 raise InputError(f"a Row of {len(func.names)} fields called with {len(args)} value(s)", loc)
-            return _RowLit(func.names, tuple(_py(a, loc) for a in args))  # type: ignore[return-value]
+            values = tuple(df_nested.nested_py(a, loc) for a in args)
+            return _RowLit(func.names, values)  # type: ignore[return-value]
         if isinstance(func, BoundV) and isinstance(func.receiver, SessionV) and func.name == "range":
             return self.spark_range(args, kwargs, loc, node)
         return super().call(func, args, kwargs, loc, node)
@@ -1380,7 +1383,7 @@ class _ScriptTranslator(DataFrameTranslator):
             )
         items = data.items
         if all(isinstance(r, SeqV) for r in items):
-            return [tuple(_py(v, loc) for v in r.items) for r in items], None  # type: ignore[union-attr]
+            return [tuple(df_nested.nested_py(v, loc) for v in r.items) for r in items], None  # type: ignore
         if all(isinstance(r, _RowLit) for r in items):
             names = {r.names for r in items}  # type: ignore[union-attr]
             if len(names) == 1:
@@ -1438,6 +1441,8 @@ class _ScriptTranslator(DataFrameTranslator):
             return self.literal_df(schema, rows, loc, node)
         rows, names = self.literal_rows(data, loc)
         schema_v = b["schema"]
+        if any(df_nested.is_nested(v) for r in rows for v in r):  # Rows and lists in the data
+            return self.nested_df(rows, names, schema_v, loc, node)
         if isinstance(schema_v, SeqV) and all(
             isinstance(i, PyV) and isinstance(i.value, str) for i in schema_v.items
         ):
@@ -1469,6 +1474,28 @@ class _ScriptTranslator(DataFrameTranslator):
             src = self._add_source(self.fresh_param(), "literal", "crosstab", pyast.unparse(node), loc,
                                    schema, rows=tuple(rows))
         return DFV(self.table_df(src.param, src.schema, loc))
+
+    def nested_df(
+        self, rows: list[tuple[Any, ...]], names: tuple[str, ...] | None, schema_v: Value, loc: Loc,
+        node: pyast.AST,
+    ) -> DFV:
+        """``createDataFrame`` of rows holding Rows and lists: PySpark's inferred struct and array
+        columns (``frontend.script.df_nested``); a given schema is not modelled for such data."""
+        if isinstance(schema_v, SeqV) and all(isinstance(i, PyV) and isinstance(i.value, str)
+                                              for i in schema_v.items):
+            names = tuple(i.value for i in schema_v.items)  # type: ignore[union-attr]
+        elif schema_v != PyV(None):
+            raise UnsupportedError(
+                "createDataFrame of Rows or lists inside rows with a given schema is not modelled (without "
+                "one, PySpark's inferred struct and array columns are)",
+                loc,
+                construct="createDataFrame",
+            )
+        width = len(rows[0])
+        schema = df_nested.infer(rows, list(names or (f"_{i + 1}" for i in range(width))), loc)
+        kernel = [tuple(df_nested.kernel_value(v, f.type, loc) for v, f in zip(r, schema.fields, strict=True))
+                  for r in rows]
+        return self.literal_df(schema, kernel, loc, node)
 
     def literal_df(self, schema: Schema, rows: list[tuple[Any, ...]], loc: Loc, node: pyast.AST) -> DFV:
         """A DataFrame of rows the script fixes (a literal source)."""
