@@ -638,6 +638,9 @@ class BasicEncoder:
             return self.uf("split_sep", (v, sep), z3.SeqSort(z3.StringSort()))
         if name in ("str.strip", "str.lower", "str.upper", "str.replace", "str.ascii_ignore"):
             return self.uf(name, tuple(vals), z3.StringSort())
+        if name == "str.utf8_repr":  # uninterpreted; fails on a lone surrogate
+            self.hazard(path, self.uf("utf8_fails", tuple(vals), z3.BoolSort()), VALUE_ERROR)
+            return self.uf(name, tuple(vals), z3.StringSort())
         if name == "py.format":  # uninterpreted: the same value and spec give the same text
             self.hazard(path, self.uf("format_fails", tuple(vals), z3.BoolSort()), VALUE_ERROR)
             self.hazard(path, self.uf("format_overflows", tuple(vals), z3.BoolSort()), OVERFLOW_ERROR)
