@@ -164,3 +164,18 @@ def test_reading_agrees_with_spark(name: str, spark_session: Any, tmp_path: Path
     assert schema == spark_schema
     assert all(f.nullable for f in actual.schema.fields)
     assert rows == sorted((tuple(r) for r in actual.collect()), key=repr)
+
+
+def test_a_parameter_named_like_a_driver_variable_is_the_parameter() -> None:
+    source = (HEAD + "x = 7\nlines = spark.sparkContext.textFile('p.txt')\n"
+              "df = lines.map(lambda x: (x, len(x))).toDF()\nprint(df.count())\n")
+    assert str(translate_df_script(source, "job.py").sources[0].schema) == "_1 STRING, _2 BIGINT"
+
+
+@pytest.mark.parametrize("driver", ["len = abs\n", "def mapper(line):\n    return (line,)\nmapper = str\n"])
+def test_a_rebound_builtin_or_function_is_refused(driver: str) -> None:
+    source = (HEAD + "def mapper(line):\n    return (line, len(line))\n" + driver
+              + "lines = spark.sparkContext.textFile('p.txt')\n"
+              "df = lines.map(lambda l: mapper(l)).toDF()\nprint(df.count())\n")
+    with pytest.raises(InputError):
+        translate_df_script(source, "job.py")

@@ -152,7 +152,7 @@ def stage_program(tree: pyast.Module, source: str, filename: str, rdd: TextRddV,
                 names = _row_names(arg.body, row_names)  # type: ignore[attr-defined]
                 if names is not None:
                     arg.body = _as_tuple(arg.body)  # type: ignore[attr-defined]
-        elif isinstance(fnode, pyast.FunctionDef) and defs.get(fnode.name) is not None:
+        elif isinstance(fnode, pyast.FunctionDef) and _only_def(tree, fnode):
             if last_map:
                 rets = _returns(defs[fnode.name])
                 keys = {_row_names(r.value, row_names) for r in rets}
@@ -182,6 +182,12 @@ def stage_program(tree: pyast.Module, source: str, filename: str, rdd: TextRddV,
     return program, names
 
 
+def _only_def(tree: pyast.Module, fnode: pyast.FunctionDef) -> bool:
+    """``fnode`` is the module's one top-level function of its name (so the copy named by it is it)."""
+    same = [s for s in tree.body if isinstance(s, pyast.FunctionDef) and s.name == fnode.name]
+    return len(same) == 1 and same[0].lineno == fnode.lineno and same[0].col_offset == fnode.col_offset
+
+
 def _check_driver_names(tree: pyast.Module, fns: list[Any], loc: Loc) -> None:
     """The functions Spark runs here (and the module functions they name, transitively) read no name the
     module's driver code binds: the program is read with only the module's imports and functions, so a
@@ -197,9 +203,13 @@ def _check_driver_names(tree: pyast.Module, fns: list[Any], loc: Loc) -> None:
         if id(fn) in seen:
             continue
         seen.add(id(fn))
+        local = {a.arg for n in pyast.walk(fn) if isinstance(n, pyast.arguments)
+                 for a in (*n.posonlyargs, *n.args, *n.kwonlyargs, n.vararg, n.kwarg) if a is not None}
+        local |= {n.id for n in pyast.walk(fn)
+                  if isinstance(n, pyast.Name) and isinstance(n.ctx, pyast.Store)}
         for n in pyast.walk(fn):
-            if isinstance(n, pyast.Name) and isinstance(n.ctx, pyast.Load):
-                if n.id in bound and n.id not in defs:
+            if isinstance(n, pyast.Name) and isinstance(n.ctx, pyast.Load) and n.id not in local:
+                if n.id in bound:
                     raise UnsupportedError(
                         f"the function Spark runs on the text file's lines reads '{n.id}', a name the "
                         "script's driver code binds: only its own values, the module's functions and imports "
