@@ -1021,6 +1021,8 @@ class _ScriptTranslator(DataFrameTranslator):
         text = key.value if isinstance(key, PyV) and isinstance(key.value, str) else None
         if text == "spark.sql.warehouse.dir":
             self.warehouse_loc = loc
+            self.ignored.append(Ignored(loc, "config spark.sql.warehouse.dir", "where managed tables are "
+                                        "stored: the script reads no catalog table and writes none"))
             return
         if text is None or not text.startswith(_HARMLESS_CONF):
             raise UnsupportedError(
