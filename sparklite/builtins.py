@@ -360,6 +360,10 @@ _add("str.upper", (1,), _str_method("upper", (), STR), str.upper, python="{0}.up
 # s.encode('ascii', 'ignore').decode(): s without its non-ASCII characters (never raises: 'ignore')
 _add("str.ascii_ignore", (1,), _str_method("ascii_ignore", (), STR),
      lambda s: s.encode("ascii", "ignore").decode(), python="{0}.encode('ascii', 'ignore').decode()")
+# str(s.encode('utf-8')): the repr of s's UTF-8 bytes ("b'caf\\xc3\\xa9'"), as a course script names
+# people (corpus: spark-sql.py); a lone surrogate cannot be encoded (UnicodeEncodeError, a ValueError)
+_add("str.utf8_repr", (1,), _str_method("utf8_repr", (), STR), lambda s: str(s.encode("utf-8")),
+     (VALUE_ERROR,), python="str({0}.encode('utf-8'))")
 _add("str.startswith", (2,), _str_method("startswith", (STR,), BOOL), str.startswith,
      python="{0}.startswith({1})")
 _add("str.endswith", (2,), _str_method("endswith", (STR,), BOOL), str.endswith, python="{0}.endswith({1})")

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 from pathlib import Path
 
 import pytest
@@ -44,6 +45,9 @@ def test_verdicts_hold_on_spark(results, tmp_path):
         assert after.verdict == "not_equivalent", (pair["name"], after.reason, after.warnings)
         assert after.counterexample.replayed_on_spark, (pair["name"], after.warnings)
     proved = [p for p in PAIRS if p["expected"] == "equivalent"]
+    for p in proved:  # the input files a pair reads (sc.textFile("friends.csv")), in the scripts' directory
+        for f in p.get("files", ()):
+            shutil.copy(ROOT / f, tmp_path)
     jobs = [ScriptJob(str(ROOT / p[s]), (), str(tmp_path)) for p in proved for s in ("left", "right")]
     runs = run_scripts(jobs)
     masked = [[re.sub(r"\w*RDD\[\d+\] at \w+ at [\w.]+:\d+", "<RDD>", line) for line in r.stdout_lines]

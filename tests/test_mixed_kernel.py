@@ -10,8 +10,9 @@ from typing import Any
 
 import pytest
 
-from frontend.script.df_script import is_df_script
+from frontend.script.df_script import is_df_script, translate_df_script
 from sparklite import mixed as M
+from sparklite.errors import InputError
 from sparklite.parser import parse
 from sparklite.relational import build
 from sparklite.relational.ast import RelProgram, TableParam
@@ -105,7 +106,12 @@ def test_mixed_scripts_are_read_as_dataframe_scripts():
     # Spark's idiom for a text file stays an RDD script (a text source)
     idiom = "lines = spark.read.text('p').rdd.map(lambda r: r[0])\nprint(lines.count())\n"
     assert not is_df_script(head + idiom)
-    assert not is_df_script(head + "sc = spark.sparkContext\nprint(sc.textFile('p').toDF().count())\n")
+    # a text file made a DataFrame is a mixed DataFrame script (frontend.script.mixed_text); a DataFrame
+    # of bare strings cannot be inferred (Spark raises), so it is refused there, located
+    text_df = "sc = spark.sparkContext\nprint(sc.textFile('p').toDF().count())\n"
+    assert is_df_script(head + text_df)
+    with pytest.raises(InputError, match="only tuples or Rows"):
+        translate_df_script(head + text_df, "job.py")
 
 
 @pytest.mark.spark

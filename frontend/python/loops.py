@@ -82,6 +82,21 @@ def _encoded(node: pyast.expr) -> bool:
     return args == ["ascii", "ignore"] and named in ([], ["errors"])
 
 
+def utf8_repr_text(node: pyast.expr) -> pyast.expr | None:
+    """For ``str(x.encode('utf-8'))`` (also ``'utf8'`` or no argument): ``x``; None for anything else.
+    The bytes are only printed (their repr, builtin ``str.utf8_repr``), so the kernel needs no bytes."""
+    if not (isinstance(node, pyast.Call) and isinstance(node.func, pyast.Name) and node.func.id == "str"
+            and len(node.args) == 1 and not node.keywords):
+        return None
+    enc = node.args[0]
+    if not (isinstance(enc, pyast.Call) and isinstance(enc.func, pyast.Attribute)
+            and enc.func.attr == "encode" and not enc.keywords and len(enc.args) <= 1):
+        return None
+    if enc.args and not (isinstance(enc.args[0], pyast.Constant) and enc.args[0].value in ("utf-8", "utf8")):
+        return None
+    return enc.func.value
+
+
 def ascii_text(node: pyast.expr) -> pyast.expr | None:
     """For ``x.encode('ascii', 'ignore').decode()``: ``x``; None for anything else."""
     if isinstance(node, pyast.Call) and isinstance(node.func, pyast.Attribute) \

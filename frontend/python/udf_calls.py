@@ -11,7 +11,7 @@ import ast as pyast
 from dataclasses import replace
 
 from frontend.python import types as ftypes
-from frontend.python.loops import append_loop, ascii_text
+from frontend.python.loops import append_loop, ascii_text, utf8_repr_text
 from frontend.python.names import (
     OPERATOR_BINARY,
     BagV,
@@ -69,6 +69,10 @@ class CallsMixin:
             if isinstance(arg, pyast.Starred):
                 raise self.unsupported("*args", "star-arguments are not supported", arg)
         func = node.func
+        inner = utf8_repr_text(node)  # str(s.encode('utf-8'))
+        if inner is not None and scope.lookup("str") is None:
+            text = self.to_scalar(self.expr(inner, scope), inner)
+            return Scalar(sl.Call("str.utf8_repr", (text,), loc=self.loc(node)))
         if isinstance(func, pyast.Attribute):
             if isinstance(func.value, pyast.Name) and scope.lookup(func.value.id) is None \
                     and func.value.id in self.info.operator_modules | self.info.math_modules:

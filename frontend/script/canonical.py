@@ -50,6 +50,8 @@ def _fields(item: Any) -> Key:
     """A source, a sink or a printed part by its observed fields (nested parts included)."""
     if isinstance(item, tuple):
         return tuple(_fields(x) for x in item)
+    if isinstance(item, sl.Program):  # a DataFrame made from a text-file RDD (frontend.script.mixed_text)
+        return ("Program", program_key(item))
     if not hasattr(item, "__dataclass_fields__") or isinstance(item, sl.Loc):
         if isinstance(item, float):
             return ("float", item.hex())

@@ -40,6 +40,7 @@ class DfSource:
     rows: tuple[tuple[Any, ...], ...] | None = None
     mode: str = "PERMISSIVE"
     inferred: bool = False  # read without a schema: Spark infers the declared one (an assumption)
+    rdd: Any = None  # kind ``rdd``: the SparkLite program over the file's lines (frontend.script.mixed_text)
 
 
 @dataclass(frozen=True)

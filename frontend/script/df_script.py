@@ -55,7 +55,16 @@ from frontend.dataframe.values import (
     canonical,
     describe,
 )
-from frontend.script import df_crosstab, df_files, df_formats, df_nested, df_opaque, glue, mixed_df
+from frontend.script import (
+    df_crosstab,
+    df_files,
+    df_formats,
+    df_nested,
+    df_opaque,
+    glue,
+    mixed_df,
+    mixed_text,
+)
 from frontend.script.df_meta import (
     _DONE,
     SESSION_REPR,
@@ -241,6 +250,7 @@ class _ScriptTranslator(DataFrameTranslator):
     ) -> None:
         super().__init__(info, source, {k.lower(): v for k, v in schemas.items()})
         self.tree = tree
+        self.warehouse_loc: Loc | None = None  # where spark.sql.warehouse.dir is set (check_config)
         self.compare_diagnostics = compare_diagnostics
         self.declared = declared_schemas(source, self.filename)
         self.given = given_session(tree)  # spark and sc are predefined (shell or notebook code)
@@ -313,6 +323,10 @@ class _ScriptTranslator(DataFrameTranslator):
                     f"no top-level function named '{self.entry}' in {self.filename}", Loc(self.filename, 1, 1)
                 )
             self.exec_block(fn.body, Env({}, env))
+        if self.tables_used and self.warehouse_loc is not None:
+            raise UnsupportedError(
+                "spark.sql.warehouse.dir set by a script that reads catalog tables (spark.table or SQL): "
+                "the directory decides which tables it reads", self.warehouse_loc, construct="config")
         for use in self.tables_used:
             self._add_source(
                 use.name, "table", "spark.table", repr(use.name), Loc(self.filename, 1, 1), use.schema
@@ -819,7 +833,7 @@ class _ScriptTranslator(DataFrameTranslator):
         if isinstance(base, DFV) and attr == "rdd":  # a mixed script (issue 23): frontend.script.mixed_df
             return mixed_df.DfRddV(base)  # type: ignore[return-value]
         if isinstance(base, _ReaderChain | _Writer | _SparkContextV | _Kept | _RuntimeConf
-                      | df_files.OpenFile | mixed_df.LiteralRddV | mixed_df.DfRddV):
+                      | df_files.OpenFile | mixed_df.LiteralRddV | mixed_df.DfRddV | mixed_text.TextRddV):
             return BoundV(base, attr, self.attr_loc(node))  # type: ignore[arg-type]
         return super().attribute(base, attr, node)
 
@@ -1031,12 +1045,18 @@ class _ScriptTranslator(DataFrameTranslator):
             return df_opaque.random_column(path.rsplit(".", 1)[1], args, kwargs, loc)  # type: ignore
         return super().module_call(path, args, kwargs, loc, node)
 
-    @staticmethod
-    def check_config(args: list[Value], kwargs: dict[str, Value], loc: Loc) -> None:
+    def check_config(self, args: list[Value], kwargs: dict[str, Value], loc: Loc) -> None:
         """A setting is accepted when it cannot change what the job computes (names, memory, UI,
-        partition counts: results are compared as bags, and partition-dependent sums are caveats)."""
+        partition counts: results are compared as bags, and partition-dependent sums are caveats).
+        ``spark.sql.warehouse.dir`` is where managed tables live: accepted while the script reads no
+        catalog table (checked once it has run: ``run``; it writes none, ``saveAsTable`` is not read)."""
         key = args[0] if args else kwargs.get("key")
         text = key.value if isinstance(key, PyV) and isinstance(key.value, str) else None
+        if text == "spark.sql.warehouse.dir":
+            self.warehouse_loc = loc
+            self.ignored.append(Ignored(loc, "config spark.sql.warehouse.dir", "where managed tables are "
+                                        "stored: the script reads no catalog table and writes none"))
+            return
         if text is None or not text.startswith(_HARMLESS_CONF):
             raise UnsupportedError(
                 f"the configuration setting {text or '?'} may change what the job computes: only names, "
@@ -1108,6 +1128,10 @@ class _ScriptTranslator(DataFrameTranslator):
             func.name == "parallelize"
         ):
             return mixed_df.parallelize(args, kwargs, loc)  # type: ignore[return-value]
+        if isinstance(func, BoundV) and isinstance(func.receiver, _SparkContextV) and func.name == "textFile":
+            return mixed_text.text_file(self, args, kwargs, loc, node)  # type: ignore[return-value]
+        if isinstance(func, BoundV) and isinstance(func.receiver, mixed_text.TextRddV):
+            return mixed_text.rdd_method(self, func.receiver, func.name, args, kwargs, loc, node)
         if isinstance(func, BoundV) and isinstance(func.receiver, mixed_df.LiteralRddV | mixed_df.DfRddV):
             return mixed_df.rdd_method(self, func.receiver, func.name, args, kwargs, loc, node)
         if isinstance(func, BoundV) and isinstance(func.receiver, _SparkContextV):
@@ -1439,6 +1463,8 @@ class _ScriptTranslator(DataFrameTranslator):
         if isinstance(data, mixed_df.LiteralRddV):  # createDataFrame(rdd, ...): as Spark converts an RDD
             schema, rows = mixed_df.to_dataframe(self, data, b["schema"], loc, "createDataFrame")
             return self.literal_df(schema, rows, loc, node)
+        if isinstance(data, mixed_text.TextRddV):  # createDataFrame(sc.textFile(p).map(...)): issue 23
+            return self.text_rdd_df(data, b["schema"], loc, node)
         rows, names = self.literal_rows(data, loc)
         schema_v = b["schema"]
         if any(df_nested.is_nested(v) for r in rows for v in r):  # Rows and lists in the data
@@ -1496,6 +1522,17 @@ class _ScriptTranslator(DataFrameTranslator):
         kernel = [tuple(df_nested.kernel_value(v, f.type, loc) for v, f in zip(r, schema.fields, strict=True))
                   for r in rows]
         return self.literal_df(schema, kernel, loc, node)
+
+    def text_rdd_df(self, rdd: mixed_text.TextRddV, given: Any, loc: Loc, node: pyast.AST) -> DFV:
+        """A DataFrame made of an RDD read from a text file: a source of kind ``rdd``
+        (``frontend.script.mixed_text``)."""
+        what = "toDF" if isinstance(node, pyast.Call) and getattr(node.func, "attr", "") == "toDF" else (
+            "createDataFrame")
+        program, names = mixed_text.stage_program(self.tree, "\n".join(self.lines), self.filename, rdd, loc)
+        schema = mixed_text.inferred_schema(program, names, given, loc, what)
+        src = self._add_source(self.fresh_param(), "rdd", "sc.textFile", rdd.path, loc, schema,
+                               argv_index=rdd.argv_index, literal_path=rdd.literal_path, rdd=program)
+        return DFV(self.table_df(src.param, src.schema, loc))
 
     def literal_df(self, schema: Schema, rows: list[tuple[Any, ...]], loc: Loc, node: pyast.AST) -> DFV:
         """A DataFrame of rows the script fixes (a literal source)."""

@@ -178,6 +178,8 @@ def reads_as_df_script(words: set[str]) -> bool:
     rdd_words = words & frozenset(
         {"textFile", "parallelize", "rdd", "wholeTextFiles", "binaryFiles", "sequenceFile"}
     )
-    if not rdd_words <= _MIXED_WORDS or ("rdd" in words and "text" in words):
+    if not rdd_words <= _MIXED_WORDS | {"textFile"} or ("rdd" in words and "text" in words):
         return False
+    if "textFile" in rdd_words:  # sc.textFile(p).map(...) made a DataFrame: frontend.script.mixed_text
+        return bool(words & {"toDF", "createDataFrame"})
     return bool(words & {"toDF", "createDataFrame"}) or "rdd" in rdd_words

@@ -63,6 +63,14 @@ def _decide(left: DfScriptProgram, right_sp: DfScriptProgram, run: Run) -> Resul
 
     right = align_df_sources(left, right_sp)
     stats: dict[str, Any] = {"script": describe(left, right), "df_script": True}
+    made = [s for sp in (left, right) for s in sp.sources if s.kind == "rdd"]
+    if made:  # frontend.script.mixed_text: such a source may raise; only congruence proves it
+        reason = (
+            f"the DataFrame made at {made[0].loc} from an RDD read with sc.textFile is computed by Python "
+            "code that may fail on a line (and createDataFrame fails on an empty file): sparkeq proves such "
+            "scripts only when they are the same up to renaming, and does not search them for differences"
+        )
+        return run.result("unknown", method=METHOD, reason=reason, stats=stats)
     proof = prove_df_scripts(left, right, until=run.deadline, patience_s=PROOF_PATIENCES * run.patience())
     if not isinstance(proof, str):
         run.warnings.extend(w for w in proof.warnings if w not in run.warnings)
