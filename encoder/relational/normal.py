@@ -449,8 +449,15 @@ class Normaliser:
         return Normal(terms, n.types, n.nullables, order=tuple((k.ascending, k.nulls_first) for k in keys))
 
     def _limit(self, lim: R.Limit) -> Normal:
-        from sparklite.relational.limit_rules import unpushed_limit
+        from sparklite.relational.limit_rules import limit_through_window, unpushed_limit
 
+        pushed = limit_through_window(lim)  # Spark runs it below a row_number() window
+        if pushed is not None:
+            self.warnings.add(
+                "a limit over a row_number/rank window without PARTITION BY read as Spark runs it: the "
+                "window over the first rows in its order (LimitPushDownThroughWindow)"
+            )
+            return self.rel(pushed)
         lim = unpushed_limit(lim) or lim  # limits pushed through UNION ALL or an outer join, undone
         n = self.rel(lim.source)
         errors = any(kinds_of(x) for t in n.terms for x in (*t.conds, *t.out, *t.keys))
