@@ -35,3 +35,14 @@ def check_pair(left: str, right: str, schema: str, tmp: Path) -> Any:
 
     lpath, rpath, spath = write_pair(left, right, schema, tmp)
     return check(lpath, rpath, schema=spath, timeout=10, replay=False, ignore_names=True)
+
+
+def assert_proved(left: str, right: str, schema: str, tmp: Path, warning: str | None = None) -> None:
+    """The prover proves the pair (and, given ``warning``, one of its warnings contains it)."""
+    proof = prove(left, right, schema, tmp)
+    assert isinstance(proof, rel_terms.RelProof), proof
+    assert warning is None or any(warning in w for w in proof.warnings), proof.warnings
+
+
+def assert_not_proved(left: str, right: str, schema: str, tmp: Path) -> None:
+    assert not isinstance(prove(left, right, schema, tmp), rel_terms.RelProof)

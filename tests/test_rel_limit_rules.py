@@ -15,7 +15,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from sql_pairs import check_pair, prove
+from sql_pairs import assert_not_proved, assert_proved, check_pair, prove
 
 from sparklite.relational import ast as R
 from sparklite.relational import build
@@ -62,6 +62,29 @@ PROVED = [
      "ROWS BETWEEN 1 FOLLOWING AND 2 FOLLOWING) FROM emp"),
 ]
 
+# LimitPushDownThroughWindow (SQLSolver pair 51): what Spark runs for a limit over row_number()
+WINDOW_PROVED = [
+    ("SELECT *, ROW_NUMBER() OVER(ORDER BY F0_C1) AS rn FROM T LIMIT 5",
+     "SELECT *, ROW_NUMBER() OVER(ORDER BY F0_C1) AS rn FROM (SELECT * FROM T ORDER BY F0_C1 LIMIT 5) t0"),
+    ("SELECT F1_C2, rank() OVER (ORDER BY F1_C2 DESC) r, dense_rank() OVER (ORDER BY F1_C2 DESC) d "
+     "FROM T LIMIT 3",
+     "SELECT F1_C2, rank() OVER (ORDER BY F1_C2 DESC) r, dense_rank() OVER (ORDER BY F1_C2 DESC) d "
+     "FROM (SELECT * FROM T ORDER BY F1_C2 DESC LIMIT 3) t0"),
+]
+WINDOW_TRAPS = [
+    # PARTITION BY: the rule does not apply, the limit keeps any rows
+    ("SELECT *, ROW_NUMBER() OVER(PARTITION BY F1_C2 ORDER BY F0_C1) AS rn FROM T LIMIT 5",
+     "SELECT *, ROW_NUMBER() OVER(PARTITION BY F1_C2 ORDER BY F0_C1) AS rn "
+     "FROM (SELECT * FROM T ORDER BY F0_C1 LIMIT 5) t0"),
+    # the other direction
+    ("SELECT *, ROW_NUMBER() OVER(ORDER BY F0_C1) AS rn FROM T LIMIT 5",
+     "SELECT *, ROW_NUMBER() OVER(ORDER BY F0_C1) AS rn "
+     "FROM (SELECT * FROM T ORDER BY F0_C1 DESC LIMIT 5) t0"),
+    # not a ranking function
+    ("SELECT *, sum(F0_C1) OVER(ORDER BY F0_C1) AS s FROM T LIMIT 5",
+     "SELECT *, sum(F0_C1) OVER(ORDER BY F0_C1) AS s FROM (SELECT * FROM T ORDER BY F0_C1 LIMIT 5) t0"),
+]
+
 TRAPS = [
     # a pushed limit smaller than the outer one: fewer rows
     ("(SELECT deptno FROM dept) UNION ALL (SELECT empno FROM emp) LIMIT 10",
@@ -103,12 +126,12 @@ TRAPS = [
 
 @pytest.mark.parametrize(("left", "right"), PROVED)
 def test_rules_prove(left: str, right: str, tmp_path: Path) -> None:
-    assert isinstance(prove(left, right, SCHEMA, tmp_path), rel_terms.RelProof)
+    assert_proved(left, right, SCHEMA, tmp_path)
 
 
 @pytest.mark.parametrize(("left", "right"), TRAPS)
 def test_mutations_are_not_proved(left: str, right: str, tmp_path: Path) -> None:
-    assert not isinstance(prove(left, right, SCHEMA, tmp_path), rel_terms.RelProof)
+    assert_not_proved(left, right, SCHEMA, tmp_path)
 
 
 @pytest.mark.parametrize(("left", "right"), [TRAPS[i] for i in (5, 6, 8, 9, 10)])
@@ -118,6 +141,16 @@ def test_deterministic_mutations_are_refuted(left: str, right: str, tmp_path: Pa
     result = check_pair(left, right, SCHEMA, tmp_path)
     assert result.verdict == "not_equivalent", result.reason
     assert "columns differ" not in result.reason  # by position: the rows are what differs
+
+
+@pytest.mark.parametrize(("left", "right"), WINDOW_PROVED)
+def test_limit_through_a_ranking_window_is_proved(left: str, right: str, tmp_path: Path) -> None:
+    assert_proved(left, right, SCHEMA, tmp_path, "LimitPushDownThroughWindow")
+
+
+@pytest.mark.parametrize(("left", "right"), WINDOW_TRAPS)
+def test_limit_through_other_windows_is_not_proved(left: str, right: str, tmp_path: Path) -> None:
+    assert_not_proved(left, right, SCHEMA, tmp_path)
 
 
 def test_nondeterministic_proofs_say_so(tmp_path: Path) -> None:

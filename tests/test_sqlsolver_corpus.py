@@ -93,6 +93,15 @@ def test_failures_are_located_input_errors(outcomes: list[Outcome]) -> None:
             assert o.error.construct, o.error
 
 
+def test_cast_as_signed_is_refused_as_spark_refuses_it(outcomes: list[Outcome]) -> None:
+    """MySQL's ``CAST(x AS SIGNED)``: Spark 4's parser raises UNSUPPORTED_DATATYPE; so do we, located."""
+    refused = [o for o in outcomes if o.error is not None and "SIGNED" in o.query]
+    assert len(refused) == 3
+    for o in refused:
+        assert "unsupported data type SIGNED" in str(o.error) and "UNSUPPORTED_DATATYPE" in str(o.error)
+        assert o.error.loc is not None and o.query[o.error.loc.col - 1:].startswith("SIGNED")
+
+
 # Pairs whose two sides have different column types under Spark's typing, so not equivalent as Spark
 # shows results: a CASE mixing ``deptno`` (int) with ``name`` (string) is a bigint (ANSI string
 # promotion), the rewritten side an int (29, 31, 32); a count (bigint) rewritten to ``SELECT 0`` (an

@@ -490,8 +490,15 @@ class Normaliser:
         return Normal(terms, n.types, n.nullables, order=tuple((k.ascending, k.nulls_first) for k in keys))
 
     def _limit(self, lim: R.Limit) -> Normal:
-        from sparklite.relational.limit_rules import unpushed_limit
+        from sparklite.relational.limit_rules import limit_through_window, unpushed_limit
 
+        pushed = limit_through_window(lim)  # Spark runs it below a row_number() window
+        if pushed is not None:
+            self.warnings.add(
+                "a limit over a row_number/rank window without PARTITION BY read as Spark runs it: the "
+                "window over the first rows in its order (LimitPushDownThroughWindow)"
+            )
+            return self.rel(pushed)
         lim = unpushed_limit(lim) or lim  # limits pushed through UNION ALL or an outer join, undone
         n = self.rel(lim.source)
         errors = any(kinds_of(x) for t in n.terms for x in (*t.conds, *t.out, *t.keys))
@@ -570,7 +577,34 @@ class Normaliser:
         t = self.inline_distinct(t)
         t = self.filter_into_derived(t)
         t = self.unread_single_row_as_exists(t)
+        t = self.collapse_case_conversions(t)
         return self.drop_key_lookups(t)
+
+    def collapse_case_conversions(self, t: Term) -> Term:
+        """``upper(lower(x))`` as ``upper(x)`` (``sparklite.relational.case_conversion``: Spark's
+        optimiser does so) where ``x`` reads columns of base tables only, which Spark cannot fold to a
+        constant; over a literal or a derived column the nested calls stay (Spark may evaluate them
+        exactly)."""
+        from sparklite.relational.case_conversion import collapsed
+
+        tables = {b.var for b in t.binds if isinstance(b.source, TableSrc)}
+
+        def fn(x: Any) -> Any | None:
+            short = collapsed(x)
+            if short is None:
+                return None
+            read = vars_of(short.args[0])
+            if not read or not read <= tables:
+                return None
+            return dataclasses.replace(short, args=(map_expr(short.args[0], fn),))
+
+        out = tuple(map_expr(o, fn) for o in t.out)
+        conds = tuple(map_expr(c, fn) for c in t.conds)
+        keys = tuple(map_expr(k, fn) for k in t.keys)
+        if out == t.out and conds == t.conds and keys == t.keys:
+            return t
+        self.warnings.add(CASE_CONVERSION_WARNING)
+        return dataclasses.replace(t, out=out, conds=conds, keys=keys)
 
     def unread_single_row_as_exists(self, t: Term) -> Term:
         """A variable over ``limit 1`` of P that nothing reads (a condition at most tests a column
@@ -768,6 +802,12 @@ class Normaliser:
                 )
             )
         return t
+
+
+CASE_CONVERSION_WARNING = (
+    "upper(lower(x)) of a table column compared as upper(x), as Spark's optimiser runs it "
+    "(SimplifyCaseConversionExpressions; not for input Spark builds from literals, docs/semantics-notes.md)"
+)
 
 
 def _first_for_nth(c: R.WindowCall) -> R.WindowCall:

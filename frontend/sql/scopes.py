@@ -67,6 +67,10 @@ def _parse(src: _Source) -> exp.Expression:
         col = err.get("col", 1) - max(len(err.get("highlight") or "") - 1, 0)  # sqlglot gives the token's end
         loc = src.loc_line_col(err.get("line", 1), max(col, 1)) if err else src.loc(0)
         desc = err.get("description", str(exc)).split("<Token")[0].strip() if err else str(exc)
+        word = (err.get("highlight") or "") if err else ""
+        if desc.startswith("Expected TYPE after CAST") and word.isidentifier():
+            # MySQL's CAST(x AS SIGNED): Spark's parser rejects it too (checked on Spark 4)
+            desc = f"unsupported data type {word.upper()} in CAST (Spark: UNSUPPORTED_DATATYPE)"
         raise SqlSyntaxError(f"SQL syntax error: {desc}", loc) from None
     except TokenError as exc:
         raise SqlSyntaxError(

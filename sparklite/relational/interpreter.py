@@ -60,7 +60,7 @@ from fractions import Fraction
 from types import MappingProxyType
 from typing import Any
 
-from sparklite.relational import mathfuncs, nested, pyudf, windows
+from sparklite.relational import case_conversion, mathfuncs, nested, pyudf, windows
 from sparklite.relational.ast import (
     Action,
     AggCall,
@@ -474,6 +474,9 @@ class _Interp:
         result = self.compute(lambda: spec.evaluate(values, types, e.type))
         if mathfuncs.may_round_otherwise(e.name, values, result):
             self.caveats.add(mathfuncs.CAVEAT_LIBM)
+        short = case_conversion.collapsed(e)  # upper(lower(x)): Spark may run upper(x) (the module)
+        if short is not None and isinstance(result, str) and self.ev(short, row) != result:
+            self.caveats.add(case_conversion.CAVEAT_CASE_CONVERSION)
         return result
 
     # -- relations -------------------------------------------------------------------------------

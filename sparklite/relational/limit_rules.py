@@ -36,6 +36,34 @@ def unpushed_limit(lim: R.Limit) -> R.Limit | None:
     return None if source is lim.source else R.Limit(source, lim.count)
 
 
+_RANK_LIKE = ("row_number", "rank", "dense_rank")
+
+
+def limit_through_window(lim: R.Limit) -> R.Rel | None:
+    """What Spark runs for ``limit n`` over ``row_number()``/``rank()``/``dense_rank()`` windows without
+    PARTITION BY sharing one order (under a projection or not): its optimiser rule
+    ``LimitPushDownThroughWindow`` plans the window over ``limit n (sort by the order)``, so the rows kept
+    are the first ``n`` in the window's order (checked on Spark 4.3: the optimised plan, and every run
+    gives ``rn`` 1..n), not any ``n`` rows. None where the rule does not apply, or where something may
+    raise."""
+    top = lim.source
+    project = top if isinstance(top, R.Project) else None
+    window = project.source if project is not None else top
+    if not isinstance(window, R.Window) or not window.calls:
+        return None
+    first = window.calls[0]
+    if not first.order or any(
+        c.name not in _RANK_LIKE or c.partition or c.order != first.order
+        or c.frame != R.Frame("rows", None, 0) for c in window.calls
+    ):
+        return None
+    if _may_raise(window.source) or any(effects.may_raise(k.expr) for k in first.order):
+        return None
+    inner = R.Limit(R.Sort(window.source, first.order), lim.count)
+    pushed = dataclasses.replace(window, source=inner)
+    return dataclasses.replace(project, source=pushed) if project is not None else pushed
+
+
 def _strip(rel: R.Rel, n: int) -> R.Rel:
     if isinstance(rel, R.Project):
         inner = _strip(rel.source, n)
@@ -104,4 +132,4 @@ def _may_raise(rel: R.Rel) -> bool:
     return False
 
 
-__all__ = ["at_most_one_row", "one_row_aggregate", "unpushed_limit"]
+__all__ = ["at_most_one_row", "limit_through_window", "one_row_aggregate", "unpushed_limit"]

@@ -125,7 +125,15 @@ def congruent_relational(lp: LoadedProgram, rp: LoadedProgram, run: Run) -> Resu
         return None
     keep = not run.options.ignore_names
     if rel_key(left.body, keep) != rel_key(right.body, keep):
-        return None
+        from sparklite.relational.conditionals import without_dead_branches
+
+        # the same plans once dead CASE branches are dropped, as Spark's optimiser drops them
+        lb, rb = without_dead_branches(left.body), without_dead_branches(right.body)
+        if rel_key(lb, keep) != rel_key(rb, keep):
+            return None
+        run.warnings.append("the same programs once dead CASE branches are dropped (after a literal TRUE "
+                            "condition, under a literal FALSE or NULL one): CASE evaluates only the branch "
+                            "taken, and Spark's optimiser drops them (SimplifyConditionals)")
     run.warnings.extend(w for w in nullability_warnings(left, right) if w not in run.warnings)
     # no declared key is assumed: the two plans agree on every input of the tables' columns
     return congruent_result(run, "programs", renamed(left.body, right.body), (), nondeterminism(left.body),
