@@ -601,6 +601,9 @@ ERRORS = [
     ("SELECT * FROM t WHERE a IN (SELECT a, c FROM u)", AnalysisError, (1, 23)),
     ("SELECT a FROM t; SELECT b FROM t", UnsupportedError, (1, 18)),
     ("INSERT INTO t VALUES (1)", UnsupportedError, (1, 1)),
+    ("SELECT struct(a, b) FROM t", UnsupportedError, (1, 15)),
+    ("SELECT * REPLACE (a AS b) FROM t", UnsupportedError, (1, 8)),
+    ("SELECT * FROM t PIVOT (sum(b) FOR s IN ('x', 'y'))", UnsupportedError, (1, 15)),
 ]
 
 

@@ -49,6 +49,12 @@ QUERIES = [
     "FROM t",
     "SELECT a, nth_value(b, 2) OVER (ORDER BY a, b), "
     "nth_value(s, 1) IGNORE NULLS OVER (PARTITION BY b ORDER BY a) AS nv FROM t",
+    # IGNORE NULLS: the n-th non-NULL value before/after the row, else the default (b has a NULL)
+    "SELECT a, lag(b) IGNORE NULLS OVER (ORDER BY a, s) AS l, "
+    "lead(b, 2, -1) IGNORE NULLS OVER (ORDER BY a, s) AS m, "
+    "lag(b, 0) IGNORE NULLS OVER (ORDER BY a, s) AS z, "
+    "lead(b) IGNORE NULLS OVER (PARTITION BY s IS NULL ORDER BY a DESC, s) AS n FROM t",
+    "SELECT a, lead(b, 1) IGNORE NULLS OVER (ORDER BY a, s) FROM t",
     "SELECT a, b, row_number() OVER (PARTITION BY a ORDER BY b) AS rn FROM t QUALIFY rn = 1",
     "SELECT a, b FROM t QUALIFY rank() OVER (ORDER BY b) <= 2",
     "SELECT a, b AS bb FROM t QUALIFY bb > 1 AND dense_rank() OVER (ORDER BY a) > 1",

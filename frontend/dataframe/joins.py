@@ -10,7 +10,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import replace
 
 from frontend.dataframe import functions as DFF
-from frontend.dataframe import grouping
+from frontend.dataframe import grouping, pivot
 from frontend.dataframe.columns import (
     DF,
     Agg,
@@ -103,6 +103,14 @@ class JoinsMixin:
         self, g: GroupedV, name: str, args: list[Value], kwargs: dict[str, Value], loc: Loc
     ) -> Value:
         df = g.df
+        if name == "pivot":
+            return pivot.start(g, args, kwargs, loc)
+        if g.pivot is not None:
+            if name not in ("agg", "count", "sum", "avg", "mean", "min", "max"):
+                raise UnsupportedError(
+                    f"GroupedData.{name} after pivot is not supported", loc, construct="pivot"
+                )
+            return pivot.aggregate(self, g, name, args, kwargs, loc)
         if g.sets is not None and name in ("agg", "count", "sum", "avg", "mean", "min", "max"):
             return DFV(grouping.expand(self, g, name, args, kwargs, loc))
         if name == "agg":
@@ -150,7 +158,6 @@ class JoinsMixin:
                 outs.append(Agg(kind, (e,), kind, loc=loc))  # type: ignore[arg-type]
             return DFV(self.aggregate(df, g.keys, outs, loc))
         if name in (
-            "pivot",
             "apply",
             "applyInPandas",
             "applyInArrow",

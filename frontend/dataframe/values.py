@@ -57,11 +57,13 @@ class DFV:
 @dataclass(frozen=True)
 class GroupedV:
     """``df.groupBy(keys)``: only an aggregation (``agg``, ``count``, ``sum``...) may follow. ``sets``:
-    ``rollup``/``cube``'s grouping sets (positions in ``keys``; ``frontend.dataframe.grouping``)."""
+    ``rollup``/``cube``'s grouping sets (positions in ``keys``; ``frontend.dataframe.grouping``);
+    ``pivot``: ``pivot(col, values)``'s column name and listed values (``frontend.dataframe.pivot``)."""
 
     df: DF
     keys: tuple[CExpr, ...]
     sets: tuple[tuple[int, ...], ...] | None = None
+    pivot: tuple[str, tuple[Any, ...]] | None = None
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,7 @@ from dataclasses import replace
 
 from sqlglot import exp
 
+from frontend.sql import star_except
 from frontend.sql.grouping import grouping_analytics
 from frontend.sql.nested import collect_call, lateral_views
 from frontend.sql.scopes import (
@@ -362,9 +363,11 @@ class QueriesMixin:
         """One SELECT item: ``*`` and ``t.*`` expand to columns; otherwise one named expression."""
         if isinstance(node, exp.Star) or (isinstance(node, exp.Column) and isinstance(node.this, exp.Star)):
             star = node if isinstance(node, exp.Star) else node.this
-            if any(star.args.get(k) for k in ("except_", "replace", "rename", "ilike")):
-                raise self.unsupported("* EXCEPT/REPLACE", node)
+            if any(star.args.get(k) for k in ("replace", "rename", "ilike")):
+                raise self.unsupported("* REPLACE/RENAME/ILIKE", node)
             cols = self.star_columns(node, ctx.scope)
+            if star.args.get("except_"):
+                cols = star_except.remaining(star.args["except_"], cols, self.loc)
             out = []
             for c in cols:
                 e = _E(ctx.scope.col(c, ctx.offset, self.loc(node)), c.name)

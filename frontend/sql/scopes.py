@@ -389,6 +389,7 @@ def _construct_name(node: exp.Expression) -> str:
         "placeholder": "query parameters",
         "parameter": "query parameters",
         "struct": "structs",
+        "propertyeq": "structs (struct/named_struct fields)",
         "array": "arrays",
         "map": "maps",
         "collate": "COLLATE",

@@ -86,7 +86,8 @@ def _call(
         args = [gen.expr(kind, rng.randint(0, 1))]
         if rng.random() < 0.5:
             args.append(gen.literal(kind))
-        return windows.call(name, args, partition, order, None, offset=rng.randint(1, 2))
+        offset, ignore = rng.randint(1, 2), rng.random() < 0.3
+        return windows.call(name, args, partition, order, None, offset=offset, ignore_nulls=ignore)
     frame = _frame(rng, bool(order))
     if frame is not None and frame.kind == "range" and frame.start == 0 and frame.end is None and not order:
         frame = None

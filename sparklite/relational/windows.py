@@ -138,7 +138,16 @@ def call(
         k = offset if name == "lead" else -offset
         fixed = R.Frame("rows", k, k)
         return R.WindowCall(
-            name, (value, default), part, keys, fixed, value.type, True, offset=offset, loc=loc
+            name,
+            (value, default),
+            part,
+            keys,
+            fixed,
+            value.type,
+            True,
+            offset=offset,
+            ignore_nulls=ignore_nulls,
+            loc=loc,
         )
     fr = frame if frame is not None else default_frame(keys)
     if name == "nth_value" and offset <= 0:
@@ -374,7 +383,9 @@ def window_call_code(c: R.WindowCall, expr: Any, sort_key: Any) -> str:
     elif c.name == "ntile":
         fn = f"F.ntile({c.offset})"
     elif c.name in OFFSET:
-        fn = f"F.call_function({c.name!r}, {args[0]}, F.lit({c.offset}), {args[1]})"
+        # PySpark's F.lag/F.lead have no ignoreNulls; Spark's function registry takes it as a 4th argument
+        nulls = ", F.lit(True)" if c.ignore_nulls else ""
+        fn = f"F.call_function({c.name!r}, {args[0]}, F.lit({c.offset}), {args[1]}{nulls})"
     elif c.name == "nth_value":
         fn = f"F.nth_value({args[0]}, {c.offset}, ignoreNulls={c.ignore_nulls})"
     elif c.name in VALUE:
@@ -498,6 +509,8 @@ def _partition_values(
         return [p // (q + 1) + 1 if p < big else r + (p - big) // q + 1 for p in range(n)]
     if c.name in OFFSET:
         step = c.offset if c.name == "lead" else -c.offset
+        if c.ignore_nulls and step:
+            return [_offset_ignoring_nulls(c, interp, part, p, step) for p in range(n)]
         out = []
         for p in range(n):
             j = p + step
@@ -521,6 +534,22 @@ def _partition_values(
         else:
             out.append(vs[0] if c.name == "first" else vs[-1])
     return out
+
+
+def _offset_ignoring_nulls(c: R.WindowCall, interp: Any, part: Sequence[Any], p: int, step: int) -> Any:
+    """``lag``/``lead(x, n) IGNORE NULLS`` as Spark 4 computes it (docs/semantics-notes.md): the |n|-th
+    non-NULL ``x`` strictly before (lag) or after (lead) row ``p`` in the ordered partition, else the
+    default; an offset of 0 is the row's own ``x``, NULL or not (handled by the caller)."""
+    direction, wanted = (1, step) if step > 0 else (-1, -step)
+    j = p + direction
+    while 0 <= j < len(part):
+        v = interp.ev(c.args[0], part[j])
+        if v is not None:
+            wanted -= 1
+            if wanted == 0:
+                return v
+        j += direction
+    return interp.ev(c.args[1], part[p])
 
 
 def _frame(f: R.Frame, p: int, n: int, peers_start: int, peers_end: int) -> tuple[int, int]:
