@@ -115,3 +115,44 @@ def test_a_condition_that_never_raises_is_not_refused_over_a_join(tmp_path: Path
     proof = _prove(tmp_path, unguarded_left, unguarded)
     assert not isinstance(proof, rel_terms.RelProof)
     assert "may raise" in str(proof.reason)
+
+
+# Spark 4.3 (local[2]), docs/semantics-notes.md: with t = [(1, 0, 5), (2, 2147483647, 6)] and u = [(1, 10)],
+# ``t.b + 1 > 0`` written in WHERE or in ON is pushed onto t, evaluated on every row (both raise
+# ARITHMETIC_OVERFLOW; with u empty each form raised in some runs and returned no rows in others, and the
+# optimised plans were identical); but ``t.c < 6`` met before it (WHERE ... t.c < 6 AND t.b + 1 > 0)
+# returned a row while ON ... t.c < 6 WHERE t.b + 1 > 0 raised: where a FALSE conjunct of the same table
+# may stop the raising one, where it was written decides.
+PLACE_SCHEMA = "CREATE TABLE t (a INT, b INT, c INT);\nCREATE TABLE u (k INT, v INT);\n"
+PLACED_PROVED = [
+    ("select t.a, u.v from t, u where t.a = u.k and t.b + 1 > 0",
+     "select x.a, y.v from t x join u y on x.a = y.k and x.b + 1 > 0"),
+    ("select t.a, u.v from t, u where t.b + 1 = u.k",  # a key computed on every row of t
+     "select x.a, y.v from t x join u y on x.b + 1 = y.k where true"),
+]
+PLACED_TRAPS = [
+    # a FALSE conjunct of the same table may stop the raising one: the order decides (seen on Spark)
+    ("select t.a, u.v from t, u where t.a = u.k and t.c < 6 and t.b + 1 > 0",
+     "select x.a, y.v from t x join u y on x.a = y.k and x.c < 6 where x.b + 1 > 0"),
+    # a raising condition of two tables (met on the pairs the keys match, in the plan's join order)
+    ("select t.a, u.v from t, u where t.a = u.k and t.b + u.v > 0",
+     "select x.a, y.v from t x join u y on x.a = y.k and x.b + y.v > 0"),
+    # a constant conjunct Spark folds and prunes with (rel fuzzer pair 305's shape)
+    ("select t.a, u.v from t, u where t.a = u.k and false and t.b + 1 > 0",
+     "select x.a, y.v from (select * from t where t.b + 1 > 0) x join u y on x.a = y.k and false"),
+]
+
+
+@pytest.mark.parametrize("left,right", PLACED_PROVED)
+def test_raising_conditions_placed_alike_are_proved(left: str, right: str, tmp_path: Path) -> None:
+    lp, rp = aligned(tmp_path, PLACE_SCHEMA, left, right)
+    proof = rel_terms.run(lp, rp, timeout_s=1.0, until=time.monotonic() + 60)
+    assert isinstance(proof, rel_terms.RelProof), proof
+    assert rel_terms.PLACED_AS_SETS in proof.warnings
+
+
+@pytest.mark.parametrize("left,right", PLACED_TRAPS)
+def test_raising_conditions_placed_otherwise_are_not_proved(left: str, right: str, tmp_path: Path) -> None:
+    lp, rp = aligned(tmp_path, PLACE_SCHEMA, left, right)
+    proof = rel_terms.run(lp, rp, timeout_s=1.0, until=time.monotonic() + 60)
+    assert not isinstance(proof, rel_terms.RelProof), proof

@@ -9,12 +9,14 @@ possible errors instead of giving up:
 - a limit over rows whose outputs may raise: Spark may compute the rows it drops, so each side may raise
   on any raising row of its input, compared row by row.
 
-A condition that may raise inside a join stays refused: the fuzzer found a pair (a FALSE filter above
-the join against the conjunct pushed below it) where one plan raises and the other cannot, although both
-*may* raise by the per-source count. Each proved pair has a trap next to it that differs in exactly the
-possible errors and must not be proved (``test_traps_are_not_proved``); none is ``equivalent`` end to
-end, and the search refutes those it can (``test_traps_are_refuted_end_to_end``, slow: it runs the search
-to its budget).
+A condition that may raise inside a join stays refused unless the two terms are congruent and Spark
+evaluates the condition alike in both plans (``rel_terms.spark_alike``: one table's conjunct whose
+order among that table's conjuncts cannot matter, or a hash-join key; no constant conjunct): the
+fuzzer found a pair (a FALSE filter above the join against the conjunct pushed below it) where one plan
+raises and the other cannot, although both *may* raise by the per-source count. Each proved pair has a
+trap next to it that differs in exactly the possible errors and must not be proved
+(``test_traps_are_not_proved``); none is ``equivalent`` end to end, and the search refutes those it can
+(``test_traps_are_refuted_end_to_end``, slow: it runs the search to its budget).
 """
 
 from __future__ import annotations
@@ -37,6 +39,13 @@ PROVED = [
     # an aggregate that may raise, read after a join
     ("select g.a, u.v from (select a, sum(c * c) as s from t group by a) g, u where g.a = u.k and g.s > 1",
      "select g.a, u.v from (select a, sum(c * c) as s from t group by a) g join u on g.a = u.k and g.s > 1"),
+    # a raising condition of one table in WHERE over a join against the same condition pushed into a
+    # derived table (a trap until this session): Spark 4.3 optimises both to one plan (the optimised
+    # plans print alike), raising DIVIDE_BY_ZERO on a t row with b = 0 whether or not u has a partner,
+    # and with u empty raising in some runs and returning no rows in others, both sides alike
+    # (docs/semantics-notes.md; ``rel_terms.spark_alike``)
+    ("select t.a, u.v from t, u where t.a = u.k and 10 / t.b > 1",
+     "select x.a, u.v from (select * from t where 10 / t.b > 1) x join u on x.a = u.k"),
     # a limit over outputs that may raise
     ("select a, 10 / b as q from t order by a limit 2",
      "select x.a, 10 / x.b as q from t x order by x.a limit 2"),
@@ -47,10 +56,6 @@ TRAPS = [
     # evaluated) against the same conjunct pushed below the join (evaluated on every row of its table)
     ("select t1.a, t2.b from t t1 join t t2 where (false and true) and t2.b * t2.b is not null",
      "select t1.a, x.b from t t1 join (select * from t where b * b is not null) x on false and true"),
-    # a raising condition in WHERE over a join, pushed onto one side: still refused (which rows Spark
-    # evaluates it on depends on each plan)
-    ("select t.a, u.v from t, u where t.a = u.k and 10 / t.b > 1",
-     "select x.a, u.v from (select * from t where 10 / t.b > 1) x join u on x.a = u.k"),
     # the raising condition evaluated on the other table's rows only: other possible errors
     ("select t.a, u.v from t, u where t.a = u.k and 10 / t.b > 1",
      "select t.a, u.v from t, u where t.a = u.k and 10 / u.v > 1"),

@@ -57,6 +57,7 @@ from encoder.relational.normal import (
     normalise,
     project,
     subst,
+    vars_of,
     walk,
 )
 from encoder.relational.smt import NotEncodable, Sym, make, same, true_
@@ -84,6 +85,16 @@ JOINED_ERRORS_AS_SETS = (
 LIMIT_ERRORS_AS_SETS = (
     "a limit over rows that may raise: Spark may or may not compute the rows it drops, so each program "
     "may raise on any raising row of its input; both have the same possible errors (compared as sets)"
+)
+PLACED_AS_SETS = (
+    "conditions that may raise in a join, congruent on both sides and evaluated by Spark on the same "
+    "rows whichever side of the join or clause they were written in: both programs have the same "
+    "possible errors (compared as sets)"
+)
+KINDS_AS_SETS = (
+    "several kinds of error, each raised by expressions the two programs share over the same rows: "
+    "which one Spark reports depends on the order rows are met; both have the same possible errors "
+    "(compared as sets)"
 )
 LATENT_AS_SETS = (
     "where Spark may raise on rows the interpreter skips (an operand after a NULL, a condition it "
@@ -235,6 +246,8 @@ class Prover:
     method: str = NAME
     failed: set[tuple[int, int]] = field(default_factory=set)
     why_apart: list[str] = field(default_factory=list)  # why derived sources were not unified
+    alike: dict[int, tuple[Term, bool]] = field(default_factory=dict)  # ``spark_alike`` per term
+    solved_kinds: list[frozenset[str]] = field(default_factory=list)  # per group the solver proved
 
     # ---- Z3
 
@@ -347,6 +360,7 @@ class Prover:
         canon = ls[0].binds
         reason = "no renaming of the variables makes the terms agree"
         congruent = self.congruent(ls, rs, ordered)
+        placed = congruent is not None and all(self.spark_alike(t) for t in (*ls, *rs))
         for mapping in ([congruent] if congruent else []) + list(self.renamings(canon, ls[1:] + rs)):
             self.in_time()
             ctx = Context(self.classes, self.ufs)
@@ -367,18 +381,23 @@ class Prover:
             slack: tuple[list[z3.BoolRef], list[z3.BoolRef]] = ([], [])
             by_vars: tuple[dict[frozenset[int], list[z3.BoolRef]], ...] = (
                 defaultdict(list), defaultdict(list))
+            outer_kinds, self.kinds = self.kinds, set()
             for side, terms in ((0, ls), (1, rs)):
                 for t in terms:
                     self.in_time()
                     m = first if t is ls[0] else mapping[id(t)]
                     sides[side].append(
                         self.encode_term(scope_for(t, m), t, demanded, errors_ok, ordered, slack[side],
-                                         (m, by_vars[side]))
+                                         (m, by_vars[side]), placed=placed and mapping is congruent)
                     )
+            group_kinds, self.kinds = self.kinds, outer_kinds | self.kinds
             query = z3.Or(self.differ(sides[0], sides[1]), self.latent_differ(sides, slack),
                           *joined_errors_differ(by_vars))
-            if mapping is congruent or self.unsat(ctx, facts, query):
+            if mapping is congruent:
                 return  # congruent terms: the query is unsatisfiable (``rel_congruence``), not asked
+            if self.unsat(ctx, facts, query):
+                self.solved_kinds.append(frozenset(group_kinds))
+                return
             reason = (
                 "the terms over "
                 + (" x ".join(_describe(b.source) for b in canon) or "one row")
@@ -390,7 +409,8 @@ class Prover:
         """The renaming under which one term a side are the same term (``rel_congruence``), or None."""
         if len(ls) != 1 or len(rs) != 1:
             return None
-        found = congruent_mapping(ls[0], rs[0], self.class_of, ordered, self.cond_may_raise)
+        found = congruent_mapping(ls[0], rs[0], self.class_of, ordered,
+                                  lambda t, c: not self.spark_alike(t) and self.cond_may_raise(t, c))
         if found is None:
             return None
         position = {b.var: k for k, b in enumerate(ls[0].binds)}
@@ -442,6 +462,7 @@ class Prover:
     def encode_term(
         self, scope: Scope, t: Term, demanded: bool, errors_ok: bool, ordered: bool, slack: list[z3.BoolRef],
         joined: tuple[dict[int, int], dict[frozenset[int], list[z3.BoolRef]]] | None = None,
+        placed: bool = False,
     ) -> tuple[z3.BoolRef, list[Sym], z3.BoolRef]:
         """(the assignment counts, its output row, it raises). The error condition follows the
         interpreter's order; Spark may evaluate a condition on rows an earlier one rejects (or a
@@ -452,7 +473,11 @@ class Prover:
         An aggregate whose arguments may raise, read by a ``joined`` term (``joined``: the term's
         variables -> canonical positions, and where to record each error by the positions it reads):
         Spark computes it for every group, so its error is one per row of the aggregation, compared
-        as such (``joined_errors_differ``)."""
+        as such (``joined_errors_differ``).
+
+        ``placed``: the term is congruent to the other side's and Spark evaluates its conditions alike
+        in both plans (``spark_alike``): a condition that may raise in a joined term is then not
+        refused; its possible errors are the other side's (compared as sets)."""
         holds: z3.BoolRef = z3.BoolVal(True)
         err: z3.BoolRef = z3.BoolVal(False)
         loose: list[z3.BoolRef] = []
@@ -463,13 +488,15 @@ class Prover:
                 # evaluates it (a FALSE filter above a join prunes it; the same conjunct pushed below
                 # the join raises on its table's rows), and the two programs' plans may differ there
                 # (rel fuzzer seed 20170724, pair 305)
-                if not errors_ok or t.joined:
+                if not errors_ok or t.joined and not placed:
                     raise Unproved(
                         "an expression that may raise ("
                         + ", ".join(sorted(s.kinds))
                         + ") is evaluated where Spark's optimiser decides on which rows"
                     )
                 self.kinds |= s.kinds
+                if t.joined:
+                    self.warnings.add(PLACED_AS_SETS)
                 err = z3.Or(err, z3.And(holds, s.err))
                 loose.append(z3.Or(s.err, s.latent))
             holds = z3.And(holds, true_(s))
@@ -507,6 +534,59 @@ class Prover:
         if loose:
             slack.append(z3.Or(*loose))
         return holds, outs, err
+
+    def spark_alike(self, t: Term) -> bool:
+        """Whether Spark evaluates ``t``'s conditions that may raise on the same rows in any plan that
+        keeps its conditions (a query and its rewrite with conjuncts moved between ``WHERE`` and
+        ``ON``): every conjunct reads a column (a constant one Spark folds, and may prune a whole
+        side with: rel fuzzer pair 305), none is a subquery, and each that may raise is
+
+        - a conjunct of one variable: Spark pushes it onto that source, evaluated on every row, and
+          wherever it raises every other conjunct of that variable is TRUE or raises too (Z3), so
+          the order in which Spark meets them (where they were written) does not decide whether the
+          row raises; or
+        - an ``=`` of two operands each reading one variable (a hash-join key, computed on every row
+          its side keeps), itself raising only in an operand.
+
+        Conjuncts of several variables that may raise otherwise (a residual join condition, met on
+        the pairs the keys match, in the order the plan joins) keep the term refused."""
+        cached = self.alike.get(id(t))
+        if cached is not None:
+            return cached[1]
+        answer = self._spark_alike(t)
+        self.alike[id(t)] = (t, answer)
+        return answer
+
+    def _spark_alike(self, t: Term) -> bool:
+        conj = [x for c in t.conds for x in _conjuncts(c) if not (isinstance(x, R.Lit) and x.value is True)]
+        found: list[bool] = []
+        for x in conj:
+            walk(x, lambda y: found.append(True) if isinstance(y, Exists) else None)
+        if found or any(not vars_of(x) for x in conj):
+            return False
+        try:
+            ctx = Context(self.classes, self.ufs)
+            rows, facts = bind_rows(ctx, t.binds, "p")
+            scope = Scope(ctx, rows)
+            syms = [self.unless_safe(scope.expr(x)) for x in conj]
+            for x, sx in zip(conj, syms, strict=True):
+                if not sx.kinds:
+                    continue
+                vs = vars_of(x)
+                if len(vs) != 1:
+                    if not _key_per_source(x):
+                        return False
+                    continue
+                raises = z3.Or(sx.err, sx.latent)
+                for y, sy in zip(conj, syms, strict=True):
+                    if y is x or vars_of(y) != vs:
+                        continue
+                    if not self.unsat(ctx, facts, z3.And(raises, z3.Not(z3.Or(sy.err, sy.latent)),
+                                                         z3.Not(true_(sy)))):
+                        return False
+        except (Unproved, NotEncodable, NotNormalisable):
+            return False
+        return True
 
     def cond_may_raise(self, t: Term, c: Any) -> bool:
         """Whether the condition ``c`` of ``t`` may raise on some assignment (``unless_safe``)."""
@@ -584,12 +664,20 @@ class Prover:
         return z3.Or(count(ls) != count(rs), errs)
 
     def one_error_kind(self) -> None:
+        """The solver compares a group's errors as one Boolean, so a group it proved must hold one
+        kind of error at most: with two, one side could raise one kind where the other raises the
+        other. Groups proved congruent (the same expressions over the same rows on both sides) raise
+        the same kinds on the same inputs; several kinds across groups are then the same *sets* of
+        possible errors on both sides (``docs/soundness.md``, errors as sets)."""
+        for kinds in self.solved_kinds:
+            if len(kinds) > 1:
+                raise Unproved(
+                    "the programs may raise several kinds of error ("
+                    + ", ".join(sorted(kinds))
+                    + "): which one Spark raises depends on the order rows are met"
+                )
         if len(self.kinds) > 1:
-            raise Unproved(
-                "the programs may raise several kinds of error ("
-                + ", ".join(sorted(self.kinds))
-                + "): which one Spark raises depends on the order rows are met"
-            )
+            self.warnings.add(KINDS_AS_SETS)
 
     # ---- derived sources
 
@@ -757,6 +845,21 @@ def only_reads_raise(e: Any) -> bool:
 
     walk(e, visit)
     return not own
+
+
+def _conjuncts(e: Any) -> list[Any]:
+    if isinstance(e, R.And):
+        return _conjuncts(e.left) + _conjuncts(e.right)
+    return [e]
+
+
+def _key_per_source(x: Any) -> bool:
+    """``a = b`` with each operand reading one variable, two different ones, and nothing raised by the
+    comparison itself: Spark computes each operand as a hash-join key on every row its side keeps."""
+    if not (isinstance(x, R.Cmp) and x.op == "=") or effects.own_kinds(x):
+        return False
+    lv, rv = vars_of(x.left), vars_of(x.right)
+    return len(lv) == 1 and len(rv) == 1 and lv != rv
 
 
 def joined_errors_differ(by_vars: tuple[dict[frozenset[int], list[z3.BoolRef]], ...]) -> list[z3.BoolRef]:
