@@ -182,3 +182,31 @@ def test_one_row_aggregate() -> None:
     fixed = one_row_aggregate(one)
     assert fixed is not None and fixed.aggs[0].name == "sum"
     assert one_row_aggregate(two) is None
+
+
+@pytest.mark.spark
+def test_the_spark_facts_behind_the_rules(spark_session) -> None:
+    """nth_value(x, 1) = first_value(x) over frames with and without IGNORE NULLS; EXISTS against the
+    LIMIT 1 scalar subquery; a limit over row_number() keeps rows 1..n (LimitPushDownThroughWindow)."""
+    spark_session.createDataFrame(
+        [(1, 1, None), (1, 2, 5), (1, 3, None), (1, 4, 7), (2, 1, 9), (2, 2, None), (3, 1, None)],
+        "p INT, o INT, x INT").createOrReplaceTempView("lr_w")
+    for frame in ("ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW",
+                  "ROWS BETWEEN 1 FOLLOWING AND 2 FOLLOWING",
+                  "RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW"):
+        for ignore in ("", " IGNORE NULLS"):
+            rows = spark_session.sql(
+                f"SELECT first_value(x){ignore} OVER (PARTITION BY p ORDER BY o {frame}) a, "
+                f"nth_value(x, 1){ignore} OVER (PARTITION BY p ORDER BY o {frame}) b FROM lr_w").collect()
+            assert all(r.a == r.b for r in rows), (frame, ignore)
+    spark_session.createDataFrame([(1,), (2,)], "deptno INT").createOrReplaceTempView("lr_d")
+    for data in ([(1,), (20,)], [(1,)], []):
+        spark_session.createDataFrame(data, "F1_C2 INT").createOrReplaceTempView("lr_t")
+        a = spark_session.sql("SELECT * FROM lr_d WHERE EXISTS (SELECT 1 FROM lr_t WHERE F1_C2 > 10)")
+        b = spark_session.sql("SELECT * FROM lr_d WHERE (SELECT 1 FROM "
+                              "(SELECT F1_C2 FROM lr_t WHERE F1_C2 > 10) t0 LIMIT 1) IS NOT NULL")
+        assert sorted(a.collect()) == sorted(b.collect())
+    spark_session.createDataFrame([(i % 4, i) for i in range(20)], "k INT, v INT").repartition(3) \
+        .createOrReplaceTempView("lr_k")
+    rows = spark_session.sql("SELECT *, row_number() OVER (ORDER BY k) rn FROM lr_k LIMIT 5").collect()
+    assert sorted(r.rn for r in rows) == [1, 2, 3, 4, 5]
