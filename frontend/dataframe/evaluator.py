@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
+from frontend.dataframe import dynamic_frames as DYN
 from frontend.dataframe import functions as DFF
 from frontend.dataframe import schema_values as SV
 from frontend.dataframe import udfs
@@ -185,6 +186,12 @@ class Evaluator:
             if kind == "session":
                 env.vars[a.arg] = SessionV()
                 continue
+            if kind == "dynamicframe":  # frontend.dataframe.dynamic_frames
+                assert schema is not None
+                params.append(R.TableParam(a.arg, schema, loc=self.loc(a)))
+                env.vars[a.arg] = DYN.DynFrameParamV(self.table_df(a.arg, schema, self.loc(a)))
+                self.assumed.append(DYN.ROUND_TRIP)
+                continue
             assert schema is not None
             loc = self.loc(a)
             params.append(R.TableParam(a.arg, schema, loc=loc))
@@ -205,6 +212,8 @@ class Evaluator:
             return value.df.rel
         if isinstance(value, ActionV):
             return value.action
+        if isinstance(value, DYN.DynFrameParamV):  # a Glue frame's rows (frontend.dataframe.dynamic_frames)
+            return value.df.rel
         where = fn.body[-1] if fn.body else fn
         raise UnsupportedError(
             f"a DataFrame function must return a DataFrame or an action's result "
@@ -221,6 +230,8 @@ class Evaluator:
         given = self.schemas.get(a.arg, self.schemas.get(a.arg.lower()))
         if given is None and a.arg.lower() in self.scalars:
             return "scalar", None
+        if isinstance(given, DYN.DynamicFrameSchema):
+            return "dynamicframe", Schema(given.fields, given.constraints)
         if a.annotation is not None:
             ann = self.annotation_value(a.annotation)
             if isinstance(ann, AnnotatedV) and self._is_class(ann.base, "DataFrame"):
@@ -736,6 +747,14 @@ class Evaluator:
             return PyV((left == right) == (sym == "=="))
         if sym in ("==", "!=") and isinstance(left, SV.TypeV) and isinstance(right, SV.TypeV):
             return PyV((left.type == right.type) == (sym == "=="))  # PySpark: same class, same parameters
+        if isinstance(left, ActionV) or isinstance(right, ActionV):  # if df.filter(...).count() > 0:
+            raise UnsupportedError(
+                f"comparison between {describe(left)} and {describe(right)}: a value computed from the data "
+                "decides a branch of the driver code, which Python runs one way per input; branches on data "
+                "are not modelled (the translator follows only paths known statically)",
+                loc,
+                construct="data-dependent-branch",
+            )
         raise UnsupportedError(
             f"comparison between {describe(left)} and {describe(right)} is not supported",
             loc,
@@ -798,6 +817,8 @@ class Evaluator:
             return BoundV(base, attr, loc)
         if isinstance(base, ColV | GroupedV | PyV | ReaderV | SeqV | DictV | NaV | WinSpecV):
             return BoundV(base, attr, loc)
+        if isinstance(base, DYN.DynFrameParamV):
+            return DYN.attribute(base, attr, loc) or BoundV(base, attr, loc)
         if isinstance(base, udfs.UdfV):
             return udfs.method(base, attr, loc)
         if isinstance(base, udfs.RegistryV):
@@ -918,6 +939,8 @@ class Evaluator:
             return self._py(lambda: decimal.Decimal(args[0].value), loc)  # F.lit(Decimal("1.50"))
         if path.startswith("operator."):
             return self.builtin_operator(path[len("operator.") :], args, loc)
+        if DYN.is_from_df(path):
+            return DYN.from_df(args, kwargs, loc)  # type: ignore[return-value]
         raise UnsupportedError(f"calling {path} is not supported", loc, construct=path)
 
     def reduce(self, args: list[Value], kwargs: dict[str, Value], loc: Loc, node: pyast.AST) -> Value:
@@ -1047,6 +1070,8 @@ class Evaluator:
             return self.df_method(recv.df, name + "na", args, kwargs, loc, node)
         if isinstance(recv, SessionV):
             return self.session_method(name, args, kwargs, loc, node)
+        if isinstance(recv, DYN.DynFrameParamV):
+            return DYN.method(recv, name, args, kwargs, loc)  # type: ignore[no-any-return]
         if isinstance(recv, ReaderV):
             if name == "table":
                 b, _ = DFF.sig("tableName").bind("table", args, kwargs, loc)
