@@ -126,3 +126,18 @@ def test_the_difference_replays_on_spark(functions: str):
     result = check(f"{functions}::branchy", f"{functions}::flat", replay=True, schema=[SCHEMA])
     assert result.verdict == "not_equivalent", result.reason
     assert result.stats.get("spark_left") is not None
+
+
+def test_may_raise_sees_literal_rows_and_aggregates():
+    from frontend.dataframe.branches import rel_may_raise
+    from sparklite.relational import ast as R
+    from sparklite.relational import build
+    from sparklite.relational.types import INT
+
+    one = build.lit(1)
+    raising = build.arith("/", one, build.lit(0))
+    assert rel_may_raise(build.values([[one]], ["a"])) is False
+    assert rel_may_raise(build.values([[raising]], ["a"])) is True
+    table = build.table("t", parse_ddl("a INT"))
+    total = build.aggregate(table, (), (), (build.agg("sum", (R.Col(0, "a", INT, True),)),), ("s",))
+    assert rel_may_raise(total) is True  # an integral sum may overflow

@@ -110,9 +110,6 @@ def rel_may_raise(rel: Any) -> bool:
         return bool(agg_raise_kinds(rel)) or any(may_raise(a) for a in rel.args)
     if isinstance(rel, R.Expr):
         return may_raise(rel)
-    for f in fields(rel) if isinstance(rel, R.RNode) else ():
-        v = getattr(rel, f.name)
-        for x in v if isinstance(v, tuple) else (v,):
-            if isinstance(x, R.RNode) and rel_may_raise(x):
-                return True
-    return False
+    if isinstance(rel, tuple):  # a node's list of children, or Values' rows of expressions
+        return any(rel_may_raise(x) for x in rel)
+    return isinstance(rel, R.RNode) and any(rel_may_raise(getattr(rel, f.name)) for f in fields(rel))
