@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
+from frontend.dataframe import branches as BR
+from frontend.dataframe import dynamic_frames as DYN
 from frontend.dataframe import functions as DFF
 from frontend.dataframe import schema_values as SV
 from frontend.dataframe import udfs
@@ -186,6 +188,12 @@ class Evaluator:
             if kind == "session":
                 env.vars[a.arg] = SessionV()
                 continue
+            if kind == "dynamicframe":  # frontend.dataframe.dynamic_frames
+                assert schema is not None
+                params.append(R.TableParam(a.arg, schema, loc=self.loc(a)))
+                env.vars[a.arg] = DYN.DynFrameParamV(self.table_df(a.arg, schema, self.loc(a)))
+                self.assumed.append(DYN.ROUND_TRIP)
+                continue
             assert schema is not None
             loc = self.loc(a)
             params.append(R.TableParam(a.arg, schema, loc=loc))
@@ -193,7 +201,7 @@ class Evaluator:
         for name, schema in self.schemas.items():
             if name not in self.param_names and name.lower() not in {p.lower() for p in self.param_names}:
                 self.catalog[name.lower()] = build.table(name, schema, Loc(self.filename, fn.lineno, 1))
-        result = self.exec_body(fn.body, env, fn)
+        result = self.exec_paths(list(fn.body), env, fn)
         body = self._result(result, fn)
         params += [R.TableParam(t.name, t.schema, loc=self.loc(fn)) for t in self.tables_used]
         scalars = tuple((a.arg, self.scalars[a.arg.lower()].value) for a in args.args
@@ -206,6 +214,8 @@ class Evaluator:
             return value.df.rel
         if isinstance(value, ActionV):
             return value.action
+        if isinstance(value, DYN.DynFrameParamV):  # a Glue frame's rows (frontend.dataframe.dynamic_frames)
+            return value.df.rel
         where = fn.body[-1] if fn.body else fn
         raise UnsupportedError(
             f"a DataFrame function must return a DataFrame or an action's result "
@@ -222,6 +232,8 @@ class Evaluator:
         given = self.schemas.get(a.arg, self.schemas.get(a.arg.lower()))
         if given is None and a.arg.lower() in self.scalars:
             return "scalar", None
+        if isinstance(given, DYN.DynamicFrameSchema):
+            return "dynamicframe", Schema(given.fields, given.constraints)
         if a.annotation is not None:
             ann = self.annotation_value(a.annotation)
             if isinstance(ann, AnnotatedV) and self._is_class(ann.base, "DataFrame"):
@@ -305,6 +317,40 @@ class Evaluator:
         if out is None:
             return PyV(None)
         return out.value
+
+    def exec_paths(self, body: list[pyast.stmt], env: Env, fn: pyast.FunctionDef) -> Value:
+        """The function's body, split at an ``if`` on a count (``frontend.dataframe.branches``): the rest of
+        the body runs once per outcome, and the two results are merged; other statements as ``exec_block``."""
+        for i, stmt in enumerate(body):
+            if isinstance(stmt, pyast.If):
+                cond = self.ev(stmt.test, env)
+                cond = BR.truth_condition(cond) or cond
+                if isinstance(cond, BR.CountCondV):
+                    taken = self._path(stmt.body + body[i + 1 :], env, fn, stmt)
+                    other = self._path(stmt.orelse + body[i + 1 :], env, fn, stmt)
+                    rel = BR.merge(cond, taken, other, self.loc(stmt))
+                    return DFV(self.fresh_df(rel))
+                chosen = stmt.body if self.truth(cond, stmt.test) else stmt.orelse
+                return self.exec_paths(chosen + body[i + 1 :], env, fn)
+            out = self.exec_stmt(stmt, env)
+            if out is not None:
+                return out.value
+        return PyV(None)
+
+    def _path(self, body: list[pyast.stmt], env: Env, fn: pyast.FunctionDef, branch: pyast.If) -> R.Rel:
+        """One outcome of a branch on the data: its own copy of the local names and of the views."""
+        catalog, views = dict(self.catalog), dict(self.views)
+        value = self.exec_paths(body, Env(dict(env.vars), env.parent), fn)
+        self.catalog, self.views = catalog, views
+        if isinstance(value, DYN.DynFrameParamV):
+            return value.df.rel
+        if not isinstance(value, DFV):
+            raise UnsupportedError(
+                f"a branch on the data (count()) must return a DataFrame on each path, not {describe(value)}",
+                self.loc(body[-1] if body else branch),
+                construct="data-dependent-branch",
+            )
+        return value.df.rel
 
     def exec_block(self, body: Sequence[pyast.stmt], env: Env) -> _Return | None:
         for stmt in body:
@@ -410,6 +456,14 @@ class Evaluator:
         )
 
     def truth(self, v: Value, node: pyast.AST) -> bool:
+        if isinstance(v, BR.CountCondV) or BR.truth_condition(v) is not None:
+            raise UnsupportedError(
+                "a value computed from the data decides this condition, which Python decides once per input: "
+                "a branch on a count() is read only as an `if` at the top of a DataFrame function's body "
+                "(both outcomes modelled); not here",
+                self.loc(node),
+                construct="data-dependent-branch",
+            )
         if isinstance(v, PyV):
             return bool(v.value)
         if isinstance(v, SeqV):
@@ -688,6 +742,9 @@ class Evaluator:
             }[type(node.op)]
             return self._py(lambda: op(v.value), loc)
         if isinstance(node.op, pyast.Not):
+            cond = v if isinstance(v, BR.CountCondV) else BR.truth_condition(v)
+            if cond is not None:  # not df.count(): a condition on the data (frontend.dataframe.branches)
+                return BR.negate(cond)  # type: ignore[return-value]
             return PyV(not self.truth(v, node))
         raise UnsupportedError(f"unary operator on {describe(v)} is not supported", loc, construct="unary")
 
@@ -737,6 +794,17 @@ class Evaluator:
             return PyV((left == right) == (sym == "=="))
         if sym in ("==", "!=") and isinstance(left, SV.TypeV) and isinstance(right, SV.TypeV):
             return PyV((left.type == right.type) == (sym == "=="))  # PySpark: same class, same parameters
+        cond = BR.count_condition(sym, left, right)  # if df.filter(...).count() > 0: (dataframe.branches)
+        if cond is not None:
+            return cond  # type: ignore[return-value]
+        if isinstance(left, ActionV) or isinstance(right, ActionV):
+            raise UnsupportedError(
+                f"comparison between {describe(left)} and {describe(right)}: a value computed from the data "
+                "decides a branch of the driver code, which Python runs one way per input; branches on data "
+                "are not modelled (the translator follows only paths known statically)",
+                loc,
+                construct="data-dependent-branch",
+            )
         raise UnsupportedError(
             f"comparison between {describe(left)} and {describe(right)} is not supported",
             loc,
@@ -799,6 +867,8 @@ class Evaluator:
             return BoundV(base, attr, loc)
         if isinstance(base, ColV | GroupedV | PyV | ReaderV | SeqV | DictV | NaV | WinSpecV):
             return BoundV(base, attr, loc)
+        if isinstance(base, DYN.DynFrameParamV):
+            return DYN.attribute(base, attr, loc) or BoundV(base, attr, loc)
         if isinstance(base, udfs.UdfV):
             return udfs.method(base, attr, loc)
         if isinstance(base, udfs.RegistryV):
@@ -921,6 +991,8 @@ class Evaluator:
             return self._py(lambda: decimal.Decimal(args[0].value), loc)  # F.lit(Decimal("1.50"))
         if path.startswith("operator."):
             return self.builtin_operator(path[len("operator.") :], args, loc)
+        if DYN.is_from_df(path):
+            return DYN.from_df(args, kwargs, loc)  # type: ignore[return-value]
         raise UnsupportedError(f"calling {path} is not supported", loc, construct=path)
 
     def reduce(self, args: list[Value], kwargs: dict[str, Value], loc: Loc, node: pyast.AST) -> Value:
@@ -1052,6 +1124,8 @@ class Evaluator:
             return self.df_method(recv.df, name + "na", args, kwargs, loc, node)
         if isinstance(recv, SessionV):
             return self.session_method(name, args, kwargs, loc, node)
+        if isinstance(recv, DYN.DynFrameParamV):
+            return DYN.method(recv, name, args, kwargs, loc)  # type: ignore[no-any-return]
         if isinstance(recv, ReaderV):
             if name == "table":
                 b, _ = DFF.sig("tableName").bind("table", args, kwargs, loc)

@@ -69,8 +69,6 @@ UNSUPPORTED_DF_METHODS = MappingProxyType(
         "rdd": "converting to an RDD is not supported",
         "sample": "sampling is random",
         "randomSplit": "sampling is random",
-        "repartition": "repartitioning is not modelled",
-        "coalesce": "repartitioning is not modelled",
         "repartitionByRange": "repartitioning is not modelled",
         "sortWithinPartitions": "per-partition order is not modelled",
         "replace": "replace is not supported yet",

@@ -26,7 +26,7 @@ from types import MappingProxyType
 from typing import Any
 
 from frontend.dataframe import functions as DFF
-from frontend.dataframe import grouping, nulls
+from frontend.dataframe import grouping, nulls, partitioning
 from frontend.dataframe.columns import (
     DF,
     Attr,
@@ -440,6 +440,8 @@ _DF_METHODS = MappingProxyType(
         "fillna": _m_fillna,
         "dropna": _m_dropna,
         "selectExpr": lambda t, df, a, k, loc, n: DFV(t.select_expr(df, a, loc, n)),
+        "repartition": partitioning.repartition,  # the same bag (frontend.dataframe.partitioning)
+        "coalesce": partitioning.coalesce,
     }
 )
 

@@ -1146,8 +1146,6 @@ class _ScriptTranslator(DataFrameTranslator):
             and not all(isinstance(a, PyV) for a in [*args, *kwargs.values()])
         ):
             return self.str_format(func.receiver.value, args, kwargs, node)  # type: ignore[return-value]
-        if isinstance(func, BoundV) and isinstance(func.receiver, DFV) and func.name == "coalesce":
-            return func.receiver  # fewer partitions: the same rows, the order kept
         if isinstance(func, BoundV) and isinstance(func.receiver, DFV) and func.name == "crosstab":
             return self.crosstab(func.receiver, args, kwargs, loc, node)
         if (

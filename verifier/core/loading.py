@@ -179,7 +179,7 @@ def load_schemas(spec: Any) -> dict[str, Any]:
 
     for item in [spec] if isinstance(spec, str | os.PathLike) else list(spec):
         item = os.fspath(item)
-        scalar = _scalar_option(item)
+        scalar = _scalar_option(item) or _dynamic_frame_option(item)
         if scalar is not None:
             out[scalar[0].lower()] = scalar[1]
         elif "=" in item and not item.endswith(".sql"):
@@ -202,6 +202,18 @@ def _scalar_option(item: str) -> tuple[str, Any] | None:
         return None
     arg = scalar_declaration(text)
     return (name, arg) if arg is not None else None
+
+
+def _dynamic_frame_option(item: str) -> tuple[str, Any] | None:
+    """``--schema 'dyf=DynamicFrame<DDL>'``: a parameter that is an AWS Glue DynamicFrame of those columns
+    (``frontend.dataframe.dynamic_frames``); a Schema everywhere else."""
+    from frontend.dataframe.dynamic_frames import declaration
+
+    name, sep, text = item.partition("=")
+    if not sep or not name.strip().isidentifier():
+        return None
+    schema = declaration(text, Loc("--schema", 1, 1))
+    return (name.strip(), schema) if schema is not None else None
 
 
 def _program_function(program: Program) -> str | None:

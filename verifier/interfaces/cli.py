@@ -75,7 +75,8 @@ def _parser() -> argparse.ArgumentParser:
                             "searches by N (default 1): raise it when a reason says the budget ran out")
     check.add_argument("--schema", action="append", default=[], metavar="FILE.sql|NAME=DDL",
                        help="schemas of DataFrame parameters and SQL tables: a file of CREATE TABLE "
-                            "statements, or NAME='col TYPE [NOT NULL], ...' (repeatable)")
+                            "statements, or NAME='col TYPE [NOT NULL], ...'; an AWS Glue DynamicFrame "
+                            "parameter NAME='DynamicFrame<col TYPE, ...>' (repeatable)")
     check.add_argument("--ignore-names", action="store_true",
                        help="compare DataFrame/SQL results by column position, not by column name")
     check.add_argument("--compare-diagnostics", action="store_true",

@@ -15,6 +15,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
+from frontend.dataframe.dynamic_frames import takes_dynamic_frames
 from sparklite.errors import InputError
 from sparklite.relational import ast as R
 from sparklite.relational import row_cap
@@ -196,6 +197,14 @@ def replay_relational(result: Result, lp: LoadedProgram, rp: LoadedProgram, run:
     found: Found | None = result.stats.get("found") or result.stats.get("pending")
     if found is None:
         return result
+    if takes_dynamic_frames(lp.program) or takes_dynamic_frames(rp.program):
+        if not found.definite:  # only Spark could confirm it, and AWS Glue does not run on local Spark
+            return run.result("unknown", method=METHOD, reason=(
+                f"a difference that rests on {found.why} could not be confirmed: a function over an AWS Glue "
+                "DynamicFrame does not run on local Spark"), stats=dict(result.stats),
+                assumptions=result.assumptions)
+        return _warned(result, "a function over an AWS Glue DynamicFrame does not run on local Spark: the "
+                       "counterexample is the reference interpreter's, not replayed")
     names = result.stats.get("relational", {}).get("names", {})
     ignore = run.options.ignore_names
     started = time.monotonic()
