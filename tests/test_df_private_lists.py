@@ -75,3 +75,11 @@ def test_mutations_python_cannot_do_or_that_may_alias_are_refused():
         translate_dataframe_source(SOURCE, "forever", "f.py", SCHEMAS)
     with pytest.raises(InputError, match="IndexError"):
         translate_dataframe_source(SOURCE, "empty_pop", "f.py", SCHEMAS)
+
+
+def test_a_parameter_used_only_to_create_a_dataframe_is_the_session():
+    """A SQLContext or session parameter (``sql_context.createDataFrame(...)``) is no input: it is not
+    asked for a schema; what the session is asked for is decided next (here, refused in a function)."""
+    src = "def f(sql_context, df):\n    return sql_context.createDataFrame([(1,)], 'a INT').union(df)\n"
+    with pytest.raises(UnsupportedError, match="createDataFrame is not supported"):
+        translate_dataframe_source(src, "f", "f.py", load_schemas(["df=a INT"]))

@@ -273,7 +273,9 @@ class Evaluator:
             for n in pyast.walk(fn)
             if isinstance(n, pyast.Attribute) and isinstance(n.value, pyast.Name) and n.value.id == name
         ]
-        return bool(uses) and all(u.attr in ("sql", "table", "read") for u in uses)
+        # a session's (or a SQLContext's: the same methods) uses only; passed on to a helper by a
+        # keyword such as ``sql_context=sql_context``, the name is used only as what it is
+        return bool(uses) and all(u.attr in ("sql", "table", "read", "createDataFrame") for u in uses)
 
     def _is_class(self, v: Value, name: str) -> bool:
         if isinstance(v, ModV):
