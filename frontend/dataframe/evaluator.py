@@ -49,6 +49,7 @@ from frontend.dataframe.module import (
     ModuleNames,
     scan_names,
 )
+from frontend.dataframe.private_lists import MUTATORS, private_names
 from frontend.dataframe.scalars import assumption_text, missing_text, split_declarations
 from frontend.dataframe.values import (
     DFV,
@@ -104,6 +105,8 @@ class Env:
 
     vars: dict[str, Value]
     parent: Env | None = None
+    # the names whose lists the function may mutate in place (frontend.dataframe.private_lists)
+    private: frozenset[str] = frozenset()
 
     def lookup(self, name: str) -> Value | None:
         env: Env | None = self
@@ -175,7 +178,7 @@ class Evaluator:
                 self.loc(fn),
                 construct="parameters",
             )
-        env = Env({})
+        env = Env({}, private=private_names(fn))
         params: list[R.TableParam] = []
         self.param_names = {a.arg for a in args.args}
         for a in args.args:
@@ -282,7 +285,9 @@ class Evaluator:
             for n in pyast.walk(fn)
             if isinstance(n, pyast.Attribute) and isinstance(n.value, pyast.Name) and n.value.id == name
         ]
-        return bool(uses) and all(u.attr in ("sql", "table", "read") for u in uses)
+        # a session's (or a SQLContext's: the same methods) uses only; passed on to a helper by a
+        # keyword such as ``sql_context=sql_context``, the name is used only as what it is
+        return bool(uses) and all(u.attr in ("sql", "table", "read", "createDataFrame") for u in uses)
 
     def _is_class(self, v: Value, name: str) -> bool:
         if isinstance(v, ModV):
@@ -408,6 +413,16 @@ class Evaluator:
                 if out is not None:
                     return out
             return None
+        if isinstance(stmt, pyast.While):  # on driver values the translator decides, unrolled
+            if stmt.orelse:
+                raise UnsupportedError("while ... else is not supported", loc, construct="while-else")
+            for _ in range(MAX_UNROLL + 1):
+                if not self.truth(self.ev(stmt.test, env), stmt.test):
+                    return None
+                out = self.exec_block(stmt.body, env)
+                if out is not None:
+                    return out
+            raise UnsupportedError("while loop too long to unroll", loc, construct="while")
         if isinstance(stmt, pyast.FunctionDef):
             udf = udfs.decorated(self, stmt, env) if stmt.decorator_list else None
             if udf is not None:
@@ -906,6 +921,10 @@ class Evaluator:
     # -- calls ------------------------------------------------------------------------------------
 
     def call_node(self, node: pyast.Call, env: Env) -> Value:
+        f = node.func
+        if (isinstance(f, pyast.Attribute) and f.attr in MUTATORS and isinstance(f.value, pyast.Name)
+                and f.value.id in env.private and isinstance(env.vars.get(f.value.id), SeqV)):
+            return self.mutate(env, f.value.id, f.attr, node)
         func = self.ev(node.func, env)
         args: list[Value] = []
         for a in node.args:
@@ -927,6 +946,42 @@ class Evaluator:
                 kwargs[k.arg] = self.ev(k.value, env)
         loc = func.loc if isinstance(func, BoundV) else self.loc(node)
         return self.call(func, args, kwargs, loc, node)
+
+    def mutate(self, env: Env, name: str, method: str, node: pyast.Call) -> Value:
+        """``name.method(...)`` on a list only this function holds: the name is bound to the new list
+        (exact: ``private_lists`` showed nothing else can hold it); returns what Python returns."""
+        loc = self.loc(node)
+        if node.keywords or any(isinstance(a, pyast.Starred) for a in node.args):
+            raise UnsupportedError(f"list.{method} with keywords or *args", loc, construct=method)
+        args = [self.ev(a, env) for a in node.args]
+        seq = env.vars[name]
+        assert isinstance(seq, SeqV)
+        items = list(seq.items)
+        result: Value = PyV(None)
+        arity = {"append": 1, "extend": 1, "remove": 1, "insert": 2, "clear": 0}.get(method)
+        if (arity is not None and len(args) != arity) or (method == "pop" and len(args) > 1):
+            raise InputError(f"list.{method}() given {len(args)} argument(s) (Python raises TypeError)", loc)
+        if method == "append":
+            items.append(args[0])
+        elif method == "extend":
+            items += self.iterate(args[0], node)
+        elif method == "clear":
+            items = []
+        elif method == "insert":
+            items.insert(as_int(args[0], loc, "insert's index"), args[1])
+        elif method == "pop":
+            i = as_int(args[0], loc, "pop's index") if args else -1
+            if not -len(items) <= i < len(items):
+                raise InputError("pop from an empty list or past its end (Python raises IndexError)", loc)
+            result = items.pop(i)
+        else:  # remove: the first item == the value, compared as Python compares constants
+            want = py_value(args[0], loc, "remove's value")
+            values = [py_value(i, loc, "an item of a list remove() searches") for i in items]
+            if want not in values:
+                raise InputError(f"list.remove({want!r}): not in the list (Python raises ValueError)", loc)
+            del items[values.index(want)]
+        env.vars[name] = SeqV(tuple(items), True)
+        return result
 
     def call(
         self, func: Value, args: list[Value], kwargs: dict[str, Value], loc: Loc, node: pyast.AST
@@ -1083,7 +1138,7 @@ class Evaluator:
                     f"{len(args)} were given (Python raises TypeError)",
                     loc,
                 )
-            env = Env(dict(zip(names, args, strict=False)), closure)
+            env = Env(dict(zip(names, args, strict=False)), closure, private_names(node))
             for k, v in kwargs.items():
                 if k not in names or k in env.vars:
                     raise InputError(

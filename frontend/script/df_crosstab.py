@@ -63,6 +63,9 @@ def _text(value: Any, t: Any) -> str:
 
 
 def _column(df: DF, name: str, loc: Loc) -> int:
+    if "." in name or "`" in name:  # Spark parses such a name (a struct field, a quoted name): not modelled
+        raise UnsupportedError(f"crosstab's column '{name}': a name with '.' or '`' is not modelled", loc,
+                               construct="crosstab")
     hits = [i for i, c in enumerate(df.columns) if c.lower() == name.lower()]
     if len(hits) != 1:
         raise UnsupportedError(

@@ -115,6 +115,26 @@ class _RowLit:
 
 
 @dataclass(frozen=True)
+class ListLit:
+    """A Python list inside literal row data (``frontend.script.df_nested``): kept apart from tuples, as
+    it prints with brackets."""
+
+    DESCRIPTION = "a list inside a Row"
+
+    items: tuple[Any, ...]
+
+
+def value_repr(v: Any) -> str:
+    """``repr`` of a value inside a ``Row`` as Python prints it (nested Rows and lists included)."""
+    if isinstance(v, _RowLit):
+        items = zip(v.names, v.values, strict=True)
+        return "Row(" + ", ".join(f"{n}={value_repr(x)}" for n, x in items) + ")"
+    if isinstance(v, ListLit):
+        return "[" + ", ".join(value_repr(x) for x in v.items) + "]"
+    return repr(v)
+
+
+@dataclass(frozen=True)
 class _RowClass:
     """``Row("name", "age")``: a row factory; calling it with values makes a ``_RowLit``."""
 
@@ -346,8 +366,6 @@ def literal_repr(v: Any) -> str | None:
     from frontend.dataframe.values import DictV, SeqV
 
     if isinstance(v, _RowLit):
-        from frontend.script.df_nested import value_repr
-
         return value_repr(v)
     if isinstance(v, SeqV):
         items = [literal_repr(i) for i in v.items]

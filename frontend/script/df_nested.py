@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from frontend.script.df_meta import ListLit, _py, _RowLit, value_repr
 from sparklite.ast import Loc
 from sparklite.errors import UnsupportedError
 from sparklite.relational.types import (
@@ -36,18 +37,7 @@ from sparklite.relational.types import (
 )
 
 
-@dataclass(frozen=True)
-class ListLit:
-    """A Python list inside literal row data (kept apart from tuples: it prints with brackets)."""
-
-    DESCRIPTION = "a list inside a Row"
-
-    items: tuple[Any, ...]
-
-
 def is_nested(v: Any) -> bool:
-    from frontend.script.df_meta import _RowLit
-
     return isinstance(v, _RowLit | ListLit)
 
 
@@ -55,7 +45,6 @@ def nested_py(v: Any, loc: Loc) -> Any:
     """A driver value inside literal row data: a constant, a ``Row`` (kept, its values converted) or a
     list (a ``ListLit``); anything else as ``df_meta._py`` decides."""
     from frontend.dataframe.values import SeqV
-    from frontend.script.df_meta import _py, _RowLit
 
     if isinstance(v, _RowLit):
         return v
@@ -95,8 +84,6 @@ class _A:
 
 def _type_of(v: Any, loc: Loc) -> Any:
     """PySpark's ``_infer_type``."""
-    from frontend.script.df_meta import _RowLit
-
     if v is None:
         return None
     if isinstance(v, bool):
@@ -163,8 +150,6 @@ def infer(rows: Sequence[tuple[Any, ...]], names: Sequence[str], loc: Loc) -> Sc
 def kernel_value(v: Any, t: SqlType, loc: Loc) -> Any:
     """A nested driver value as the kernel holds it under the inferred type ``t`` (structs and arrays as
     tuples)."""
-    from frontend.script.df_meta import _RowLit
-
     if v is None:
         return None
     if isinstance(v, _RowLit) and isinstance(t, StructType):
@@ -178,13 +163,4 @@ def kernel_value(v: Any, t: SqlType, loc: Loc) -> Any:
     return v
 
 
-def value_repr(v: Any) -> str:
-    """``repr`` of a value inside a ``Row`` as Python prints it (nested Rows and lists included)."""
-    from frontend.script.df_meta import _RowLit
-
-    if isinstance(v, _RowLit):
-        items = zip(v.names, v.values, strict=True)
-        return "Row(" + ", ".join(f"{n}={value_repr(x)}" for n, x in items) + ")"
-    if isinstance(v, ListLit):
-        return "[" + ", ".join(value_repr(x) for x in v.items) + "]"
-    return repr(v)
+__all__ = ["ListLit", "driver_value", "infer", "is_nested", "kernel_value", "nested_py", "value_repr"]
