@@ -1,0 +1,176 @@
+"""Adversarial review of session 5's merged work (Glue jobs and opaque operations, script-mode values
+shared by construction, statistics/re in lambdas, the new prover rules, LATERAL, INTERVAL/pivot/maps).
+
+Each finding is a pair of programs on which sparkeq's verdict was wrong against what Spark 4 (local[2])
+computes (or, for AWS Glue, against what Glue's documented API does, with the DataFrame analogue checked
+on Spark); the docstrings say what was wrong and what Spark prints.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+from verifier import check
+
+
+def _check(tmp_path: Path, left: str, right: str, **kw):
+    a, b = tmp_path / "left.py", tmp_path / "right.py"
+    a.write_text(textwrap.dedent(left))
+    b.write_text(textwrap.dedent(right))
+    return check(str(a), str(b), replay=False, **kw)
+
+
+# --- sys.argv[0] is an excluded field only where it is printed as it is ------------------------------
+
+_ARGV0 = """\
+import sys
+from pyspark.sql import SparkSession
+
+print("name:", EXPR)
+spark = SparkSession.builder.appName("wc").getOrCreate()
+lines = spark.sparkContext.textFile(sys.argv[1])
+lines.map(lambda x: x.upper()).saveAsTextFile(sys.argv[2])
+spark.stop()
+"""
+
+
+def test_computed_script_name_is_not_a_constant(tmp_path: Path) -> None:
+    """``print("name:", sys.argv[0][:1])`` against ``print("name:", "<")`` was proved ``equivalent``
+    (NoAgg): sys.argv[0] was replaced by the constant placeholder ``'<sys.argv[0]>'`` wherever it
+    occurred, so anything computed from it was a constant. On Spark (``python left.py in.txt out``) the
+    left script prints ``name: l`` and the right one ``name: <``. sys.argv[0] is now read only as an
+    argument of print itself."""
+    left = _ARGV0.replace("EXPR", "sys.argv[0][:1]")
+    right = _ARGV0.replace("EXPR", '"<"')
+    r = _check(tmp_path, left, right)
+    assert r.verdict != "equivalent", r.reason
+
+
+def test_length_of_script_name_is_not_a_constant(tmp_path: Path) -> None:
+    """The same with ``len(sys.argv[0])`` against ``13`` (the placeholder's length)."""
+    left = _ARGV0.replace("EXPR", "len(sys.argv[0])")
+    right = _ARGV0.replace("EXPR", "13")
+    r = _check(tmp_path, left, right)
+    assert r.verdict != "equivalent", r.reason
+
+
+def test_printed_script_name_still_excluded(tmp_path: Path) -> None:
+    """The book's ``print("name:", sys.argv[0])`` stays an excluded field (two scripts, two names)."""
+    left = _ARGV0.replace("EXPR", "sys.argv[0]")
+    r = _check(tmp_path, left, left.replace("x.upper()", "x.upper() + ''"))
+    assert r.verdict == "equivalent", r.reason
+
+
+# --- AWS Glue ------------------------------------------------------------------------------------------
+
+_GLUE_SHOW = """\
+from awsglue.context import GlueContext
+from awsglue.dynamicframe import DynamicFrame
+from pyspark.context import SparkContext
+from pyspark.sql import functions as F
+
+# sparkeq: schema sales.orders = "order_id BIGINT, customer STRING, amount DOUBLE, status STRING"
+
+sc = SparkContext.getOrCreate()
+glueContext = GlueContext(sc)
+spark = glueContext.spark_session
+
+orders = glueContext.create_dynamic_frame.from_catalog(database="sales", table_name="orders")
+df = orders.toDF()
+s = SORTED
+out = DynamicFrame.fromDF(s, glueContext, "out")
+out.show(2)
+"""
+
+
+def test_glue_show_of_sorted_and_unsorted_frames(tmp_path: Path) -> None:
+    """``DynamicFrame.fromDF(df, ...).show(2)`` against ``DynamicFrame.fromDF(df.orderBy("order_id"),
+    ...).show(2)`` was proved ``equivalent``: the Glue sink compared the frames as bags. ``show(n)``
+    prints the first n records of the frame in its order (the frame of ``fromDF`` is the DataFrame's), so
+    the sorted job prints the two smallest ids and the other any two; the DataFrame analogue
+    (``df.show(2)`` against ``df.orderBy("id").show(2)``) is ``not equivalent`` and replayed on Spark.
+    Glue sinks are now compared in order, as a DataFrame's show() and writes are."""
+    left = _GLUE_SHOW.replace("SORTED", "df")
+    right = _GLUE_SHOW.replace("SORTED", 'df.orderBy(F.col("order_id").asc())')
+    r = _check(tmp_path, left, right)
+    assert r.verdict != "equivalent", r.reason
+
+
+_GLUE_FILTER = """\
+from awsglue.context import GlueContext
+from awsglue.transforms import Filter
+from pyspark.context import SparkContext
+
+# sparkeq: schema sales.orders = "order_id BIGINT, customer STRING, amount DOUBLE, status STRING"
+
+HELPER
+sc = SparkContext.getOrCreate()
+glueContext = GlueContext(sc)
+spark = glueContext.spark_session
+
+orders = glueContext.create_dynamic_frame.from_catalog(database="sales", table_name="orders")
+kept = Filter.apply(frame=orders, f=lambda r: len(r["customer"]) > 2)
+glueContext.write_dynamic_frame.from_options(
+    frame=kept, connection_type="s3", connection_options={"path": "s3://out/big"}, format="json"
+)
+"""
+
+
+def test_glue_function_reading_a_shadowed_builtin(tmp_path: Path) -> None:
+    """A Filter.apply lambda is compared by its code when it reads only its parameters and builtins;
+    a job that defines its own ``len`` (``def len(x): return 0``: Python's ordinary name lookup finds the
+    module's ``len`` first, so the filter keeps no record) was proved ``equivalent`` (congruence) to the
+    same job without it, which keeps the customers of more than 2 characters."""
+    left = _GLUE_FILTER.replace("HELPER", "def len(x):\n    return 0\n\n")
+    right = _GLUE_FILTER.replace("HELPER", "")
+    r = _check(tmp_path, left, right)
+    assert r.verdict != "equivalent", r.reason
+    same = _check(tmp_path, right, right)
+    assert same.verdict == "equivalent", same.reason
+
+
+# --- os.listdir: one shared value only while the directory is unchanged -------------------------------
+
+_LISTING_BEFORE = """\
+import os
+from pyspark.sql import SparkSession
+
+spark = SparkSession.builder.appName("ls").getOrCreate()
+names = os.listdir("data")
+lines = spark.sparkContext.textFile("data")
+print(lines.count())
+lines.map(lambda x: x.upper()).saveAsTextFile("data/out")
+print("files:", names)
+spark.stop()
+"""
+
+_LISTING_AFTER = """\
+import os
+from pyspark.sql import SparkSession
+
+spark = SparkSession.builder.appName("ls").getOrCreate()
+lines = spark.sparkContext.textFile("data")
+print(lines.count())
+lines.map(lambda x: x.upper()).saveAsTextFile("data/out")
+names = os.listdir("data")
+print("files:", names)
+spark.stop()
+"""
+
+
+def test_listing_before_and_after_a_write_into_the_directory(tmp_path: Path) -> None:
+    """``os.listdir("data")`` taken before and after ``saveAsTextFile("data/out")`` was proved
+    ``equivalent`` (congruence: one shared listing). On Spark 4 (a directory ``data`` holding
+    ``data.txt``) the first script prints ``2`` then ``files: ['data.txt']``, the second ``2`` then
+    ``files: ['data.txt', 'out']``. A listing in a script that may write into the directory is refused."""
+    r = _check(tmp_path, _LISTING_BEFORE, _LISTING_AFTER)
+    assert r.verdict != "equivalent", r.reason
+
+
+def test_within() -> None:
+    from frontend.script.rdd_files import _within
+
+    assert _within("data/out", "data") and _within("./data/out", "data/") and _within("out", ".")
+    assert _within("/abs/out", "data") and _within("../x", "data")
+    assert not _within("out", "data") and not _within("database/out", "data")
