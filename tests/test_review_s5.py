@@ -174,3 +174,32 @@ def test_within() -> None:
     assert _within("data/out", "data") and _within("./data/out", "data/") and _within("out", ".")
     assert _within("/abs/out", "data") and _within("../x", "data")
     assert not _within("out", "data") and not _within("database/out", "data")
+
+
+# --- F.rand() without a seed: one draw per call ----------------------------------------------------------
+
+_RAND = """\
+import sys
+from pyspark.sql import SparkSession
+from pyspark.sql import functions as F
+spark = SparkSession.builder.appName("x").getOrCreate()
+df = spark.read.csv(sys.argv[1], header=True, schema="id INT, name STRING")
+BODY
+spark.stop()
+"""
+
+
+def test_one_unseeded_random_column_shown_twice_against_two(tmp_path: Path) -> None:
+    """``a = df.withColumn("r", F.rand()); a.show(); a.show()`` against two
+    ``df.withColumn("r", F.rand()).show()`` was proved ``equivalent`` (congruence: the same opaque call
+    on the same input). F.rand() draws its seed once, when the column is made: on Spark 4 (input
+    ``1,a`` / ``2,b``) the first script prints the same table twice (r = 0.3900..., 0.1091... both
+    times), the second two different tables (0.8824..., 0.4822... then 0.0899..., 0.6998...). Each
+    unseeded call is now its own draw."""
+    left = _RAND.replace("BODY", 'a = df.withColumn("r", F.rand())\na.show()\na.show()')
+    right = _RAND.replace("BODY", 'df.withColumn("r", F.rand()).show()\ndf.withColumn("r", F.rand()).show()')
+    r = _check(tmp_path, left, right)
+    assert r.verdict != "equivalent", r.reason
+    for same in (left, right):
+        r = _check(tmp_path, same, same)
+        assert r.verdict == "equivalent", r.reason
