@@ -54,6 +54,15 @@ TRANSFORMS = frozenset({
 })
 """The transform classes ``from awsglue.transforms import *`` brings in that jobs use."""
 
+SIDE_EFFECTS = {
+    "Spigot": "writes sample records to the path it is given (an output beyond the frame it returns, not "
+              "modelled: a job calling it is not compared by its frames alone)",
+    "EvaluateDataQuality": "publishes its rule outcomes (an output beyond the frame it returns, not "
+                           "modelled)",
+}
+"""Glue transforms with an effect beyond the frame they return: refused (review 5 found an unused
+``Spigot.apply(frame=f, path="s3://...")`` dropped without a word, the job proved equal to one without it)."""
+
 BOOKKEEPING = "Glue's bookkeeping of the job run (its state and bookmarks for later runs): it writes none " \
               "of this run's outputs"
 
@@ -201,6 +210,8 @@ def module_call(tr: Any, path: str, args: list[Value], kwargs: dict[str, Value],
         if not isinstance(df, DFV):
             raise UnsupportedError("DynamicFrame.fromDF takes a DataFrame", loc, construct="fromDF")
         return DynFrameV(df.df.rel, df.df, "DynamicFrame.fromDF", tr.binding)  # type: ignore[return-value]
+    if len(parts) >= 2 and parts[-2] in SIDE_EFFECTS and last == "apply":
+        raise UnsupportedError(f"{parts[-2]}.apply {SIDE_EFFECTS[parts[-2]]}", loc, construct=parts[-2])
     if len(parts) >= 2 and parts[-2] in TRANSFORMS and last == "apply":
         return transform(tr, f"{parts[-2]}.apply", None, args, kwargs, loc)  # type: ignore[return-value]
     raise UnsupportedError(f"{'.'.join(parts[1:]) or path} of AWS Glue is not modelled in script mode",
@@ -256,6 +267,8 @@ def method_call(tr: Any, recv: Value, name: str, args: list[Value], kwargs: dict
             tr.add_sink("glue", tr.stmt or node, fmt=f"DynamicFrame.{name}", path=n,
                         action=tr.new_action(recv.rel, loc))
             return PyV(None)
+        if name == "spigot":
+            raise UnsupportedError(f"DynamicFrame.spigot {SIDE_EFFECTS['Spigot']}", loc, construct=name)
         if name in ("relationalize", "split_fields", "split_rows"):
             raise UnsupportedError(f"DynamicFrame.{name} returns a DynamicFrameCollection, whose frames "
                                    "are not known statically: not modelled in script mode", loc,
