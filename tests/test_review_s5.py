@@ -234,3 +234,31 @@ def test_glue_spigot_is_not_dropped(tmp_path: Path) -> None:
     right = _GLUE_SPIGOT.replace("STMT", "")
     r = _check(tmp_path, left, right)
     assert r.verdict != "equivalent", r.reason
+
+
+_RAND_OVER = """\
+import sys
+from pyspark.sql import SparkSession
+from pyspark.sql import functions as F
+spark = SparkSession.builder.appName("x").getOrCreate()
+df = spark.read.csv(sys.argv[1], header=True, schema="id INT, name STRING")
+a = SRC.withColumn("r", F.rand(7))
+for row in a.groupBy("name").agg(F.sum("r").alias("s")).orderBy("name").collect():
+    print(row["name"], row["s"])
+spark.stop()
+"""
+
+
+def test_seeded_random_column_over_a_sorted_input(tmp_path: Path) -> None:
+    """``df.withColumn("r", F.rand(7))`` against ``df.orderBy(F.col("id").desc()).withColumn("r",
+    F.rand(7))``, summed per name, was proved ``equivalent`` (byKey): the opaque call's input was
+    compared as a bag. rand(seed) is seeded per partition and follows the rows' positions: on Spark 4
+    (input ``1,a 2,a 3,b 4,b 5,a``, two runs each) the first prints ``a 1.2624198335270291`` /
+    ``b 1.432238628130517`` every time, the second ``a 1.4655731047037874`` / ``b 1.2290853569537588``.
+    A nondeterministic opaque call now keeps its input's order in the comparison."""
+    left = _RAND_OVER.replace("SRC", "df")
+    right = _RAND_OVER.replace("SRC", 'df.orderBy(F.col("id").desc())')
+    r = _check(tmp_path, left, right)
+    assert r.verdict != "equivalent", r.reason
+    same = _check(tmp_path, right, _RAND_OVER.replace("SRC", 'df.orderBy(F.desc("id"))'))
+    assert same.verdict == "equivalent", same.reason
