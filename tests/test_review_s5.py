@@ -262,3 +262,35 @@ def test_seeded_random_column_over_a_sorted_input(tmp_path: Path) -> None:
     assert r.verdict != "equivalent", r.reason
     same = _check(tmp_path, right, _RAND_OVER.replace("SRC", 'df.orderBy(F.desc("id"))'))
     assert same.verdict == "equivalent", same.reason
+
+
+_GLUE_ARGS = """\
+import sys
+
+from awsglue.context import GlueContext
+from awsglue.utils import getResolvedOptions
+from pyspark.context import SparkContext
+
+# sparkeq: schema sales.orders = "order_id BIGINT, customer STRING, amount DOUBLE, status STRING"
+
+args = getResolvedOptions(sys.argv, NAMES)
+sc = SparkContext.getOrCreate()
+glueContext = GlueContext(sc)
+spark = glueContext.spark_session
+print("job", args["JOB_NAME"])
+orders = glueContext.create_dynamic_frame.from_catalog(database="sales", table_name="orders")
+glueContext.write_dynamic_frame.from_options(
+    frame=orders, connection_type="s3", connection_options={"path": "s3://out/all"}, format="json"
+)
+"""
+
+
+def test_glue_jobs_resolving_other_arguments(tmp_path: Path) -> None:
+    """A job resolving ``["JOB_NAME"]`` and one resolving ``["JOB_NAME", "OUT"]`` were proved
+    ``equivalent`` (congruence) with no word about it; Glue's parser fails the second job on a command
+    line without ``--OUT`` (AWS Glue's documented getResolvedOptions; not run here). getResolvedOptions
+    is now an argument check: the proof lists that both jobs' checks must pass."""
+    left = _GLUE_ARGS.replace("NAMES", '["JOB_NAME"]')
+    right = _GLUE_ARGS.replace("NAMES", '["JOB_NAME", "OUT"]')
+    r = _check(tmp_path, left, right)
+    assert r.verdict != "equivalent" or any("checks differ" in a for a in r.assumptions), r.assumptions

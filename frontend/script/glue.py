@@ -204,7 +204,12 @@ def module_call(tr: Any, path: str, args: list[Value], kwargs: dict[str, Value],
                                                   for i in names.items):
             raise UnsupportedError("getResolvedOptions takes sys.argv and a literal list of argument names",
                                    loc, construct="getResolvedOptions")
-        return GlueArgsV(tuple(i.value for i in names.items))  # type: ignore[union-attr,return-value]
+        resolved = tuple(i.value for i in names.items)  # type: ignore[union-attr]
+        # an argument check: Glue's parser fails the job when one of these is missing from the command
+        # line, so two jobs resolving other names are not run alike by one command line (review 5: a job
+        # requiring --OUT was proved equal to one that does not, without a word)
+        tr.arg_checks.append((f"getResolvedOptions(sys.argv, {list(resolved)!r})", loc))
+        return GlueArgsV(resolved)  # type: ignore[return-value]
     if parts[-2:] == ["DynamicFrame", "fromDF"]:
         df = args[0] if args else kwargs.get("dataframe")
         if not isinstance(df, DFV):
