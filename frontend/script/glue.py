@@ -15,8 +15,8 @@ literal arguments on inputs proved equal gives the same result. So:
 * ``glueContext.create_dynamic_frame.from_catalog/from_options`` (and ``create_dynamic_frame_from_*``)
   is a source: a table whose schema the user declares (``# sparkeq: schema DB.TABLE = "..."``, or
   ``--schema NAME=DDL`` by the table or the variable), matched between the jobs by the call's literal
-  arguments (``transformation_ctx``, a bookmark name, left out: the result assumes bookmarks in the same
-  state);
+  arguments (``transformation_ctx``'s name, a bookmark's, left out, but whether one is given kept: only a
+  source given one is bookmarked; the result assumes bookmarks in the same state);
 * ``dyf.toDF()`` and ``DynamicFrame.fromDF(df, ctx, name)`` carry the rows unchanged (``name`` names the
   frame for Glue's logs, it is no output);
 * every Glue transform (``ApplyMapping.apply``, ``Join.apply``, ``dyf.resolveChoice``, ``drop_fields``,
@@ -299,10 +299,14 @@ def source(tr: Any, kind: str, args: list[Value], kwargs: dict[str, Value], loc:
              "options": ("connection_type", "connection_options", "format", "format_options",
                          "transformation_ctx")}[kind]
     named = _bind(order, args, kwargs, f"create_dynamic_frame.from_{kind}", loc)
-    named.pop("transformation_ctx", None)
+    # its name is a bookmark's, but whether there is one is not: AWS Glue's job bookmarks apply only to a
+    # source given a transformation_ctx (then a run reads only data no earlier run processed), so a
+    # source with one and a source without are not the same input (review 5)
+    bookmarked = named.pop("transformation_ctx", None) is not None
     call = f"glueContext.create_dynamic_frame.from_{kind}"
     values = {k: _python(tr, v, call, loc) for k, v in named.items()}
-    path = f"{call}({', '.join(f'{k}={v!r}' for k, v in values.items())})"
+    shown = [f"{k}={v!r}" for k, v in values.items()] + (["<bookmarked>"] if bookmarked else [])
+    path = f"{call}({', '.join(shown)})"
     keys: list[str] = []
     if kind == "catalog" and isinstance(values.get("table_name"), str):
         if isinstance(values.get("database"), str):
