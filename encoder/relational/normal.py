@@ -344,7 +344,10 @@ class Normaliser:
         inputs are compared as bags (the operation is assumed not to depend on their order)."""
         from sparklite.relational.opaque import assumption
 
-        parts = tuple(_unordered(self.rel(s)) for s in o.sources)
+        # a nondeterministic one (F.rand(seed): seeded per partition, by the rows' positions) depends on the
+        # order of its input: a sorted input is not the same input as an unsorted one (review 5: rand over
+        # df and over df.orderBy(...) were proved equal; Spark gives other values)
+        parts = tuple(self.rel(s) if o.nondeterministic else _unordered(self.rel(s)) for s in o.sources)
         types, nullables = _cols(o.schema)
         return self.over(self.derived_for(o, lambda: OpaqueSrc(
             f"opaque {o.op}", parts, (o.args, o.declared), types, nullables, o.nondeterministic,

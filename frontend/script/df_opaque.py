@@ -37,17 +37,24 @@ class RandomV:
     name: str
     seed: int | None
     loc: Loc
+    draw: int | None = None  # without a seed: which F.rand()/F.randn() call of the script it is
 
     DESCRIPTION = "a random column (F.rand/F.randn: only withColumn(name, F.rand(seed)) is read)"
 
 
-def random_column(name: str, args: list[Value], kwargs: dict[str, Value], loc: Loc) -> RandomV:
+def random_column(name: str, args: list[Value], kwargs: dict[str, Value], loc: Loc, draw: int = 0
+                  ) -> RandomV:
+    """``F.rand(seed)``; ``draw`` numbers the script's calls: a call without a seed draws its seed once,
+    when the column is made, so one such column read twice gives the same values twice, and two calls
+    give other values (checked on Spark 4: ``a = df.withColumn("r", F.rand()); a.show(); a.show()``
+    prints one table twice, two ``withColumn("r", F.rand())`` print two). Two unseeded calls are the
+    same call only when they are the same draw (review 5 found them proved equal)."""
     seed = args[0] if args else kwargs.get("seed", PyV(None))
     if len(args) > 1 or set(kwargs) - {"seed"} or not (
         isinstance(seed, PyV) and (seed.value is None or type(seed.value) is int)
     ):
         raise UnsupportedError(f"F.{name} takes one literal int seed here", loc, construct=name)
-    return RandomV(name, seed.value, loc)  # type: ignore[union-attr]
+    return RandomV(name, seed.value, loc, draw if seed.value is None else None)  # type: ignore[union-attr]
 
 
 def with_random_column(tr: Any, df: DF, args: list[Value], kwargs: dict[str, Value], loc: Loc) -> DF | None:
@@ -64,7 +71,8 @@ def with_random_column(tr: Any, df: DF, args: list[Value], kwargs: dict[str, Val
                                "modelled (only a new random column is)", loc, construct=col.name)
     schema = Schema((*df.rel.schema.fields, Field(name.value, DOUBLE, False)))
     node = R.Opaque(f"withColumn({name.value!r}, F.{col.name}({'' if col.seed is None else col.seed}))",
-                    (("column", name.value), ("function", col.name), ("seed", col.seed)), (df.rel,), schema,
+                    (("column", name.value), ("function", col.name), ("seed", col.seed), ("draw", col.draw)),
+                    (df.rel,), schema,
                     True, True, loc=loc)
     out: DF = tr.fresh_df(node)
     return out

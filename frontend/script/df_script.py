@@ -1042,7 +1042,8 @@ class _ScriptTranslator(DataFrameTranslator):
         if made is not None:
             return made
         if canonical(path) in tuple(f"{FUNCTIONS_MODULE}.{n}" for n in df_opaque.RANDOM):  # not modelled
-            return df_opaque.random_column(path.rsplit(".", 1)[1], args, kwargs, loc)  # type: ignore
+            draw = self.__dict__["random_draws"] = self.__dict__.get("random_draws", 0) + 1
+            return df_opaque.random_column(path.rsplit(".", 1)[1], args, kwargs, loc, draw)  # type: ignore
         return super().module_call(path, args, kwargs, loc, node)
 
     def check_config(self, args: list[Value], kwargs: dict[str, Value], loc: Loc) -> None:

@@ -15,8 +15,8 @@ literal arguments on inputs proved equal gives the same result. So:
 * ``glueContext.create_dynamic_frame.from_catalog/from_options`` (and ``create_dynamic_frame_from_*``)
   is a source: a table whose schema the user declares (``# sparkeq: schema DB.TABLE = "..."``, or
   ``--schema NAME=DDL`` by the table or the variable), matched between the jobs by the call's literal
-  arguments (``transformation_ctx``, a bookmark name, left out: the result assumes bookmarks in the same
-  state);
+  arguments (``transformation_ctx``'s name, a bookmark's, left out, but whether one is given kept: only a
+  source given one is bookmarked; the result assumes bookmarks in the same state);
 * ``dyf.toDF()`` and ``DynamicFrame.fromDF(df, ctx, name)`` carry the rows unchanged (``name`` names the
   frame for Glue's logs, it is no output);
 * every Glue transform (``ApplyMapping.apply``, ``Join.apply``, ``dyf.resolveChoice``, ``drop_fields``,
@@ -53,6 +53,15 @@ TRANSFORMS = frozenset({
     "DynamicFrameFilter", "EvaluateDataQuality",
 })
 """The transform classes ``from awsglue.transforms import *`` brings in that jobs use."""
+
+SIDE_EFFECTS = {
+    "Spigot": "writes sample records to the path it is given (an output beyond the frame it returns, not "
+              "modelled: a job calling it is not compared by its frames alone)",
+    "EvaluateDataQuality": "publishes its rule outcomes (an output beyond the frame it returns, not "
+                           "modelled)",
+}
+"""Glue transforms with an effect beyond the frame they return: refused (review 5 found an unused
+``Spigot.apply(frame=f, path="s3://...")`` dropped without a word, the job proved equal to one without it)."""
 
 BOOKKEEPING = "Glue's bookkeeping of the job run (its state and bookmarks for later runs): it writes none " \
               "of this run's outputs"
@@ -210,12 +219,19 @@ def module_call(tr: Any, path: str, args: list[Value], kwargs: dict[str, Value],
                                                   for i in names.items):
             raise UnsupportedError("getResolvedOptions takes sys.argv and a literal list of argument names",
                                    loc, construct="getResolvedOptions")
-        return GlueArgsV(tuple(i.value for i in names.items))  # type: ignore[union-attr,return-value]
+        resolved = tuple(i.value for i in names.items)  # type: ignore[union-attr]
+        # an argument check: Glue's parser fails the job when one of these is missing from the command
+        # line, so two jobs resolving other names are not run alike by one command line (review 5: a job
+        # requiring --OUT was proved equal to one that does not, without a word)
+        tr.arg_checks.append((f"getResolvedOptions(sys.argv, {list(resolved)!r})", loc))
+        return GlueArgsV(resolved)  # type: ignore[return-value]
     if parts[-2:] == ["DynamicFrame", "fromDF"]:
         df = args[0] if args else kwargs.get("dataframe")
         if not isinstance(df, DFV):
             raise UnsupportedError("DynamicFrame.fromDF takes a DataFrame", loc, construct="fromDF")
         return DynFrameV(df.df.rel, df.df, "DynamicFrame.fromDF", tr.binding)  # type: ignore[return-value]
+    if len(parts) >= 2 and parts[-2] in SIDE_EFFECTS and last == "apply":
+        raise UnsupportedError(f"{parts[-2]}.apply {SIDE_EFFECTS[parts[-2]]}", loc, construct=parts[-2])
     if len(parts) >= 2 and parts[-2] in TRANSFORMS and last == "apply":
         return transform(tr, f"{parts[-2]}.apply", None, args, kwargs, loc)  # type: ignore[return-value]
     raise UnsupportedError(f"{'.'.join(parts[1:]) or path} of AWS Glue is not modelled in script mode",
@@ -303,6 +319,8 @@ def method_call(tr: Any, recv: Value, name: str, args: list[Value], kwargs: dict
             tr.add_sink("glue", tr.stmt or node, fmt=f"DynamicFrame.{name}", path=n,
                         action=tr.new_action(recv.rel, loc))
             return PyV(None)
+        if name == "spigot":
+            raise UnsupportedError(f"DynamicFrame.spigot {SIDE_EFFECTS['Spigot']}", loc, construct=name)
         if name in ("relationalize", "split_fields", "split_rows"):
             raise UnsupportedError(f"DynamicFrame.{name} returns a DynamicFrameCollection, whose frames "
                                    "are not known statically: not modelled in script mode", loc,
@@ -333,10 +351,14 @@ def source(tr: Any, kind: str, args: list[Value], kwargs: dict[str, Value], loc:
     if dataframe and kind == "catalog":
         order = ("database", "table_name", "transformation_ctx", "additional_options", "catalog_id")
     named = _bind(order, args, kwargs, f"{what}.from_{kind}", loc)
-    named.pop("transformation_ctx", None)
+    # its name is a bookmark's, but whether there is one is not: AWS Glue's job bookmarks apply only to a
+    # source given a transformation_ctx (then a run reads only data no earlier run processed), so a
+    # source with one and a source without are not the same input (review 5)
+    bookmarked = named.pop("transformation_ctx", None) is not None
     call = f"glueContext.{what}.from_{kind}"
     values = {k: _python(tr, v, call, loc) for k, v in named.items()}
-    path = f"{call}({', '.join(f'{k}={v!r}' for k, v in values.items())})"
+    shown = [f"{k}={v!r}" for k, v in values.items()] + (["<bookmarked>"] if bookmarked else [])
+    path = f"{call}({', '.join(shown)})"
     keys: list[str] = []
     if kind == "catalog" and isinstance(values.get("table_name"), str):
         if isinstance(values.get("database"), str):
@@ -473,7 +495,7 @@ def sink_assumption(sink: Any) -> str:
     if sink.action is None:
         return f"{what} is not modelled: the same call has the same effect in both jobs"
     return (f"{what} is not modelled: it writes the same for the same arguments and equal rows (the same "
-            "bag of rows with the same column names and types, in any order)")
+            "rows with the same column names and types, in the same order where either is sorted)")
 
 
 def unmodelled(sp: Any) -> list[str]:
@@ -519,7 +541,7 @@ def _python(tr: Any, v: Value, call: str, loc: Loc) -> Any:
     from frontend.dataframe.values import FuncV
 
     if isinstance(v, FuncV):
-        return ("function", _function_key(v.node, call, loc))
+        return ("function", _function_key(v.node, call, loc, _shadowed(getattr(tr, "tree", None))))
     value = _plain(v)
     key = opaque.literal(value) if value is not _NOT_LITERAL else None
     if value is _NOT_LITERAL or (key is None and value is not None):
@@ -538,7 +560,30 @@ _SAFE_BUILTINS = frozenset({"len", "str", "int", "float", "bool", "abs", "min", 
                             "True", "False", "isinstance", "dict", "list", "tuple", "sorted", "sum"})
 
 
-def _function_key(node: ast.FunctionDef | ast.Lambda, call: str, loc: Loc) -> str:
+def _shadowed(tree: ast.Module | None) -> frozenset[str]:
+    """The names of ``_SAFE_BUILTINS`` the job may bind to something else (a def, an assignment, an
+    import, a star import of a module other than Glue's): all of them when the tree is unknown. Review 5
+    found a job defining ``len`` proved equal to one using the builtin, as the function code was equal."""
+    if tree is None:
+        return _SAFE_BUILTINS
+    bound: set[str] = set()
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load):
+            bound.add(n.id)
+        elif isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            bound.add(n.name)
+        elif isinstance(n, ast.Global | ast.Nonlocal):
+            bound.update(n.names)
+        elif isinstance(n, ast.Import | ast.ImportFrom):
+            if any(a.name == "*" for a in n.names):
+                if not (isinstance(n, ast.ImportFrom) and (n.module or "").split(".")[0] == GLUE_MODULE):
+                    return _SAFE_BUILTINS
+            bound.update((a.asname or a.name).split(".")[0] for a in n.names)
+    return _SAFE_BUILTINS & frozenset(bound)
+
+
+def _function_key(node: ast.FunctionDef | ast.Lambda, call: str, loc: Loc,
+                  shadowed: frozenset[str] = frozenset()) -> str:
     """The code of a function handed to a Glue transform, without locations; refused when it reads a
     name other than its parameters, its own local names and a few builtins (a module value or a closure
     could differ between the jobs with the same code)."""
@@ -548,7 +593,7 @@ def _function_key(node: ast.FunctionDef | ast.Lambda, call: str, loc: Loc) -> st
                                construct="awsglue")
     assigned = {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
     free = sorted({n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
-                  - params - assigned - _SAFE_BUILTINS)
+                  - params - assigned - (_SAFE_BUILTINS - shadowed))
     if free or isinstance(node, ast.FunctionDef) and node.decorator_list:
         raise UnsupportedError(
             f"{call}: the function handed to it reads {', '.join(free) or 'a decorator'}, which may differ "

@@ -29,12 +29,19 @@ def is_argv(d: Any, node: pyast.expr) -> bool:
     return isinstance(node, pyast.Name) and d.meta.get(node.id) == _ARGV
 
 
-def script_name(d: Any, node: pyast.expr) -> pyast.expr | None:
-    """``sys.argv[0]``: the placeholder of an excluded field; None for other expressions."""
+def script_name(d: Any, node: pyast.expr, *, listed: bool = False) -> pyast.expr | None:
+    """``sys.argv[0]``: the placeholder of an excluded field; None for other expressions. Only an
+    argument of ``print`` itself (or of a printed ``str(sys.argv)``, ``listed``) is an excluded field: the
+    placeholder is a constant, so anything computed from it (``len(sys.argv[0])``, ``sys.argv[0][:1]``, a
+    comparison) would be a constant too, while on Spark it depends on the path (found by review 5)."""
     if not (isinstance(node, pyast.Subscript) and is_argv(d, node.value)
             and isinstance(node.slice, pyast.Constant) and node.slice.value == 0
             and type(node.slice.value) is int):
         return None
+    if not listed and not printed(d, node):
+        raise d.error("sys.argv[0]", "sys.argv[0] (the script's own path) is modelled only printed as it is "
+                      "(an argument of print): anything computed from it depends on the path the script "
+                      "is run by", node)
     d.masks.add(SCRIPT_NAME)
     d.ignore(node, "printed sys.argv[0]", "the script's own path, as the user types it to run the script: "
              "two scripts are two files, and the path says nothing about what the job computes; the field "
@@ -49,7 +56,10 @@ def argv_text(d: Any, node: pyast.Call) -> pyast.expr | None:
     if not (isinstance(node.func, pyast.Name) and node.func.id == "str" and "str" not in d.defs
             and len(node.args) == 1 and not node.keywords and is_argv(d, node.args[0])):
         return None
-    script_name(d, _at(pyast.Subscript(node.args[0], pyast.Constant(0), pyast.Load()), node))
+    if not printed(d, node):
+        raise d.error("str(sys.argv)", "str(sys.argv) is modelled only printed as it is (an argument of "
+                      "print): anything computed from it depends on the path the script is run by", node)
+    script_name(d, _at(pyast.Subscript(node.args[0], pyast.Constant(0), pyast.Load()), node), listed=True)
     d.argv_listed.append(node)
     parts: list[pyast.expr] = [pyast.Constant(f"['{SCRIPT_NAME}'")]
     for i in range(1, d.argv_length):
@@ -61,6 +71,19 @@ def argv_text(d: Any, node: pyast.Call) -> pyast.expr | None:
     for p in parts[1:]:
         out = _at(pyast.BinOp(out, pyast.Add(), _at(p, node)), node)
     return out
+
+
+def _span(node: pyast.AST) -> tuple[Any, ...]:
+    return tuple(getattr(node, k, None) for k in ("lineno", "col_offset", "end_lineno", "end_col_offset"))
+
+
+def printed(d: Any, node: pyast.expr) -> bool:
+    """Is ``node`` (by its place in the source: the rewriter may visit copies) a positional argument of
+    a call of the builtin ``print``?"""
+    if "print" in d.defs:
+        return False
+    return _span(node) in {_span(a) for n in pyast.walk(d.tree) if isinstance(n, pyast.Call)
+                           and isinstance(n.func, pyast.Name) and n.func.id == "print" for a in n.args}
 
 
 def check_listed(d: Any) -> None:

@@ -138,6 +138,8 @@ def link_file_texts(d: Any) -> None:
                               "script does not read with sc.textFile; script mode's inputs are the files "
                               "Spark reads, so only such a file's text or directory's listing can be "
                               "printed", s.loc)
+            if s.kind == "dir_listing":
+                _no_write_inside(d, s)
             kinds.setdefault(s.path, set()).add(s.kind)
             if len(kinds[s.path]) > 1:
                 raise d.error(s.reader, f"{s.path} is both opened as a file and listed as a directory",
@@ -145,6 +147,34 @@ def link_file_texts(d: Any) -> None:
             s = replace(s, text_of=text.param)
         out.append(s)
     d.sources = out
+
+
+def _no_write_inside(d: Any, listing: Source) -> None:
+    """Refuse a listing of a directory the script may write into: its text is one value both scripts
+    share only while the directory is unchanged, and a ``saveAsTextFile`` into it adds a name, so a
+    listing before and one after the write differ (review 5: ``os.listdir("data")`` before and after
+    ``saveAsTextFile("data/out")`` were proved equal; Spark prints ``['data.txt']`` and
+    ``['data.txt', 'out']``). A written path is known to be outside only when both are constants."""
+    for sink in d.sinks:
+        k = sink[0] if isinstance(sink, tuple) else sink
+        if k.kind != "save_text":
+            continue
+        inside = listing.literal_path is None or k.literal_path is None or _within(k.literal_path,
+                                                                                    listing.literal_path)
+        if inside:
+            raise d.error(listing.reader, f"os.listdir({listing.path}) in a script that writes files "
+                          f"({k.path}) which may be inside that directory: the listing then depends on "
+                          "when it is taken, which script mode does not model", listing.loc)
+
+
+def _within(path: str, directory: str) -> bool:
+    """May ``path`` be ``directory`` or inside it (relative to the same working directory)?"""
+    import posixpath
+
+    p, q = posixpath.normpath(path), posixpath.normpath(directory)
+    if posixpath.isabs(p) != posixpath.isabs(q) or ".." in p.split("/") or ".." in q.split("/"):
+        return True
+    return q == "." or p == q or p.startswith(q.rstrip("/") + "/")
 
 
 def bind_listing(d: Any, target: pyast.expr, value: pyast.expr) -> bool:

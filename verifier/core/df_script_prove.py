@@ -195,7 +195,10 @@ class _Prover:
             self.assume(sink_assumption(a))
             if a.action is None or b.action is None:
                 return []
-            return [_Goal(a.action, b.action, True, False, where)]
+            # a Glue writer writes the rows in the frame's order, and DynamicFrame.show(n) prints its first
+            # n: ordered, as a DataFrame's write and show() are (review 5: a sorted and an unsorted frame
+            # shown by show(2) were proved equal)
+            return [_Goal(a.action, b.action, True, True, where, show=a.fmt == "DynamicFrame.show")]
         assert a.action is not None and b.action is not None
         if a.kind == "job":
             return [_Goal(a.action, b.action, False, False, where)]
