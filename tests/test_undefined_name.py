@@ -63,3 +63,27 @@ def test_a_map_that_reads_an_undefined_name_is_told_apart(tmp_path):
     result = check(str(left), str(right))
     assert result.verdict == "not_equivalent", result.reason
     assert check(str(left), str(left)).verdict == "equivalent"
+
+
+@pytest.mark.parametrize("source", [
+    MAP.replace("x + y", "print(x)"),  # a builtin Spark's Python knows
+    MAP + "\ny = 1\n",  # bound later at module level: defined by the time Spark calls the function
+    "from mylib import *\n" + MAP,  # a star import may bring it
+])
+def test_a_name_that_may_be_defined_when_spark_runs_is_not_an_undefined_name(source):
+    from sparklite.errors import InputError
+
+    try:
+        program = translate_source(source, filename="t.py")
+    except InputError:
+        return  # refused, as before
+    assert not _calls(program)
+
+
+def test_only_module_level_bindings_count():
+    from frontend.python.unbound import bound_names
+
+    import ast
+    tree = ast.parse("import os.path\nfor i in []: pass\nif True:\n    k = 1\n"
+                     "def f(a):\n    b = a\n    global g\n    return [c for c in a]\nh = lambda d: d\n")
+    assert bound_names(tree) == {"os", "i", "k", "f", "g", "h"}

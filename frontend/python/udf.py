@@ -91,6 +91,7 @@ from frontend.python.udf_rules import (
     _surely_harmless,
     is_bool_shaped,
 )
+from frontend.python.unbound import certainly_undefined
 from sparklite import ast as sl
 from sparklite.errors import InputError, TypeCheckError
 
@@ -614,7 +615,7 @@ class Translator(CallsMixin):
             return OpV(node.id)
         if node.id in UNSUPPORTED_BUILTINS:
             raise self.unsupported(node.id, f"the builtin '{node.id}' is not supported", node)
-        if scope.in_udf:  # raises NameError when (and only if) Spark evaluates it
+        if scope.in_udf and certainly_undefined(node.id, info.tree):  # NameError when Spark evaluates it
             return Scalar(Undefined(node.id, loc=loc))
         raise undefined(node.id, loc)
 
