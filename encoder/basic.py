@@ -670,6 +670,9 @@ class BasicEncoder:
             if v is NONE or v is None:
                 return z3.BoolVal(True)
             return v.is_none if isinstance(v, Opt) else z3.BoolVal(False)
+        if name == "py.undefined":  # always NameError (sparklite.builtins); the value is never used
+            self.hazard(path, z3.BoolVal(True), "NameError")
+            return v
         if name == "py.unwrap":
             if not isinstance(v, Opt):
                 raise EncodingError("py.unwrap of a value that is not optional", loc)

@@ -52,6 +52,7 @@ INDEX_ERROR = "IndexError"
 OVERFLOW_ERROR = "OverflowError"
 TYPE_ERROR = "TypeError"
 ZERO_DIVISION = "ZeroDivisionError"
+NAME_ERROR = "NameError"
 
 
 class ProgramError(Exception):
@@ -81,7 +82,7 @@ class Builtin:
 
 def _guard(kinds: Sequence[str], fn: Callable[..., Any]) -> Callable[..., Any]:
     table = {"ValueError": ValueError, "IndexError": IndexError, "OverflowError": OverflowError,
-             "TypeError": TypeError, "ZeroDivisionError": ZeroDivisionError}
+             "TypeError": TypeError, "ZeroDivisionError": ZeroDivisionError, "NameError": NameError}
     excs = tuple(table[k] for k in kinds)
 
     def run(*args: Any) -> Any:
@@ -302,6 +303,10 @@ def _py_unpack(xs: Any, n: int) -> tuple:
     return items
 
 
+def _py_undefined(x: Any) -> Any:
+    raise ProgramError(NAME_ERROR)
+
+
 def _py_unwrap(x: Any) -> Any:
     if x is None:
         raise TypeError("None used as a value")
@@ -375,6 +380,10 @@ _add("py.slice", (3,), _slice, _py_slice, python="{0}[{1}:{2}]")
 _add("py.unpack", (2,), _unpack, _py_unpack, (VALUE_ERROR,), "")
 _add("py.is_none", (1,), _is_none, lambda x: x is None, python="({0} is None)")
 _add("py.unwrap", (1,), _unwrap, _py_unwrap, (TYPE_ERROR,), "{0}")
+# py.undefined(o): a free name defined nowhere, read where Spark evaluates it (frontend.python.nodes.
+# Undefined): always NameError; its argument (a constant) only carries the type the context wants
+_add("py.undefined", (1,), lambda ts: ts[0], _py_undefined, (NAME_ERROR,),
+     "(_ for _ in ()).throw(NameError('name is not defined'))")
 
 # Python's own re on a pattern the frontend compiled (no group, so split/findall give Strs): never raises
 _add("re.split", (2,), _regex("re.split", 0, ListType(STR)), lambda s, p: re.split(p, s),

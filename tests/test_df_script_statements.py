@@ -303,7 +303,7 @@ def test_a_star_import_of_another_module_is_refused_only_where_a_name_from_it_is
     sp = translate_df_script(HEAD + body, "job.py")
     assert [i.construct for i in sp.ignored] == ["from delta import *"]
     with pytest.raises(InputError) as info:
-        translate_df_script(HEAD + body + "spark2 = configure_spark_with_delta_pip(spark)\n", "job.py")
+        translate_df_script(HEAD + body + "t = DeltaTable.forPath(spark, 'p')\n", "job.py")
     assert info.value.loc.line == 7 and "from delta import *" in str(info.value)
 
 

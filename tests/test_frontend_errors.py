@@ -42,7 +42,7 @@ CASES: dict[str, tuple[str, type[InputError], int, int]] = {
     "non-constant module variable": ("xs = []\n\ndef p(R: 'RDD[int]'):\n    return R.map(lambda x: x + xs[0])\n",
                                      U, 4, 32),
     "print": ("def f(x):\n    print(x)\n    return x\n\ndef p(R):\n    return R.map(f)\n", U, 2, 5),
-    "undefined name": ("def p(R):\n    return R.map(lambda x: x + y)\n", N, 2, 32),
+    "undefined name": ("def p(R):\n    return R.map(undefined_fn)\n", N, 2, 18),
     "attribute access": ("def p(R):\n    return R.map(lambda x: x.real)\n", U, 2, 30),
     "method call on a non-RDD": ("def p(R: 'RDD[int]'):\n    return R.map(lambda x: x.bit_length())\n", U, 2, 30),
     "*args": ("def f(*xs):\n    return 1\n\ndef p(R):\n    return R.map(f)\n", U, 1, 8),

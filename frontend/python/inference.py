@@ -29,6 +29,7 @@ from frontend.python.nodes import (
     Shaped,
     ShortCircuit,
     TruthFn,
+    Undefined,
 )
 from frontend.python.types import (
     ADDABLE,
@@ -263,6 +264,9 @@ class Inference:
         if isinstance(e, MaybeInt):
             operand, t = self.expr(e.operand, env)
             return replace(e, operand=operand, t=t), t
+        if isinstance(e, Undefined):  # any type: it never returns
+            t = self.u.var()
+            return replace(e, t=t), t
         if isinstance(e, Guard):
             checked, _ = self.expr(e.checked, env)
             body, bt = self.expr(e.body, env)

@@ -208,8 +208,20 @@ class MaybeInt(sl.Node):
     t: Any = None
 
 
-PLACEHOLDERS = (AsInt, MaybeInt, AsBool, ListLit, TruthFn, PyArith, PyCompare, PyIndex, PySlice, PyInt, PyPow,
-                Narrow, PairEach, ShortCircuit, Force, Guard, Beta, Shaped)
+@dataclass(frozen=True)
+class Undefined(sl.Node):
+    """A free name defined nowhere (``C`` in ``lambda C1, C2: C1[1] + C[1]``), read inside a function
+    Spark runs: Python raises ``NameError`` only when the expression is evaluated, and Spark evaluates
+    some functions only for some partitionings (``aggregateByKey``'s combine function, docs/semantics-
+    notes.md), so the read is an outcome, not a refusal. ``t`` is the type the context gives it; the
+    resolver makes it ``py.undefined`` (``sparklite.builtins``), which always raises ``NameError``."""
+
+    name: str
+    t: Any = None
+
+
+PLACEHOLDERS = (AsInt, MaybeInt, Undefined, AsBool, ListLit, TruthFn, PyArith, PyCompare, PyIndex, PySlice,
+                PyInt, PyPow, Narrow, PairEach, ShortCircuit, Force, Guard, Beta, Shaped)
 
 
 def loc_of(node: pyast.AST, filename: str) -> sl.Loc:

@@ -32,6 +32,7 @@ from frontend.python.nodes import (
     Shaped,
     ShortCircuit,
     TruthFn,
+    Undefined,
     first_effect,
     forced,
     free_vars,
@@ -153,6 +154,8 @@ class _Resolver:
         loc = n.loc
         if isinstance(n, MaybeInt):
             return n if isinstance(to_type(n.t), FloatType) else n.operand
+        if isinstance(n, Undefined):  # py.undefined(w): w a constant of the type the context wants
+            return sl.Call("py.undefined", (_witness(to_type(n.t), n.name, loc),), loc=loc)
         if isinstance(n, AsInt):
             return self.number(n.operand, to_type(n.t), None, loc)
         if isinstance(n, AsBool):
@@ -501,3 +504,25 @@ def _annotation_needed(p: sl.Program, param_terms: dict[str, Any]) -> None:
 
 
 __all__ = ["infer_program", "resolve"]
+
+
+def _witness(t: Any, name: str, loc: sl.Loc | None) -> sl.Expr:
+    """A constant of type ``t``: only its type matters (``py.undefined`` raises before using it)."""
+    if isinstance(t, IntType):
+        return sl.IntLit(0, loc=loc)
+    if isinstance(t, BoolType):
+        return sl.BoolLit(False, loc=loc)
+    if isinstance(t, StrType):
+        return sl.StrLit("", loc=loc)
+    if isinstance(t, FloatType):
+        return sl.FloatLit(0.0, loc=loc)
+    if isinstance(t, NoneType_):
+        return sl.NoneLit(loc=loc)
+    if isinstance(t, TupleType):
+        return sl.TupleExpr(tuple(_witness(x, name, loc) for x in t.elems), loc=loc)
+    if isinstance(t, ListType):
+        return sl.ListExpr((_witness(t.elem, name, loc),), loc=loc)
+    if isinstance(t, OptionType):
+        return sl.Ite(sl.BoolLit(True, loc=loc), sl.NoneLit(loc=loc), _witness(t.elem, name, loc), loc=loc)
+    raise UnsupportedError(f"name '{name}' is not defined, where a value of type {t} is expected "
+                           "(not modelled)", loc, construct="undefined name")

@@ -67,6 +67,7 @@ from frontend.python.nodes import (
     PyPow,
     PySlice,
     ShortCircuit,
+    Undefined,
     fresh,
     loc_of,
     may_raise,
@@ -90,6 +91,7 @@ from frontend.python.udf_rules import (
     _surely_harmless,
     is_bool_shaped,
 )
+from frontend.python.unbound import certainly_undefined
 from sparklite import ast as sl
 from sparklite.errors import InputError, TypeCheckError
 
@@ -613,6 +615,8 @@ class Translator(CallsMixin):
             return OpV(node.id)
         if node.id in UNSUPPORTED_BUILTINS:
             raise self.unsupported(node.id, f"the builtin '{node.id}' is not supported", node)
+        if scope.in_udf and certainly_undefined(node.id, info.tree):  # NameError when Spark evaluates it
+            return Scalar(Undefined(node.id, loc=loc))
         raise undefined(node.id, loc)
 
     def module_constant(self, name: str, loc: sl.Loc) -> sl.Expr:
@@ -782,6 +786,8 @@ class Translator(CallsMixin):
     def subscript(self, node: pyast.Subscript, scope: Scope) -> Value:
         loc = self.loc(node)
         value = self.expr(node.value, scope)
+        if isinstance(value, Scalar) and isinstance(value.expr, Undefined):
+            return value  # C[i]: evaluating C raises NameError before the index is looked at
         if isinstance(value, (BagV, GroupedV)):
             raise self.unsupported("indexing an RDD", "RDDs cannot be indexed", node)
         if isinstance(value, GroupValsV):

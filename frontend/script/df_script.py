@@ -61,6 +61,7 @@ from frontend.script import (
     df_formats,
     df_nested,
     df_opaque,
+    df_session,
     glue,
     mixed_df,
     mixed_text,
@@ -250,7 +251,6 @@ class _ScriptTranslator(DataFrameTranslator):
     ) -> None:
         super().__init__(info, source, {k.lower(): v for k, v in schemas.items()})
         self.tree = tree
-        self.warehouse_loc: Loc | None = None  # where spark.sql.warehouse.dir is set (check_config)
         self.compare_diagnostics = compare_diagnostics
         self.declared = declared_schemas(source, self.filename)
         self.given = given_session(tree)  # spark and sc are predefined (shell or notebook code)
@@ -259,6 +259,7 @@ class _ScriptTranslator(DataFrameTranslator):
         self.source_keys: dict[tuple[str, str], DfSource] = {}
         self.sinks: list[DfSink] = []
         self.actions: list[R.RelProgram] = []
+        self.catalog_settings: list[tuple[str, Loc]] = []  # df_session.CATALOG_CONF settings made
         self.binding: str | None = None  # the name the statement being run assigns to
         self.taken = {n.id for n in pyast.walk(tree) if isinstance(n, pyast.Name)}
         indices = [
@@ -292,6 +293,9 @@ class _ScriptTranslator(DataFrameTranslator):
             found = glue.star_name(self.info, name)  # from awsglue.transforms import *
             if found is not None:
                 return found
+            delta = df_session.star_name(self.unknown_stars, name)  # from delta import *
+            if delta is not None:
+                return ModV(delta)
             if not self.unknown_stars:
                 raise
             raise UnsupportedError(
@@ -323,10 +327,11 @@ class _ScriptTranslator(DataFrameTranslator):
                     f"no top-level function named '{self.entry}' in {self.filename}", Loc(self.filename, 1, 1)
                 )
             self.exec_block(fn.body, Env({}, env))
-        if self.tables_used and self.warehouse_loc is not None:
+        if self.tables_used and self.catalog_settings:
+            key, where = self.catalog_settings[0]
             raise UnsupportedError(
-                "spark.sql.warehouse.dir set by a script that reads catalog tables (spark.table or SQL): "
-                "the directory decides which tables it reads", self.warehouse_loc, construct="config")
+                f"{key} set by a script that reads catalog tables (spark.table or SQL): the setting decides "
+                "which tables it reads", where, construct="config")
         for use in self.tables_used:
             self._add_source(
                 use.name, "table", "spark.table", repr(use.name), Loc(self.filename, 1, 1), use.schema
@@ -668,6 +673,8 @@ class _ScriptTranslator(DataFrameTranslator):
             return [Part("opaque", mixed_df.RDD_REPR)]
         if isinstance(v, _ArgV):
             return [Part("arg", f"sys.argv[{v.index}]", column=v.index)]
+        if isinstance(v, df_session.CwdV):  # the same directory for both scripts, as sys.argv
+            return [Part("arg", v.TEXT)]
         if isinstance(v, _StrV):
             return list(v.parts)
         if isinstance(v, glue.GlueArgV):  # a Glue job's argument: the same text for both jobs, as sys.argv
@@ -1033,7 +1040,25 @@ class _ScriptTranslator(DataFrameTranslator):
         self, path: str, args: list[Value], kwargs: dict[str, Value], loc: Loc, node: pyast.AST
     ) -> Value:
         if path.startswith("pyspark.sql.SparkSession.builder") and path.endswith(".config"):
-            self.check_config(args, kwargs, loc)
+            catalog = self.check_config(args, kwargs, loc)
+            if catalog:
+                self.ignore(node, f"the setting {catalog}", df_session.CATALOG_WHY)
+        if canonical(path) == "pyspark.sql.SQLContext" and len(args) == 1 and not kwargs and isinstance(
+            args[0], SessionV | _SparkContextV
+        ):
+            self.ignore(node, "SQLContext(spark)", df_session.SqlContextV.WHY)
+            return df_session.SqlContextV()  # type: ignore[return-value]
+        if path == "os.getcwd" and not args and not kwargs:
+            return df_session.CwdV()  # type: ignore[return-value]
+        if canonical(path) in df_session.BUILDER_WRAPPERS and args and isinstance(args[0], ModV) and (
+            args[0].path.startswith("pyspark.sql.SparkSession.builder")
+        ):
+            self.ignore(node, "configure_spark_with_delta_pip(builder)", df_session.WRAPPER_WHY)
+            return args[0]  # the builder with Delta's jars added: the same session for non-Delta reads
+        if canonical(path) in df_session.BUILDER_WRAPPERS:
+            name = path.rsplit(".", 1)[1]
+            raise UnsupportedError(f"{name} is read only on SparkSession.builder (from delta import *)", loc,
+                                   construct="configure_spark_with_delta_pip")
         if path.startswith("pyspark.sql.types.") and path.rsplit(".", 1)[1] in ("StructType", "StructField"):
             return self.struct(path.rsplit(".", 1)[1], args, kwargs, loc)  # type: ignore[return-value]
         if canonical(path) in ("pyspark.sql.Row", "pyspark.sql.types.Row"):
@@ -1046,18 +1071,16 @@ class _ScriptTranslator(DataFrameTranslator):
             return df_opaque.random_column(path.rsplit(".", 1)[1], args, kwargs, loc, draw)  # type: ignore
         return super().module_call(path, args, kwargs, loc, node)
 
-    def check_config(self, args: list[Value], kwargs: dict[str, Value], loc: Loc) -> None:
+    def check_config(self, args: list[Value], kwargs: dict[str, Value], loc: Loc) -> str | None:
         """A setting is accepted when it cannot change what the job computes (names, memory, UI,
         partition counts: results are compared as bags, and partition-dependent sums are caveats).
         ``spark.sql.warehouse.dir`` is where managed tables live: accepted while the script reads no
         catalog table (checked once it has run: ``run``; it writes none, ``saveAsTable`` is not read)."""
         key = args[0] if args else kwargs.get("key")
         text = key.value if isinstance(key, PyV) and isinstance(key.value, str) else None
-        if text == "spark.sql.warehouse.dir":
-            self.warehouse_loc = loc
-            self.ignored.append(Ignored(loc, "config spark.sql.warehouse.dir", "where managed tables are "
-                                        "stored: the script reads no catalog table and writes none"))
-            return
+        if text is not None and df_session.is_catalog_conf(text):  # harmless until a catalog table is read
+            self.catalog_settings.append((text, loc))
+            return text
         if text is None or not text.startswith(_HARMLESS_CONF):
             raise UnsupportedError(
                 f"the configuration setting {text or '?'} may change what the job computes: only names, "
@@ -1065,6 +1088,12 @@ class _ScriptTranslator(DataFrameTranslator):
                 loc,
                 construct="config",
             )
+        return None
+
+    def _use_table(self, t: R.Table) -> None:
+        where = self.loc(self.stmt or self.tree)
+        df_session.catalog_read(self.catalog_settings, f"reading table {t.name!r}", where)
+        super()._use_table(t)
 
     def row_call(self, args: list[Value], kwargs: dict[str, Value], loc: Loc) -> Any:
         """``Row(name="alex", age=20)`` (a row, fields in the order given) or ``Row("name", "age")`` (a
@@ -1121,9 +1150,10 @@ class _ScriptTranslator(DataFrameTranslator):
         if isinstance(func, BoundV) and isinstance(func.receiver, _Writer):
             return self.writer_method(func.receiver, func.name, args, kwargs, loc)
         if isinstance(func, BoundV) and isinstance(func.receiver, _RuntimeConf) and func.name == "set":
-            self.check_config(args, kwargs, loc)
-            self.ignore(node, "spark.conf.set()", "a setting that cannot change results (names, memory, UI, "
-                        "partition counts: results are compared as bags)")
+            catalog = self.check_config(args, kwargs, loc)
+            self.ignore(node, f"the setting {catalog}" if catalog else "spark.conf.set()",
+                        df_session.CATALOG_WHY if catalog else "a setting that cannot change results (names, "
+                        "memory, UI, partition counts: results are compared as bags)")
             return PyV(None)
         if isinstance(func, BoundV) and isinstance(func.receiver, _SparkContextV) and (
             func.name == "parallelize"

@@ -95,6 +95,10 @@ class _Prover:
 
         for text in assumptions(self.left):  # AWS Glue's sources and outputs, operations not modelled
             self.assume(text)
+        from frontend.script.df_session import assumptions as session_assumptions
+
+        for text in session_assumptions(self.left, self.right):  # Delta Lake's session settings
+            self.assume(text)
         method = "byKey" if "byKey" in self.methods else "NoAgg"
         explanation = (
             f"both scripts write the same sinks in the same order ({len(self.left.sinks)} sink(s) with the "

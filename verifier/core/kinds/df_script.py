@@ -310,7 +310,7 @@ def congruent_df_scripts(lp: LoadedProgram, rp: LoadedProgram, run: Run) -> Resu
     (``frontend.script.canonical``); else None, and the proof and search decide."""
     import dataclasses
 
-    from frontend.script import glue
+    from frontend.script import df_session, glue
     from frontend.script.canonical import df_script_key
     from frontend.script.df_program import align_df_sources
     from sparklite.relational.canonical import nondeterminism, renamed
@@ -329,6 +329,7 @@ def congruent_df_scripts(lp: LoadedProgram, rp: LoadedProgram, run: Run) -> Resu
     assumed = [f"both scripts are run with the {n} command-line argument(s) they use ({args})"]
     assumed += [inferred_source(s) for s in left.sources if s.inferred]
     assumed += glue.assumptions(left)  # AWS Glue and operations not modelled (frontend.script.glue)
+    assumed += df_session.assumptions(left, rp.script)  # Delta Lake's session (frontend.script.df_session)
     caveats = [c for a in left.actions for c in nondeterminism(a.body)]
     names = [p for a, b in zip(left.actions, right.actions, strict=True) for p in renamed(a.body, b.body)]
     result = congruent_result(run, "scripts", names, assumed, caveats,
