@@ -796,6 +796,19 @@ def _filter_into_join_on(n: R.RNode, rng: random.Random) -> R.RNode | None:
     return None
 
 
+def _conjunct_into_join_on(n: R.RNode, rng: random.Random) -> R.RNode | None:
+    """One conjunct of a filter above an inner join moved into its ON clause, the others left above:
+    the order Spark meets a table's conjuncts in may change (``rel_terms.spark_alike`` proves such a
+    pair only where that order cannot matter)."""
+    if not (isinstance(n, R.Filter) and isinstance(n.source, R.Join) and n.source.kind in ("inner", "cross")
+            and isinstance(n.pred, R.And)):
+        return None
+    j = n.source
+    moved, kept = (n.pred.left, n.pred.right) if rng.random() < 0.5 else (n.pred.right, n.pred.left)
+    cond = moved if j.cond is None else B.and_(j.cond, moved)
+    return B.filter_(B.join("inner", j.left, j.right, cond), kept)
+
+
 def _limit_below_project(n: R.RNode, rng: random.Random) -> R.RNode | None:
     """limit over a projection moved below it (a mutation where the projection may raise: the rows the
     limit drops no longer raise)."""
@@ -856,6 +869,7 @@ PRESERVING.update({
 PRESERVING.update({
     "limit_through_union": _limit_through_union,
     "filter_into_join_on": _filter_into_join_on,
+    "conjunct_into_join_on": _conjunct_into_join_on,
     "date_sub_as_add": _date_sub_as_add,
     "minus_minus": _minus_minus,
     "minus_zero": _zero_operand("-"),
@@ -1010,7 +1024,7 @@ FOCUS = ("filter_pushdown", "filter_pullup", "semi_as_inner_distinct", "count_st
          "flip_zero_sign", "date_sub_as_add", "date_part_swap", "filter_past_window_partition",
          "filter_past_window_other", "window_rows_as_range", "limit_through_union", "filter_into_join_on",
          "limit_below_project", "limit_to_preserved_side", "first_as_nth_value", "limit_to_padded_side",
-         "first_as_nth_value_two", "limit_through_union_short")
+         "first_as_nth_value_two", "limit_through_union_short", "conjunct_into_join_on")
 
 
 # ---------------------------------------------------------------------------------------------------

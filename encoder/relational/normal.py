@@ -30,7 +30,9 @@ import dataclasses
 import functools
 import itertools
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -161,6 +163,22 @@ class Normal:
 # ---------------------------------------------------------------------------------------------------
 
 
+# [until, nodes walked so far] while ``deadline`` is active
+_DEADLINE: ContextVar[list[float] | None] = ContextVar("sparkeq_normal_deadline", default=None)
+
+
+@contextmanager
+def deadline(until: float) -> Iterator[None]:
+    """Every ``map_expr``/``walk`` inside the block checks ``until`` (``time.monotonic``) as it goes and
+    raises ``NotNormalisable`` past it: TPC-DS q66's terms (CASE over CASE, inlined) are so large that
+    one walk outlasts ``--timeout``, and the check's worker must stop by itself."""
+    token = _DEADLINE.set([until, 0])
+    try:
+        yield
+    finally:
+        _DEADLINE.reset(token)
+
+
 def map_expr(e: Any, fn: Callable[[Any], Any | None]) -> Any:
     """Rebuild ``e`` bottom-up with ``fn`` applied first (``fn`` returns a replacement or None).
 
@@ -168,11 +186,16 @@ def map_expr(e: Any, fn: Callable[[Any], Any | None]) -> Any:
     is rebuilt once and stays shared: walked as a tree, the expression doubled at every level and
     normalising q4 against its rewrite never ended. ``fn`` depends only on the node it is given."""
     memo: dict[int, tuple[Any, Any]] = {}
+    clock = _DEADLINE.get()
 
     def go(x: Any) -> Any:
         hit = memo.get(id(x))
         if hit is not None and hit[0] is x:
             return hit[1]
+        if clock is not None:
+            clock[1] += 1
+            if clock[1] % 4096 == 0 and time.monotonic() >= clock[0]:
+                raise NotNormalisable("terms so large that walking them takes longer than the timeout")
         out = _map_node(x, fn, go)
         memo[id(x)] = (x, out)  # x kept alive with its id
         return out

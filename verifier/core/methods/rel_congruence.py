@@ -39,13 +39,15 @@ MAX_TRIES = 64  # bijections within equal colours tried per pair of terms
 def congruent_mapping(
     left: Term, right: Term, class_of: Callable[[Any], Hashable], ordered: bool,
     raises: Callable[[Term, Any], bool] = lambda t, c: bool(kinds_of(c)),
+    in_time: Callable[[], None] = lambda: None,
 ) -> dict[int, int] | None:
     """A bijection of ``right``'s variables onto ``left``'s under which the two terms are the same
     (``key``), or None. ``raises(term, cond)``: whether a condition may raise (by default what it
-    may raise syntactically; the prover passes what Z3 shows)."""
+    may raise syntactically; the prover passes what Z3 shows). ``in_time`` is called between steps
+    (the prover's deadline: colouring TPC-DS q66's CASE-heavy terms is long Python work)."""
     if len(left.binds) != len(right.binds) or _has_exists(left) or _has_exists(right):
         return None
-    lcol, rcol = _colours(left, class_of), _colours(right, class_of)
+    lcol, rcol = _colours(left, class_of, in_time), _colours(right, class_of, in_time)
     if sorted(map(repr, lcol.values())) != sorted(map(repr, rcol.values())):
         return None
     target = key(left, {b.var: b.var for b in left.binds}, ordered, any(raises(left, c) for c in left.conds))
@@ -59,6 +61,7 @@ def congruent_mapping(
         if len(set(combo)) != len(combo):
             continue
         tries += 1
+        in_time()
         if tries > MAX_TRIES:
             return None
         mapping = dict(zip(rvars, combo, strict=True))
@@ -107,17 +110,19 @@ def _has_exists(t: Term) -> bool:
     return bool(found)
 
 
-def _colours(t: Term, class_of: Callable[[Any], Hashable], rounds: int = 3) -> dict[int, Any]:
+def _colours(t: Term, class_of: Callable[[Any], Hashable], in_time: Callable[[], None],
+             rounds: int = 3) -> dict[int, Any]:
     """Colour refinement of ``t``'s variables over the conditions (as conjuncts) that read them."""
     colour: dict[int, Any] = {b.var: repr(class_of(b.source)) for b in t.binds}
     atoms = [x for c in t.conds for x in _conjuncts(c)] + [("out", i, o) for i, o in enumerate(t.out)]
+    reads = [_vars(a[2] if isinstance(a, tuple) else a) for a in atoms]
     for _ in range(rounds):
         new = {}
         for v in colour:
+            in_time()
             seen = []
-            for a in atoms:
+            for a, vs in zip(atoms, reads, strict=True):
                 expr = a[2] if isinstance(a, tuple) else a
-                vs = _vars(expr)
                 if v not in vs:
                     continue
                 shown = _recolour(expr, v, colour)

@@ -52,6 +52,7 @@ from encoder.relational.normal import (
     TableSrc,
     Term,
     VCol,
+    deadline,
     distinct_keys,
     kinds_of,
     normalise,
@@ -120,6 +121,13 @@ def run(
     left: R.RelProgram, right: R.RelProgram, *, timeout_s: float, until: float, ignore_names: bool = False
 ) -> RelProof | Inconclusive | NotApplicable:
     """Try to prove two aligned programs (one set of tables) equivalent."""
+    with deadline(until):
+        return _run(left, right, timeout_s=timeout_s, until=until, ignore_names=ignore_names)
+
+
+def _run(
+    left: R.RelProgram, right: R.RelProgram, *, timeout_s: float, until: float, ignore_names: bool
+) -> RelProof | Inconclusive | NotApplicable:
     for program in (left, right):
         folded = _raising_constant(program)
         if folded is not None:
@@ -410,7 +418,8 @@ class Prover:
         if len(ls) != 1 or len(rs) != 1:
             return None
         found = congruent_mapping(ls[0], rs[0], self.class_of, ordered,
-                                  lambda t, c: not self.spark_alike(t) and self.cond_may_raise(t, c))
+                                  lambda t, c: not self.spark_alike(t) and self.cond_may_raise(t, c),
+                                  self.in_time)
         if found is None:
             return None
         position = {b.var: k for k, b in enumerate(ls[0].binds)}
