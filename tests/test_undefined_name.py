@@ -81,9 +81,9 @@ def test_a_name_that_may_be_defined_when_spark_runs_is_not_an_undefined_name(sou
 
 
 def test_only_module_level_bindings_count():
-    from frontend.python.unbound import bound_names
-
     import ast
+
+    from frontend.python.unbound import bound_names
     tree = ast.parse("import os.path\nfor i in []: pass\nif True:\n    k = 1\n"
                      "def f(a):\n    b = a\n    global g\n    return [c for c in a]\nh = lambda d: d\n")
     assert bound_names(tree) == {"os", "i", "k", "f", "g", "h"}
