@@ -366,14 +366,20 @@ class Normaliser:
         function of its literal arguments and its inputs, compared as a whole (``OpaqueSrc``); its
         inputs are compared as bags (the operation is assumed not to depend on their order)."""
         from sparklite.relational.opaque import assumption
+        from sparklite.relational.printer import show_rel
 
         # a nondeterministic one (F.rand(seed): seeded per partition, by the rows' positions) depends on the
         # order of its input: a sorted input is not the same input as an unsorted one (review 5: rand over
         # df and over df.orderBy(...) were proved equal; Spark gives other values)
         parts = tuple(self.rel(s) if o.nondeterministic else _unordered(self.rel(s)) for s in o.sources)
         types, nullables = _cols(o.schema)
+        # and on how its input is laid out in partitions, which equal bags (even equal ordered inputs:
+        # df.union(df2) against df2.union(df) before a sum per key) do not fix: a nondeterministic call
+        # is equated only over the very same input plans, written the same way (the plans' text is part
+        # of the call; review of session 5: F.rand(7) over swapped union operands was proved equal)
+        plans = tuple(show_rel(s) for s in o.sources) if o.nondeterministic else ()
         return self.over(self.derived_for(o, lambda: OpaqueSrc(
-            f"opaque {o.op}", parts, (o.args, o.declared), types, nullables, o.nondeterministic,
+            f"opaque {o.op}", parts, (o.args, o.declared, *plans), types, nullables, o.nondeterministic,
             assumption(o))))
 
     def _table(self, t: R.Table) -> Normal:
