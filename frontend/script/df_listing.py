@@ -89,7 +89,7 @@ def check_listings(listings: list[ListingV], sources: list[DfSource], sinks: lis
                 f"os.listdir({lst.path}): a directory the script does not read with spark.read "
                 f"({lst.path} + '/*.csv'); script mode's inputs are the files Spark reads, so only such a "
                 "directory's listing can be printed", lst.loc, construct="os.listdir")
-        written = [k for k in sinks if k.kind == "write"]
+        written = [k for k in sinks if k.kind in ("write", "glue")]
         if written:
             raise UnsupportedError(
                 f"os.listdir({lst.path}) in a script that writes files ({written[0].path}) which may be "
