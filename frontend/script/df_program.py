@@ -41,6 +41,7 @@ class DfSource:
     mode: str = "PERMISSIVE"
     inferred: bool = False  # read without a schema: Spark infers the declared one (an assumption)
     rdd: Any = None  # kind ``rdd``: the SparkLite program over the file's lines (frontend.script.mixed_text)
+    dir_glob: str | None = None  # ``sys.argv[i] + "/*.csv"``: the files ``*.csv`` of a directory (df_listing)
 
 
 @dataclass(frozen=True)
@@ -213,7 +214,8 @@ def align_df_sources(left: DfScriptProgram, right: DfScriptProgram) -> DfScriptP
             f"input {rs.path} ({rs.kind}) of {right.filename} cannot be matched with input {ls.path} "
             f"({ls.kind}) of {left.filename}"
         )
-        if rs.kind != ls.kind or (ls.kind == "literal" and ls.rows != rs.rows):
+        if rs.kind != ls.kind or (ls.kind == "literal" and ls.rows != rs.rows) \
+                or ((ls.dir_glob or rs.dir_glob) and ls.path != rs.path):  # a directory: by its path only
             raise InputError(what, rs.loc)
         lt = [(f.name.lower(), f.type) for f in ls.schema.fields]
         rt = [(f.name.lower(), f.type) for f in rs.schema.fields]

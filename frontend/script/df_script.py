@@ -59,6 +59,7 @@ from frontend.script import (
     df_crosstab,
     df_files,
     df_formats,
+    df_listing,
     df_nested,
     df_opaque,
     df_session,
@@ -281,6 +282,7 @@ class _ScriptTranslator(DataFrameTranslator):
         self.unknown_stars: list[str] = []  # star imports of modules script mode does not read
         self.opened: list[df_files.OpenFile] = []  # open(p) of an input file (df_files)
         self.opened_read: set[int] = set()  # ... the handles already read (by id)
+        self.listings: list[df_listing.ListingV] = []  # os.listdir(p) of a directory read (df_listing)
 
     def module_value(self, name: str, node: pyast.AST) -> Value:
         if name in self.module_env.vars:
@@ -343,6 +345,7 @@ class _ScriptTranslator(DataFrameTranslator):
                 Loc(self.filename, 1, 1),
             )
         df_files.check_opened(self.opened, self.sources)
+        df_listing.check_listings(self.listings, self.sources, self.sinks)
         params = tuple(R.TableParam(s.param, s.schema, loc=s.loc) for s in self.sources)
         actions = tuple(replace(a, params=params) for a in self.actions)
         return DfScriptProgram(
@@ -675,6 +678,8 @@ class _ScriptTranslator(DataFrameTranslator):
             return [Part("arg", f"sys.argv[{v.index}]", column=v.index)]
         if isinstance(v, df_session.CwdV):  # the same directory for both scripts, as sys.argv
             return [Part("arg", v.TEXT)]
+        if isinstance(v, df_listing.ListingV):  # one value both scripts see alike (df_listing)
+            return [Part("listing", v.path)]
         if isinstance(v, _StrV):
             return list(v.parts)
         if isinstance(v, glue.GlueArgV):  # a Glue job's argument: the same text for both jobs, as sys.argv
@@ -1063,6 +1068,9 @@ class _ScriptTranslator(DataFrameTranslator):
             return self.struct(path.rsplit(".", 1)[1], args, kwargs, loc)  # type: ignore[return-value]
         if canonical(path) in ("pyspark.sql.Row", "pyspark.sql.types.Row"):
             return self.row_call(args, kwargs, loc)  # type: ignore[return-value]
+        if canonical(path) == "os.listdir" and args:  # a directory Spark reads (frontend.script.df_listing)
+            self.listings.append(df_listing.listdir_call(self.path_of(args[0], node), args, kwargs, loc))
+            return self.listings[-1]  # type: ignore[return-value]
         made = glue.module_call(self, path, args, kwargs, loc, node)  # AWS Glue (frontend.script.glue)
         if made is not None:
             return made
@@ -1324,7 +1332,8 @@ class _ScriptTranslator(DataFrameTranslator):
                 raise UnsupportedError("multiLine reading is not modelled", loc, construct=k)
             elif k in ("encoding", "charset") and as_str(v, loc, k).lower().replace("-", "") != "utf8":
                 raise UnsupportedError("only UTF-8 files are modelled", loc, construct=k)
-        path, argv_index, literal = self.path_of(
+        globbed = df_listing.glob_path(path_v.parts) if isinstance(path_v, _StrV) else None
+        path, argv_index, literal = (globbed[0], globbed[1], None) if globbed else self.path_of(
             path_v, node.args[0] if isinstance(node, pyast.Call) and node.args else node
         )
         inferred = False
@@ -1359,6 +1368,7 @@ class _ScriptTranslator(DataFrameTranslator):
                 sep=sep,
                 mode=mode,
                 inferred=inferred,
+                dir_glob=globbed[2] if globbed else None,
             )
             self.source_keys[key] = src
         return self.table_df(src.param, src.schema, loc)

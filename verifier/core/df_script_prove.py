@@ -356,6 +356,8 @@ def _text(parts: tuple[Part, ...]) -> str:
             out.append(repr(p.text) if p.kind == "lit" else f"<{p.text}>")
         elif p.kind == "file":
             out.append(f"<the text of {p.text}>")
+        elif p.kind == "listing":
+            out.append(f"<os.listdir({p.text})>")
         elif p.kind == "action":
             out.append("<action result>")
         else:

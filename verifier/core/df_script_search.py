@@ -41,6 +41,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
+from frontend.script.df_listing import listing_text
 from frontend.script.df_program import DfScriptProgram, DfSink, Part
 from sparklite.relational.types import DoubleType, Schema, StringType
 from sparklite.values import Bag, Sorted
@@ -319,9 +320,12 @@ def _file_texts(sp: DfScriptProgram, full: Mapping[str, list[tuple]]) -> dict[st
     """The text of each input file by path expression, as the replay writes it (``open(p).read()``
     printed, ``frontend.script.df_files``); only computed when the script prints one."""
     parts = [p for k in sp.sinks for p in (*k.parts, *(q for line in k.lines for q in line))]
-    if not any(p.kind == "file" for p in parts):
+    if not any(p.kind in ("file", "listing") for p in parts):
         return {}
     out: dict[str, str] = {}
+    for p in parts:
+        if p.kind == "listing":  # frontend.script.df_listing
+            out[f"listing:{p.text}"] = listing_text(sp.sources, p.text)
     for s in sp.sources:
         if s.kind in FILE_KINDS and s.path not in out:
             lines = source_lines(s.schema, full.get(s.param, []), s.kind, s.header, s.sep)
@@ -336,6 +340,9 @@ def _part_text(p: Part, row: tuple[tuple, Any] | None, result: Any, texts: Mappi
     if p.kind == "file":  # an input file's text (open(p).read())
         assert texts is not None
         return texts[p.text]
+    if p.kind == "listing":  # os.listdir of a directory a source reads: the one file a check writes
+        assert texts is not None
+        return texts[f"listing:{p.text}"]
     if p.kind == "action":
         value = result(p.action)
         if p.conversion.startswith("spec:"):  # a count's format spec (frontend.script.df_formats)

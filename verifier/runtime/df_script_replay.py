@@ -18,6 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from frontend.script.df_listing import listing_file
 from frontend.script.df_program import DfScriptProgram
 from sparklite.values import Bag
 from verifier.core.df_script_search import (
@@ -111,13 +112,15 @@ def _write_inputs(sp: DfScriptProgram, tables: Mapping[str, list[tuple]], workdi
                     "path)"
                 )
             target = os.path.join(workdir, s.literal_path)
+        elif s.dir_glob is not None:  # sys.argv[i] + "/*.csv": a directory holding one file (df_listing)
+            target = os.path.join(workdir, f"input_{s.argv_index}", listing_file(s.dir_glob))
         else:
             target = os.path.join(workdir, f"input_{s.argv_index}.{s.kind}")
         os.makedirs(os.path.dirname(target) or workdir, exist_ok=True)
         with open(target, "w", encoding="utf-8", newline="") as fh:
             fh.write(text)
         if s.argv_index is not None:
-            argv[s.argv_index - 1] = target
+            argv[s.argv_index - 1] = os.path.dirname(target) if s.dir_glob is not None else target
     for k in sp.sinks:
         if k.kind == "write" and k.argv_index is not None:
             argv[k.argv_index - 1] = os.path.join(workdir, f"output_{k.argv_index}")
