@@ -62,6 +62,7 @@ from frontend.script import (
     df_listing,
     df_nested,
     df_opaque,
+    df_pandas,
     df_session,
     glue,
     mixed_df,
@@ -674,6 +675,9 @@ class _ScriptTranslator(DataFrameTranslator):
         if isinstance(v, mixed_df.LiteralRddV | mixed_df.DfRddV):
             self.opaque.append(("an RDD's repr (its id and lineage)", self.loc(node)))
             return [Part("opaque", mixed_df.RDD_REPR)]
+        if isinstance(v, df_pandas.PandasV):  # pandas' own text: an opaque value (frontend.script.df_pandas)
+            return [Part("action", action=self.action_index(df_pandas.repr_action(v, self.loc(node)),
+                                                            self.stmt or node))]
         if isinstance(v, _ArgV):
             return [Part("arg", f"sys.argv[{v.index}]", column=v.index)]
         if isinstance(v, df_session.CwdV):  # the same directory for both scripts, as sys.argv
@@ -1074,6 +1078,8 @@ class _ScriptTranslator(DataFrameTranslator):
         made = glue.module_call(self, path, args, kwargs, loc, node)  # AWS Glue (frontend.script.glue)
         if made is not None:
             return made
+        if canonical(path) == "pandas.DataFrame":  # literal data (frontend.script.df_pandas)
+            return df_pandas.pandas_frame(self, args, kwargs, loc, node)  # type: ignore[return-value]
         if canonical(path) in tuple(f"{FUNCTIONS_MODULE}.{n}" for n in df_opaque.RANDOM):  # not modelled
             draw = self.__dict__["random_draws"] = self.__dict__.get("random_draws", 0) + 1
             return df_opaque.random_column(path.rsplit(".", 1)[1], args, kwargs, loc, draw)  # type: ignore
@@ -1212,6 +1218,8 @@ class _ScriptTranslator(DataFrameTranslator):
                 return DFV(made)
         if name == "approxQuantile":
             return df_opaque.approx_quantile(df, args, kwargs, loc)
+        if name == "toPandas" and not args and not kwargs:  # only printed (frontend.script.df_pandas)
+            return df_pandas.PandasV(df, None)  # type: ignore[return-value]
         return super().df_method(df, name, args, kwargs, loc, node)
 
     def writer_method(
@@ -1504,6 +1512,8 @@ class _ScriptTranslator(DataFrameTranslator):
             return self.literal_df(schema, rows, loc, node)
         if isinstance(data, mixed_text.TextRddV):  # createDataFrame(sc.textFile(p).map(...)): issue 23
             return self.text_rdd_df(data, b["schema"], loc, node)
+        if isinstance(data, df_pandas.PandasV):
+            return df_pandas.from_pandas(data, b["schema"], loc)
         rows, names = self.literal_rows(data, loc)
         schema_v = b["schema"]
         if any(df_nested.is_nested(v) for r in rows for v in r):  # Rows and lists in the data
