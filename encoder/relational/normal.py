@@ -373,11 +373,11 @@ class Normaliser:
         # df and over df.orderBy(...) were proved equal; Spark gives other values)
         parts = tuple(self.rel(s) if o.nondeterministic else _unordered(self.rel(s)) for s in o.sources)
         types, nullables = _cols(o.schema)
-        # and on how its input is laid out in partitions, which equal bags (even equal ordered inputs:
-        # df.union(df2) against df2.union(df) before a sum per key) do not fix: a nondeterministic call
-        # is equated only over the very same input plans, written the same way (the plans' text is part
-        # of the call; review of session 5: F.rand(7) over swapped union operands was proved equal)
-        plans = tuple(show_rel(s) for s in o.sources) if o.nondeterministic else ()
+        # and one whose values depend on how its input is laid out in partitions (``layout``), which equal
+        # bags (even equal ordered inputs: df.union(df2) against df2.union(df) before a sum per key) do not
+        # fix, is equated only over the very same input plans, written the same way (the plans' text is
+        # part of the call; review of session 5: F.rand(7) over swapped union operands was proved equal)
+        plans = tuple(show_rel(s) for s in o.sources) if o.layout else ()
         return self.over(self.derived_for(o, lambda: OpaqueSrc(
             f"opaque {o.op}", parts, (o.args, o.declared, *plans), types, nullables, o.nondeterministic,
             assumption(o))))

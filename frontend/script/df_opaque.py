@@ -73,7 +73,7 @@ def with_random_column(tr: Any, df: DF, args: list[Value], kwargs: dict[str, Val
     node = R.Opaque(f"withColumn({name.value!r}, F.{col.name}({'' if col.seed is None else col.seed}))",
                     (("column", name.value), ("function", col.name), ("seed", col.seed), ("draw", col.draw)),
                     (df.rel,), schema,
-                    True, True, loc=loc)
+                    True, True, layout=True, loc=loc)
     out: DF = tr.fresh_df(node)
     return out
 
@@ -99,7 +99,7 @@ def approx_quantile(df: DF, args: list[Value], kwargs: dict[str, Value], loc: Lo
     schema = Schema(tuple(Field(f"q{i}", DOUBLE, True) for i in range(len(probs) * len(wanted))))
     node = R.Opaque(f"approxQuantile({cols!r}, {list(probs)!r}, {err!r})",
                     (("col", cols), ("probabilities", probs), ("relativeError", err)), (df.rel,), schema,
-                    True, True, loc=loc)
+                    True, True, layout=True, loc=loc)
     return ActionV(R.Action("collect", node, None, loc=loc))
 
 

@@ -442,7 +442,8 @@ class Opaque(RNode):
     programs are proved equal only when both make the same call on inputs proved equal. ``schema`` is
     the output's, declared by the user (``declared``) or unknown (no columns: nothing may read one).
     ``nondeterministic``: two runs of the same call may differ (then equal means the same set of
-    possible results)."""
+    possible results). ``layout``: its values depend on how its input is laid out in partitions
+    (``F.rand(seed)``, ``approxQuantile``), which equal inputs do not fix."""
 
     op: str
     args: tuple[tuple[str, Any], ...]
@@ -450,6 +451,7 @@ class Opaque(RNode):
     schema: Schema
     declared: bool = False
     nondeterministic: bool = False
+    layout: bool = False
 
 
 Rel = (Table | Project | Filter | Join | Aggregate | Distinct | DropDuplicates | SetOp | Sort | Limit | Values
