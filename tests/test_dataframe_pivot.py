@@ -53,6 +53,8 @@ def test_names_with_several_aggregates() -> None:
         't.groupBy("k").pivot("x", ["10"]).count()',  # a value Spark casts
         't.groupBy("k").pivot("p", ["a"]).sum()',
         't.rollup("k").pivot("p", ["a"]).sum("x")',
+        't.groupBy("k").pivot("p", []).count()',
+        't.groupBy("k").pivot("k", [1]).sum("x")',
     ],
 )
 def test_refusals_are_located(body: str) -> None:

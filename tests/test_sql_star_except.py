@@ -54,3 +54,13 @@ def test_spark_agrees(spark_session) -> None:
     for q in FAILING:
         with pytest.raises(Exception, match="UNRESOLVED_COLUMN|AMBIGUOUS_REFERENCE|EXCEPT_OVERLAPPING"):
             spark_session.sql(q).collect()
+
+
+def test_select_expr_reads_it_too() -> None:
+    # Spark 4: df.selectExpr("* EXCEPT (p)") and "* except (P)" keep k, x (checked on local[1])
+    from frontend.dataframe.translator import translate_dataframe_source
+
+    src = ("from typing import Annotated\nfrom pyspark.sql import DataFrame\n"
+           "def f(df: Annotated[DataFrame, 'k int, p string, x int']):\n"
+           "    return df.selectExpr('* except (P)')\n")
+    assert translate_dataframe_source(src, "f", "<s>").body.schema.names == ("k", "x")

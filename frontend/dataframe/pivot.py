@@ -15,7 +15,8 @@ collects the distinct values in a job of its own), an aggregate output of anothe
 rewrites each aggregate's argument with ``if(col <=> v, x, NULL)``, where ``count`` gives 0: not
 modelled), a floating-point pivot column (the first aggregation groups -0.0 with 0.0 and Spark matches
 the listed values in a hash map that does not), a listed value whose Python type is not the column's,
-``pivot`` after ``rollup``/``cube``, ``sum()``/``avg()``... without column names.
+``pivot`` after ``rollup``/``cube``, ``sum()``/``avg()``... without column names, and the shapes whose
+meaning was not checked on Spark (an empty or tuple list of values, a pivot column that is a grouping key).
 
 Output names (Spark's ``outputName``): the value cast to a string (``None`` is ``null``) with one
 aggregate, ``<value>_<aggregate's name>`` with several (``a_sum(x)``, ``a_s`` for an alias).
@@ -60,8 +61,13 @@ def start(g: GroupedV, args: list[Value], kwargs: dict[str, Value], loc: Loc) ->
         raise UnsupportedError(
             "pivot without a list of values (the output columns depend on the data)", loc, construct="pivot"
         )
-    if not isinstance(values, SeqV) or not all(isinstance(v, PyV) for v in values.items):
+    if not (isinstance(values, SeqV) and values.is_list and all(isinstance(v, PyV) for v in values.items)):
         raise UnsupportedError("pivot values that are not a list of literals", loc, construct="pivot")
+    if not values.items:
+        raise UnsupportedError("pivot with an empty list of values (not checked on Spark)", loc,
+                               construct="pivot")
+    if any(isinstance(k, Name) and k.parts[-1].lower() == col.value.lower() for k in g.keys):
+        raise UnsupportedError("pivot on a grouping column (not checked on Spark)", loc, construct="pivot")
     return GroupedV(g.df, g.keys, None, (col.value, tuple(v.value for v in values.items)))  # type: ignore[union-attr]
 
 
