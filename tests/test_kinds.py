@@ -29,7 +29,7 @@ def test_each_pair_goes_to_its_kind():
     assert KINDS[-1].name == "rdd"  # the kind every other pair falls back to
     assert _kind(WORD_COUNT_RDD, WORD_COUNT_DF) == "cross"
     assert _kind(WORD_COUNT_DF, WORD_COUNT_RDD) == "cross"
-    assert [k.name for k in KINDS] == ["df_script", "rdd_script", "cross", "relational", "rdd"]
+    assert [k.name for k in KINDS] == ["df_script", "rdd_script", "outputs", "cross", "relational", "rdd"]
 
 
 def test_script_against_function_is_the_script_kinds_error():

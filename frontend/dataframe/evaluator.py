@@ -49,6 +49,7 @@ from frontend.dataframe.module import (
     ModuleNames,
     scan_names,
 )
+from frontend.dataframe.outputs import OutputsProgram
 from frontend.dataframe.private_lists import MUTATORS, private_names
 from frontend.dataframe.scalars import assumption_text, missing_text, split_declarations
 from frontend.dataframe.values import (
@@ -170,7 +171,7 @@ class Evaluator:
 
     # -- the function -----------------------------------------------------------------------------
 
-    def translate_function(self, fn: pyast.FunctionDef) -> R.RelProgram:
+    def translate_function(self, fn: pyast.FunctionDef) -> R.RelProgram | OutputsProgram:
         args = fn.args
         if args.vararg or args.kwarg or args.kwonlyargs or args.posonlyargs:
             raise UnsupportedError(
@@ -205,12 +206,24 @@ class Evaluator:
             if name not in self.param_names and name.lower() not in {p.lower() for p in self.param_names}:
                 self.catalog[name.lower()] = build.table(name, schema, Loc(self.filename, fn.lineno, 1))
         result = self.exec_paths(list(fn.body), env, fn)
-        body = self._result(result, fn)
+        # a fixed-length tuple or list of results: one program per position (frontend.dataframe.outputs)
+        several = isinstance(result, SeqV) and bool(result.items)
+        if isinstance(result, SeqV) and any(isinstance(v, ActionV) for v in result.items):
+            # actions run eagerly, in order: the first error stops the rest, so positions are not
+            # independent outcomes as lazy DataFrames are
+            raise UnsupportedError("a DataFrame function returning several results must return DataFrames: "
+                                   "an action's result among them is not supported",
+                                   self.loc(fn.body[-1] if fn.body else fn), construct="result")
+        bodies = [self._result(v, fn) for v in (result.items if isinstance(result, SeqV) and several
+                                                 else (result,))]
         params += [R.TableParam(t.name, t.schema, loc=self.loc(fn)) for t in self.tables_used]
         scalars = tuple((a.arg, self.scalars[a.arg.lower()].value) for a in args.args
                         if a.arg.lower() in self.scalars and a.arg.lower() not in self.schemas)
-        return R.RelProgram(fn.name, tuple(params), body, language="dataframe", loc=self.loc(fn),
-                            assumed=tuple(self.assumed), scalars=scalars)
+        programs = tuple(R.RelProgram(fn.name, tuple(params), body, language="dataframe", loc=self.loc(fn),
+                                      assumed=tuple(self.assumed), scalars=scalars) for body in bodies)
+        if several and isinstance(result, SeqV):
+            return OutputsProgram(fn.name, programs, result.is_list, self.loc(fn))
+        return programs[0]
 
     def _result(self, value: Value, fn: pyast.FunctionDef) -> R.Rel | R.Action:
         if isinstance(value, DFV):

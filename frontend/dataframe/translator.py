@@ -34,6 +34,7 @@ from frontend.dataframe.columns import (
 from frontend.dataframe.evaluator import Evaluator
 from frontend.dataframe.joins import JoinsMixin
 from frontend.dataframe.module import ModuleNames, is_dataframe_function, scan_names
+from frontend.dataframe.outputs import OutputsProgram
 from frontend.dataframe.projections import ProjectionsMixin
 from frontend.dataframe.readers import ReadersMixin
 from frontend.dataframe.values import (
@@ -63,7 +64,7 @@ from sparklite.relational.types import Schema
 
 def translate_dataframe_source(
     source: str, function: str | None, filename: str, schemas: Mapping[str, Schema] | None = None
-) -> R.RelProgram:
+) -> R.RelProgram | OutputsProgram:
     """Translate the DataFrame function ``function`` (or the file's single DataFrame function) of
     ``source``. Parameter schemas come from ``Annotated[DataFrame, "DDL"]`` annotations, else from
     ``schemas`` (parameter or table name -> Schema, e.g. from ``--schema``)."""

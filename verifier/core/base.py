@@ -118,3 +118,5 @@ class LoadedProgram:
     source: str | None = None
     warnings: tuple[str, ...] = field(default=())
     script: ScriptProgram | None = None
+    # one output of a function returning several (frontend.dataframe.outputs): replay takes this position
+    component: int | None = None

@@ -30,6 +30,7 @@ from verifier.core import budget
 from verifier.core.kind import ProgramKind
 from verifier.core.kinds.cross import CROSS
 from verifier.core.kinds.df_script import DF_SCRIPT
+from verifier.core.kinds.outputs import OUTPUTS
 from verifier.core.kinds.rdd import RDD
 from verifier.core.kinds.rdd_script import RDD_SCRIPT
 from verifier.core.kinds.relational import RELATIONAL
@@ -37,7 +38,7 @@ from verifier.core.result import Result
 from verifier.core.run import CheckOptions, Run, in_worker, load_both, plain_reason, settle, z3_watchdog
 from verifier.core.services import Services
 
-KINDS: tuple[ProgramKind, ...] = (DF_SCRIPT, RDD_SCRIPT, CROSS, RELATIONAL, RDD)
+KINDS: tuple[ProgramKind, ...] = (DF_SCRIPT, RDD_SCRIPT, OUTPUTS, CROSS, RELATIONAL, RDD)
 """In the order they are asked: the first kind that accepts a pair decides it (RDD accepts every pair)."""
 
 

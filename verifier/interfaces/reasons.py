@@ -74,6 +74,9 @@ def summarise(result: Result, programs: Iterable[Any] = ()) -> Result:
         reason = _unknown(result, list(programs))
     else:
         return result
+    outputs = result.stats.get("outputs", {})  # one result of several (verifier.core.kinds.outputs)
+    if "index" in outputs and not reason.startswith("result "):
+        reason = f"result {outputs['index'] + 1} of {outputs['count']} (index {outputs['index']}): {reason}"
     return dataclasses.replace(result, reason=reason)
 
 

@@ -121,7 +121,7 @@ def _run_once(loaded: LoadedProgram, tables: Tables, layout: Layout | None, name
             args = call_arguments(loaded, program.params, frames, spark)
             call = (lambda: fn(*args))  # noqa: E731
         try:
-            return _observe(call(), reference)
+            return _observe(_component(call(), loaded.component), reference)
         except Exception as exc:  # the program's own failure is an outcome
             err = rel_error_of_exception(exc)
             if err is not None:
@@ -130,6 +130,17 @@ def _run_once(loaded: LoadedProgram, tables: Tables, layout: Layout | None, name
             if "Py4JJavaError" in type(exc).__name__ and "condition" not in text.lower():
                 raise _LostWorker(text.splitlines()[0] if text else type(exc).__name__) from None
             raise DataFrameReplayError(f"{type(exc).__name__}: {(text.splitlines() or [''])[0]}") from None
+
+
+def _component(value: Any, index: int | None) -> Any:
+    """The output replay compares: the function's result, or its position ``index`` when the function
+    returns several (``frontend.dataframe.outputs``)."""
+    if index is None:
+        return value
+    if not isinstance(value, (tuple, list)) or len(value) <= index:
+        raise DataFrameReplayError(f"the function returned {type(value).__name__}, not the tuple of "
+                                   f"results it was read as")
+    return value[index]
 
 
 def call_arguments(loaded: LoadedProgram, params: Sequence[R.TableParam], frames: Sequence[Any], spark: Any
