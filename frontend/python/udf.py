@@ -103,6 +103,10 @@ class Translator(CallsMixin):
     ``rdd_method`` and ``inline_rdd_helper``; ``frontend.rdd.translator.RddTranslator`` implements them."""
 
     rdd_methods: frozenset[str] = frozenset()
+    #: a name bound nowhere in the file reads as raising ``NameError`` when evaluated (``unbound``): only
+    #: in a script, run as ``__main__``; a function unit's module globals may be set by whoever imports it
+    #: (``mod.THRESHOLD = 3``), so there an undefined name stays a located refusal
+    names_fail_late: bool = False
 
     def rdd_method(self, receiver: Value, func: pyast.Attribute, node: pyast.Call, scope: Scope) -> Value:
         """An RDD method call ``receiver.func(...)`` (``frontend.rdd.methods.method``)."""
@@ -615,7 +619,8 @@ class Translator(CallsMixin):
             return OpV(node.id)
         if node.id in UNSUPPORTED_BUILTINS:
             raise self.unsupported(node.id, f"the builtin '{node.id}' is not supported", node)
-        if scope.in_udf and certainly_undefined(node.id, info.tree):  # NameError when Spark evaluates it
+        # NameError when Spark evaluates it (in a script: ``names_fail_late``)
+        if scope.in_udf and self.names_fail_late and certainly_undefined(node.id, info.tree):
             return Scalar(Undefined(node.id, loc=loc))
         raise undefined(node.id, loc)
 

@@ -19,8 +19,11 @@ from sparklite import ast as sl
 from sparklite.errors import InputError, NameResolutionError
 
 
-def translate_source(source: str, function: str | None = None, filename: str = "<input>") -> sl.Program:
-    """Translate the PySpark pipeline ``function`` (or the file's single pipeline) to SparkLite."""
+def translate_source(
+    source: str, function: str | None = None, filename: str = "<input>", *, names_fail_late: bool = False
+) -> sl.Program:
+    """Translate the PySpark pipeline ``function`` (or the file's single pipeline) to SparkLite.
+    ``names_fail_late``: a name bound nowhere raises ``NameError`` when evaluated, as in scripts."""
     try:
         tree = pyast.parse(source, filename=filename)
     except SyntaxError as exc:
@@ -31,6 +34,7 @@ def translate_source(source: str, function: str | None = None, filename: str = "
     info = scan_module(tree, filename, RDD_METHODS)
     fn = _pick_function(tree, info, function, filename)
     tr = RddTranslator(info, source.splitlines())
+    tr.names_fail_late = names_fail_late
     try:
         program = translate_pipeline(tr, fn)
         return infer_program(program)

@@ -656,6 +656,7 @@ class _Driver(PrintingMixin, StatementsMixin):
         module = pyast.Module([*self.hoisted, *module_keep, fn], [])
         info = scan_module(module, self.filename, RDD_METHODS)
         tr = RddTranslator(info, self.lines)
+        tr.names_fail_late = True  # a script: a name bound nowhere in it raises NameError when evaluated
         try:
             program = translate_pipeline(tr, fn)
             program = infer_program(program)

@@ -111,6 +111,14 @@ class Unproved(Exception):
     """A condition failed or could not be decided: the reason says which."""
 
 
+#: what a proof rests on when a condition that may raise sits in a join (``spark_alike``): the reference
+#: interpreter evaluates it where it is written, Spark where its optimizer places it
+SPARK_PLACES_RAISING_CONDITIONS = (
+    "a join condition that may raise (a cast, a division) is evaluated on the rows Spark's optimizer gives "
+    "it: the same conjunct written in WHERE, in ON or in a derived table is planned alike (checked on Spark "
+    "4), so both programs raise on the same inputs there, whatever the reference interpreter does"
+)
+
 @dataclass(frozen=True)
 class RelProof(Proved):
     assumptions: tuple[str, ...] = ()
@@ -564,6 +572,8 @@ class Prover:
             return cached[1]
         answer = self._spark_alike(t)
         self.alike[id(t)] = (t, answer)
+        if answer and any(kinds_of(c) for c in t.conds):
+            self.assumptions.add(SPARK_PLACES_RAISING_CONDITIONS)
         return answer
 
     def _spark_alike(self, t: Term) -> bool:
