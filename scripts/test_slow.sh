@@ -4,7 +4,7 @@
 # every cases/migration verdict run on Spark over random inputs), then the interpreter-vs-Spark differential
 # tests at 1,000 programs each (CI runs 200 RDD and 300 DataFrame/SQL programs), the DataFrame/SQL soundness
 # fuzzer at 2,000 pairs (CI: 500; issue 21's acceptance), the cross-kind soundness fuzzer at 1,000 pairs
-# (CI: 200) and the mixed-script one at 300 (CI: 60): run before a release or nightly.
+# (CI: 200) and the mixed-script one at 300 (CI: 20): run before a release or nightly.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh

@@ -129,12 +129,15 @@ def test_rules_prove(left: str, right: str, tmp_path: Path) -> None:
     assert_proved(left, right, SCHEMA, tmp_path)
 
 
-@pytest.mark.parametrize(("left", "right"), TRAPS)
+REFUTED = (5, 6, 8, 9, 10)  # the traps test_deterministic_mutations_are_refuted refutes (so: not proved)
+
+
+@pytest.mark.parametrize(("left", "right"), [t for i, t in enumerate(TRAPS) if i not in REFUTED])
 def test_mutations_are_not_proved(left: str, right: str, tmp_path: Path) -> None:
     assert_not_proved(left, right, SCHEMA, tmp_path)
 
 
-@pytest.mark.parametrize(("left", "right"), [TRAPS[i] for i in (5, 6, 8, 9, 10)])
+@pytest.mark.parametrize(("left", "right"), [TRAPS[i] for i in REFUTED])
 def test_deterministic_mutations_are_refuted(left: str, right: str, tmp_path: Path) -> None:
     """The traps whose difference does not rest on which rows a limit keeps are refuted by the
     interpreter (the others wait for Spark: a limit's choice, or SCALAR_SUBQUERY_TOO_MANY_ROWS)."""
